@@ -1,0 +1,89 @@
+//! Command-line arguments. Doc comments here are the `--help` text.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Grundy values, sums and winning moves for impartial combinatorial games.
+///
+/// A GAME is a built-in name (kayles, grundy, lasker, ...), a take-and-break
+/// code (0.137, 4!.0, 0.[3]) or a subtraction set (sub(1,3,4),
+/// sub(squares)). `grundy games` lists them all.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the Grundy values g(0), g(1), ..., g(N) of a heap game.
+    Values(ValuesArgs),
+    /// Who wins a sum of heaps, and every winning move.
+    Sum(SumArgs),
+    /// List the built-in games and the notations accepted for GAME.
+    Games(GamesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ValuesArgs {
+    /// The game, e.g. kayles, 0.137 or sub(1,3,4).
+    pub game: String,
+    /// The largest heap: 100, 1e6 and 2^20 are all accepted.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub to: String,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct SumArgs {
+    /// The game of every component written as a bare heap size.
+    pub game: String,
+    /// Heap sizes; write GAME:H for a heap of another game, e.g. nim:5.
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true)]
+    pub heaps: Vec<String>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+/// Options shared by commands that build value tables.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// The most memory one value table may take (4 bytes per heap), e.g.
+    /// 512M or 16G.
+    #[arg(long, value_name = "BYTES", default_value = "4G")]
+    pub memory_limit: String,
+}
+
+/// How tabular results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned text for people.
+    Text,
+    /// One JSON document.
+    Json,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+/// How results that are not tables are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SumFormat {
+    /// Text for people.
+    Text,
+    /// One JSON document.
+    Json,
+}

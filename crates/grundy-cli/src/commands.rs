@@ -1,0 +1,104 @@
+//! One function per subcommand: parse what the user typed, call the library,
+//! hand the result to [`crate::output`].
+
+use std::io::Write;
+
+use grundy::rules::{CATALOGUE, parse_size};
+use grundy::{Component, DenseSolver, HeapGame, analyze_sum};
+
+use crate::cli::{GamesArgs, SumArgs, TableArgs, ValuesArgs};
+use crate::{Failure, output, progress};
+
+/// `grundy values GAME --to N`.
+pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game: HeapGame = args.game.parse()?;
+    let to = parse_size(&args.to)?;
+    let solver = solver(&args.table)?;
+    solver.check_fits(to)?;
+    let bar = progress::heaps(to.saturating_add(1), "values");
+    let mut values = Vec::new();
+    solver.extend(&game, &mut values, to, &mut |n| bar.set_position(n as u64))?;
+    bar.finish_and_clear();
+    output::values(out, args.format, args.game.trim(), &game, &values)
+}
+
+/// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H`.
+pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let mut games: Vec<HeapGame> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut components = Vec::with_capacity(args.heaps.len());
+    for written in &args.heaps {
+        let (name, size) = match written.rsplit_once(':') {
+            Some((name, size)) => (name.trim(), size),
+            None => (args.game.trim(), written.as_str()),
+        };
+        let game: HeapGame = name.parse()?;
+        let heap = parse_size(size)?;
+        let heap = usize::try_from(heap).map_err(|_| {
+            Failure::Input(format!("heap size {heap} is too large for this machine"))
+        })?;
+        let index = match games.iter().position(|g| *g == game) {
+            Some(index) => index,
+            None => {
+                games.push(game);
+                names.push(name.to_owned());
+                games.len() - 1
+            }
+        };
+        components.push(Component { game: index, heap });
+    }
+    let analysis = analyze_sum(&games, &components, &solver(&args.table)?)?;
+    output::sum(out, args.format, &names, &components, &analysis)
+}
+
+/// `grundy games`.
+pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    output::catalogue(out, args.format, CATALOGUE)
+}
+
+fn solver(args: &TableArgs) -> Result<DenseSolver, Failure> {
+    Ok(DenseSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?))
+}
+
+/// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.
+fn parse_bytes(text: &str) -> Result<u64, Failure> {
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => {
+            return Err(Failure::Input(format!(
+                "invalid memory size '{text}': expected a number with an optional unit K, M, G or T"
+            )));
+        }
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n.is_finite() && n >= 0.0 => Ok((n * scale as f64).min(u64::MAX as f64) as u64),
+        _ => Err(Failure::Input(format!(
+            "invalid memory size '{text}': expected a number with an optional unit K, M, G or T"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn memory_sizes_parse_with_units() {
+        assert_eq!(parse_bytes("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_bytes("512 MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1.5k").unwrap(), 1536);
+        assert_eq!(parse_bytes("100").unwrap(), 100);
+        for bad in ["", "G", "-1G", "4X", "1..2G"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+    }
+}

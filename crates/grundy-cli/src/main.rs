@@ -1,0 +1,95 @@
+//! The `grundy` command. A thin layer: parse arguments, call the library,
+//! print, and map failures to exit codes.
+
+mod cli;
+mod commands;
+mod output;
+mod progress;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+
+use cli::{Cli, Command};
+
+/// Why a command failed; decides the exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input was wrong (exit code 2).
+    Input(String),
+    /// Writing the output failed (exit code 1; a closed pipe is not a failure).
+    Io(io::Error),
+}
+
+impl From<grundy::Error> for Failure {
+    fn from(error: grundy::Error) -> Failure {
+        Failure::Input(error.to_string())
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure::Io(error)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return argument_error(error),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        Command::Values(args) => commands::values(&args, &mut out),
+        Command::Sum(args) => commands::sum(&args, &mut out),
+        Command::Games(args) => commands::games(&args, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(Failure::Io));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(error)) => {
+            eprintln!("error: cannot write output: {error}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Input(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Help and version go to stdout as clap prints them; any other argument
+/// error becomes one line on stderr and exit code 2.
+fn argument_error(error: clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            // clap renders several lines (message, details, usage, a hint);
+            // keep the message and its details on one line.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more"))
+                .filter(|line| !line.is_empty() && !line.starts_with("tip:"))
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

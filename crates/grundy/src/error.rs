@@ -1,0 +1,122 @@
+//! The library's error type.
+//!
+//! Every error is a value a front end can print as one line: messages name
+//! the offending input and say what is wrong with it.
+
+/// Everything that can go wrong while describing or solving a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A game specification names no known game or family.
+    #[error("unknown game '{spec}' (run `grundy games` for the list)")]
+    UnknownGame {
+        /// The specification as given.
+        spec: String,
+    },
+
+    /// A take-and-break code is malformed.
+    #[error("invalid code '{code}' at character {position}: {reason}")]
+    InvalidCode {
+        /// The code as given.
+        code: String,
+        /// 1-based character position of the problem.
+        position: usize,
+        /// What is wrong there.
+        reason: String,
+    },
+
+    /// A subtraction set is malformed or empty, or contains a non-positive
+    /// number.
+    #[error("invalid subtraction set '{spec}': {reason}")]
+    InvalidSubtractionSet {
+        /// The set as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A heap size is not a non-negative integer.
+    #[error("invalid heap size '{text}': {reason}")]
+    InvalidSize {
+        /// The size as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A value table would need more memory than allowed.
+    #[error(
+        "a table of heaps 0..={to} needs {needed}, over the limit of {limit}"
+    )]
+    TableTooLarge {
+        /// The largest heap asked for.
+        to: u64,
+        /// The memory the table needs, human-readable.
+        needed: String,
+        /// The memory limit in force, human-readable.
+        limit: String,
+    },
+
+    /// The generic solver met a position that is its own follower: the game
+    /// is loopy and has no Grundy value in the finite theory.
+    #[error("the game has a cycle through position {position}")]
+    Cycle {
+        /// A position on the cycle, formatted with `Debug`.
+        position: String,
+    },
+
+    /// A heap game produced an option that is not smaller than the heap, so
+    /// the dense solver cannot order its table.
+    #[error("heap {heap} has an option containing heap {part}, which is not smaller")]
+    NotDescending {
+        /// The heap whose options were listed.
+        heap: u64,
+        /// The offending part.
+        part: u64,
+    },
+
+    /// The generic solver visited more positions than its budget allows.
+    #[error("the game has more than {limit} positions reachable (position budget exceeded)")]
+    PositionBudget {
+        /// The budget in positions.
+        limit: usize,
+    },
+
+    /// A computed value does not fit the nimber width.
+    #[error("a Grundy value of {value} does not fit in 32 bits")]
+    NimberOverflow {
+        /// The value that did not fit.
+        value: u64,
+    },
+}
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Formats a byte count for messages: `512 B`, `4.0 GiB`, `3.6 TiB`.
+pub(crate) fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_bytes;
+
+    #[test]
+    fn byte_counts_read_naturally() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(4 << 30), "4.0 GiB");
+        assert_eq!(human_bytes(3 << 40), "3.0 TiB");
+    }
+}

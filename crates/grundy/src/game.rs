@@ -1,0 +1,166 @@
+//! The game model: rulesets, positions and options.
+//!
+//! A ruleset is a runtime value (a subtraction set, a take-and-break code, a
+//! board) with an associated position type. Its [`Ruleset::options`] method
+//! lists the positions reachable in one move. An option is a *sum* of
+//! components — a move that splits a heap in two leaves two independent games
+//! — so an option's value is the nim-sum of its components' values and
+//! splitting moves need no special treatment anywhere.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::{MexScratch, Nimber, Result};
+
+/// The rules of an impartial game under normal play.
+///
+/// Implementations must describe a game in which every play is finite; the
+/// solvers detect and report cycles rather than loop.
+pub trait Ruleset {
+    /// A position of the game.
+    type Position: Clone + Eq + Hash + Debug;
+
+    /// Pushes every option of `position` onto `out`, one
+    /// [`Options::push`] per move. Must not clear or remove what `out`
+    /// already holds: solvers keep the options of several positions in one
+    /// buffer.
+    fn options(&self, position: &Self::Position, out: &mut Options<Self::Position>);
+
+    /// If `position` is a sum of two or more independent components, pushes
+    /// them onto `parts` and returns `true`; its value is then the nim-sum of
+    /// theirs. The default never decomposes.
+    fn decompose(&self, position: &Self::Position, parts: &mut Vec<Self::Position>) -> bool {
+        let _ = (position, parts);
+        false
+    }
+}
+
+/// A ruleset whose positions are single heaps `0, 1, 2, …` and whose options
+/// are sums of strictly smaller heaps, so values can be tabulated in order.
+///
+/// Heap 0 must have no options (it is the empty heap).
+pub trait HeapRuleset: Ruleset<Position = usize> {
+    /// Inserts the value of every option of heap `n` into `seen`, given
+    /// `values[k] = g(k)` for every `k < n`.
+    ///
+    /// The default lists [`Ruleset::options`] into `scratch` and checks that
+    /// every part is smaller than `n`; rulesets override it with a direct
+    /// loop when that is faster.
+    fn gather(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        seen: &mut MexScratch,
+        scratch: &mut Options<usize>,
+    ) -> Result<()> {
+        scratch.clear();
+        self.options(&n, scratch);
+        for option in scratch.iter() {
+            let mut value = Nimber::ZERO;
+            for &part in option {
+                if part >= n {
+                    return Err(crate::Error::NotDescending {
+                        heap: n as u64,
+                        part: part as u64,
+                    });
+                }
+                value ^= values[part];
+            }
+            seen.insert(value);
+        }
+        Ok(())
+    }
+
+    /// `g(n)` in closed form, when a theorem gives it.
+    fn closed_form(&self, n: usize) -> Option<Nimber> {
+        let _ = n;
+        None
+    }
+}
+
+/// A caller-owned buffer of options, each a sum of components.
+///
+/// Stored flat (all components in one vector, plus where each option ends)
+/// so that listing options allocates nothing once the buffer has grown.
+///
+/// ```
+/// use grundy::Options;
+/// let mut out = Options::new();
+/// out.push([3]);          // a move to heap 3
+/// out.push([1, 2]);       // a move that leaves heaps 1 and 2
+/// out.push([]);           // a move that leaves nothing
+/// let listed: Vec<&[usize]> = out.iter().collect();
+/// assert_eq!(listed, [&[3][..], &[1, 2][..], &[][..]]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Options<P> {
+    parts: Vec<P>,
+    ends: Vec<usize>,
+}
+
+impl<P> Default for Options<P> {
+    fn default() -> Self {
+        Options {
+            parts: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<P> Options<P> {
+    /// An empty buffer.
+    pub fn new() -> Options<P> {
+        Options::default()
+    }
+
+    /// Appends one option: the sum of the given components.
+    pub fn push<I: IntoIterator<Item = P>>(&mut self, components: I) {
+        self.parts.extend(components);
+        self.ends.push(self.parts.len());
+    }
+
+    /// The number of options held.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no option is held.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The components of option `i`.
+    pub fn get(&self, i: usize) -> &[P] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.parts[start..self.ends[i]]
+    }
+
+    /// Every option, in the order pushed.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[P]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// The total number of components over all options.
+    pub fn component_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Component `k` counted over all options in order.
+    pub fn component(&self, k: usize) -> &P {
+        &self.parts[k]
+    }
+
+    /// Keeps the first `len` options and drops the rest.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.ends.len() {
+            self.ends.truncate(len);
+            self.parts.truncate(self.ends.last().copied().unwrap_or(0));
+        }
+    }
+
+    /// Drops every option.
+    pub fn clear(&mut self) {
+        self.parts.clear();
+        self.ends.clear();
+    }
+}

@@ -1,0 +1,54 @@
+//! # grundy — Grundy values for impartial games
+//!
+//! Every position of a finite impartial game under normal play (the player
+//! who cannot move loses) is equivalent to a Nim heap whose size is the
+//! position's *Grundy value* `g(P) = mex { g(Q) : P -> Q }`, and a sum of
+//! independent games is worth the XOR (nim-sum) of its parts
+//! (Sprague 1935, Grundy 1939). This crate computes those values and answers
+//! the questions people ask with them: who wins, and every winning move.
+//!
+//! The crate is layered the way the work flows:
+//!
+//! - **rules** describe games: the [`Ruleset`] trait (positions and options,
+//!   each option a sum of components) and [`HeapRuleset`] for games on single
+//!   heaps; built-in rulesets in [`rules`] — take-and-break codes
+//!   ([`TakeBreak`]), subtraction games ([`Subtraction`]) and named games such
+//!   as Kayles, all reachable through [`HeapGame`]'s parser;
+//! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
+//!   [`DenseSolver`] for heap tables;
+//! - **sums** turn values into answers: [`analyze_sum`].
+//!
+//! ```
+//! use grundy::{analyze_sum, Component, DenseSolver, HeapGame};
+//!
+//! // Kayles: g(0..=10).
+//! let kayles: HeapGame = "kayles".parse()?;
+//! let values = DenseSolver::new().values(&kayles, 10)?;
+//! assert_eq!(values.iter().map(|v| v.get()).collect::<Vec<_>>(),
+//!            [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2]);
+//!
+//! // Rows of 4 and 7 pins: 1 ^ 2 = 3, so the first player wins.
+//! let rows = [Component { game: 0, heap: 4 }, Component { game: 0, heap: 7 }];
+//! let sum = analyze_sum(&[kayles], &rows, &DenseSolver::new())?;
+//! assert!(sum.first_player_wins());
+//! for win in &sum.winning_moves {
+//!     println!("row {} of {} pins becomes {:?}", win.component + 1, win.from, win.to);
+//! }
+//! # Ok::<(), grundy::Error>(())
+//! ```
+
+mod error;
+mod game;
+mod mex;
+mod nimber;
+pub mod rules;
+pub mod solve;
+mod sum;
+
+pub use error::{Error, Result};
+pub use game::{HeapRuleset, Options, Ruleset};
+pub use mex::MexScratch;
+pub use nimber::Nimber;
+pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
+pub use solve::{DenseSolver, MemoSolver};
+pub use sum::{Component, SumAnalysis, WinningMove, analyze_sum};

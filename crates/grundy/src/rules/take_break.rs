@@ -1,0 +1,435 @@
+//! Take-and-break games given by a code `d0.d1d2d3…` (Guy & Smith 1956).
+//!
+//! Digit `d_t` says what may be left after removing `t` tokens from one heap:
+//! bit 1 — nothing (the heap had exactly `t` tokens); bit 2 — one non-empty
+//! heap; bit 4 — two non-empty heaps. So `0.77` is Kayles (remove one or two
+//! pins, possibly splitting the row), `0.07` Dawson's Kayles and `0.137`
+//! Dawson's chess. Digit `d0` (before the point) removes no tokens, so only a
+//! pure split (bit 4) is a real move there: `4.07` may split any heap in two.
+//!
+//! Following CGSuite's notation, a digit followed by `!` requires the parts it
+//! leaves to be pairwise unequal (Grundy's game is `4!.0`), and a bracketed
+//! block repeats forever: `0.[3]` is Nim and `4.[3]` Lasker's Nim.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
+
+/// What one code digit allows after removing its number of tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Digit {
+    /// Bit `2^k` set: the move may leave `k` non-empty heaps.
+    leaves: u8,
+    /// The heaps left must be pairwise unequal (`!`).
+    unequal: bool,
+}
+
+const LEAVE_NOTHING: u8 = 1;
+const LEAVE_ONE: u8 = 2;
+const LEAVE_TWO: u8 = 4;
+
+impl Digit {
+    fn new(leaves: u8, unequal: bool) -> Digit {
+        // `!` constrains only moves that leave two or more heaps.
+        Digit {
+            leaves,
+            unequal: unequal && leaves & LEAVE_TWO != 0,
+        }
+    }
+
+    fn is_zero(self) -> bool {
+        self.leaves == 0
+    }
+}
+
+impl fmt::Display for Digit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.leaves)?;
+        if self.unequal {
+            f.write_str("!")?;
+        }
+        Ok(())
+    }
+}
+
+/// Games whose values a theorem gives in closed form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClosedForm {
+    /// `0.[3]`: `g(n) = n` (Bouton).
+    Nim,
+    /// `4.[3]`: `g(4k+1) = 4k+1, g(4k+2) = 4k+2, g(4k+3) = 4k+4,
+    /// g(4k+4) = 4k+3` (Lasker; Berlekamp, Conway & Guy, *Winning Ways*).
+    Lasker,
+}
+
+/// A take-and-break game given by its code, in canonical form.
+///
+/// Codes that describe the same game compare equal and print the same:
+/// trailing zeros are dropped, a repeating block is reduced to its shortest
+/// form and absorbs the digits before it that repeat it.
+///
+/// ```
+/// use grundy::TakeBreak;
+/// let kayles: TakeBreak = "0.770".parse().unwrap();
+/// assert_eq!(kayles.to_string(), "0.77");
+/// let nim: TakeBreak = "0.33[3]".parse().unwrap();
+/// assert_eq!(nim.to_string(), "0.[3]");
+/// assert!("0.2".parse::<TakeBreak>().is_ok());
+/// assert!("2.0".parse::<TakeBreak>().is_err()); // would leave the heap unchanged
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeBreak {
+    /// `digits[t]` for `t` below `digits.len()`; `digits[0]` always exists.
+    digits: Vec<Digit>,
+    /// Repeats forever after `digits`; empty for a finite code.
+    tail: Vec<Digit>,
+    closed_form: Option<ClosedForm>,
+}
+
+impl TakeBreak {
+    /// The digit for removing `t` tokens.
+    #[inline]
+    fn digit(&self, t: usize) -> Digit {
+        match self.digits.get(t) {
+            Some(&d) => d,
+            None if self.tail.is_empty() => Digit::default(),
+            None => self.tail[(t - self.digits.len()) % self.tail.len()],
+        }
+    }
+
+    /// The most tokens a move can remove, `None` when unbounded.
+    pub fn max_take(&self) -> Option<usize> {
+        self.tail.is_empty().then(|| self.digits.len() - 1)
+    }
+
+    /// The largest number of heaps a move can leave.
+    pub fn max_parts(&self) -> usize {
+        let leaves = self
+            .digits
+            .iter()
+            .chain(&self.tail)
+            .fold(0, |acc, d| acc | d.leaves);
+        (u8::BITS - leaves.leading_zeros()).saturating_sub(1) as usize
+    }
+
+    /// Calls `f` with the parts of every option of heap `n`: `[]` when the
+    /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
+    /// two.
+    #[inline]
+    fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
+        let last_t = match self.max_take() {
+            Some(max) => max.min(n),
+            None => n,
+        };
+        for t in 0..=last_t {
+            let digit = self.digit(t);
+            let rest = n - t;
+            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
+                f(&[]);
+            }
+            if digit.leaves & LEAVE_ONE != 0 && rest >= 1 {
+                f(&[rest]);
+            }
+            if digit.leaves & LEAVE_TWO != 0 {
+                for a in 1..=rest / 2 {
+                    let b = rest - a;
+                    if !(digit.unequal && a == b) {
+                        f(&[a, b]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn canonicalize(&mut self) {
+        // A repeating block of zeros is no block at all.
+        if self.tail.iter().all(|d| d.is_zero()) {
+            self.tail.clear();
+        }
+        // Reduce the block to its primitive root: [33] -> [3].
+        let len = self.tail.len();
+        if let Some(p) = (1..len).find(|&p| len % p == 0 && self.tail[p..] == self.tail[..len - p])
+        {
+            self.tail.truncate(p);
+        }
+        // Let the block absorb digits that repeat it: 0.3[3] -> 0.[3].
+        while !self.tail.is_empty()
+            && self.digits.len() > 1
+            && self.digits.last() == self.tail.last()
+        {
+            self.digits.pop();
+            self.tail.rotate_right(1);
+        }
+        if self.tail.is_empty() {
+            while self.digits.len() > 1 && self.digits.last().is_some_and(|d| d.is_zero()) {
+                self.digits.pop();
+            }
+        }
+        self.closed_form = self.recognize();
+    }
+
+    fn recognize(&self) -> Option<ClosedForm> {
+        let take_any = [Digit::new(LEAVE_NOTHING | LEAVE_ONE, false)];
+        if self.tail != take_any || self.digits.len() != 1 {
+            return None;
+        }
+        match self.digits[0] {
+            d if d.is_zero() => Some(ClosedForm::Nim),
+            d if d == Digit::new(LEAVE_TWO, false) => Some(ClosedForm::Lasker),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TakeBreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.", self.digits[0])?;
+        for d in &self.digits[1..] {
+            write!(f, "{d}")?;
+        }
+        if !self.tail.is_empty() {
+            f.write_str("[")?;
+            for d in &self.tail {
+                write!(f, "{d}")?;
+            }
+            f.write_str("]")?;
+        } else if self.digits.len() == 1 {
+            f.write_str("0")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for TakeBreak {
+    type Err = Error;
+
+    /// Parses `d0.d1d2…`, with an optional `d0` (`.77`), optional `!` after
+    /// any digit and an optional repeating block `[…]` at the end. Digits are
+    /// octal (0–7).
+    fn from_str(code: &str) -> Result<TakeBreak> {
+        Parser::new(code).parse()
+    }
+}
+
+struct Parser<'a> {
+    code: &'a str,
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(code: &'a str) -> Self {
+        Parser {
+            code,
+            chars: code.char_indices().peekable(),
+        }
+    }
+
+    /// An error at the character starting at byte `at`.
+    fn error(&self, at: usize, reason: impl Into<String>) -> Error {
+        Error::InvalidCode {
+            code: self.code.to_owned(),
+            position: self.code[..at].chars().count() + 1,
+            reason: reason.into(),
+        }
+    }
+
+    fn parse(mut self) -> Result<TakeBreak> {
+        if self.code.is_empty() {
+            return Err(self.error(0, "the code is empty"));
+        }
+        let mut digits = Vec::new();
+        let mut tail = Vec::new();
+        // Before the point: `d0`, or nothing as in `.77`.
+        let d0 = match self.chars.peek() {
+            Some(&(_, '.')) => Digit::default(),
+            _ => self.digit()?,
+        };
+        if d0.leaves & (LEAVE_NOTHING | LEAVE_ONE) != 0 {
+            return Err(self.error(
+                0,
+                format!(
+                    "digit {} before the point removes no tokens, so it may only split \
+                     (0 or 4); {} would {}",
+                    d0.leaves,
+                    d0.leaves,
+                    if d0.leaves & LEAVE_ONE != 0 {
+                        "leave the heap unchanged, a cycle"
+                    } else {
+                        "let the empty heap move"
+                    }
+                ),
+            ));
+        }
+        digits.push(d0);
+        match self.chars.next() {
+            None => {}
+            Some((_, '.')) => {
+                while let Some(&(at, c)) = self.chars.peek() {
+                    if c == '[' {
+                        self.chars.next();
+                        tail = self.block(at)?;
+                        break;
+                    }
+                    digits.push(self.digit()?);
+                }
+                if let Some((at, c)) = self.chars.next() {
+                    return Err(self.error(at, format!("unexpected '{c}' after the repeating block")));
+                }
+            }
+            Some((at, c)) => {
+                return Err(self.error(at, format!("expected '.' after the first digit, found '{c}'")));
+            }
+        }
+        let mut game = TakeBreak {
+            digits,
+            tail,
+            closed_form: None,
+        };
+        game.canonicalize();
+        Ok(game)
+    }
+
+    /// One digit with an optional `!`.
+    fn digit(&mut self) -> Result<Digit> {
+        let end = self.code.len();
+        let Some((at, c)) = self.chars.next() else {
+            return Err(self.error(end, "expected a digit, found the end of the code"));
+        };
+        let leaves = match c {
+            '0'..='7' => c as u8 - b'0',
+            '8'..='9' | 'a'..='f' | 'A'..='F' => {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "'{c}' is a hexadecimal digit (leaving three or more heaps); \
+                         codes take octal digits 0-7"
+                    ),
+                ));
+            }
+            _ => return Err(self.error(at, format!("expected an octal digit 0-7, found '{c}'"))),
+        };
+        let unequal = self.chars.next_if(|&(_, c)| c == '!').is_some();
+        Ok(Digit::new(leaves, unequal))
+    }
+
+    /// The digits of a repeating block, after its `[` at byte `open`.
+    fn block(&mut self, open: usize) -> Result<Vec<Digit>> {
+        let mut block = Vec::new();
+        loop {
+            match self.chars.peek() {
+                Some(&(_, ']')) => {
+                    self.chars.next();
+                    if block.is_empty() {
+                        return Err(self.error(open, "the repeating block '[]' is empty"));
+                    }
+                    return Ok(block);
+                }
+                None => return Err(self.error(open, "the repeating block has no closing ']'")),
+                Some(_) => block.push(self.digit()?),
+            }
+        }
+    }
+}
+
+impl Ruleset for TakeBreak {
+    type Position = usize;
+
+    fn options(&self, &n: &usize, out: &mut Options<usize>) {
+        self.for_each_option(n, |parts| out.push(parts.iter().copied()));
+    }
+}
+
+impl HeapRuleset for TakeBreak {
+    fn gather(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        seen: &mut MexScratch,
+        _scratch: &mut Options<usize>,
+    ) -> Result<()> {
+        self.for_each_option(n, |parts| {
+            seen.insert(parts.iter().map(|&p| values[p]).sum());
+        });
+        Ok(())
+    }
+
+    fn closed_form(&self, n: usize) -> Option<Nimber> {
+        let n = u32::try_from(n).ok()?;
+        match self.closed_form? {
+            ClosedForm::Nim => Some(Nimber::new(n)),
+            ClosedForm::Lasker => Some(Nimber::new(match n % 4 {
+                3 => n.checked_add(1)?,
+                0 if n > 0 => n - 1,
+                _ => n,
+            })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canonical(code: &str) -> String {
+        code.parse::<TakeBreak>().unwrap().to_string()
+    }
+
+    #[test]
+    fn equal_codes_print_the_same() {
+        assert_eq!(canonical(".77"), "0.77");
+        assert_eq!(canonical("0.7700"), "0.77");
+        assert_eq!(canonical("0.3[0]"), "0.3");
+        assert_eq!(canonical("0.3[3]"), "0.[3]");
+        assert_eq!(canonical("0.[33]"), "0.[3]");
+        assert_eq!(canonical("0.12[12]"), "0.[12]");
+        assert_eq!(canonical("4"), "4.0");
+        assert_eq!(canonical("4!.0"), "4!.0");
+        assert_eq!(canonical("0.3!"), "0.3");
+        assert_eq!("0.3[0]".parse::<TakeBreak>(), "0.3".parse::<TakeBreak>());
+    }
+
+    #[test]
+    fn malformed_codes_name_the_character() {
+        let position = |code: &str| match code.parse::<TakeBreak>() {
+            Err(Error::InvalidCode { position, .. }) => position,
+            other => panic!("{code}: expected an error, got {other:?}"),
+        };
+        assert_eq!(position(""), 1);
+        assert_eq!(position("0.78"), 4);
+        assert_eq!(position("0.7x"), 4);
+        assert_eq!(position("0,7"), 2);
+        assert_eq!(position("2.7"), 1);
+        assert_eq!(position("0.[]"), 3);
+        assert_eq!(position("0.[3"), 3);
+        assert_eq!(position("0.[3]1"), 6);
+        assert_eq!(position("0.é"), 3);
+    }
+
+    #[test]
+    fn closed_forms_are_recognised() {
+        let lasker: TakeBreak = "4.[3]".parse().unwrap();
+        let got: Vec<u32> = (0..9).map(|n| lasker.closed_form(n).unwrap().get()).collect();
+        assert_eq!(got, [0, 1, 2, 4, 3, 5, 6, 8, 7]);
+        let nim: TakeBreak = "0.3[3]".parse().unwrap();
+        assert_eq!(nim.closed_form(77), Some(Nimber::new(77)));
+        let kayles: TakeBreak = "0.77".parse().unwrap();
+        assert_eq!(kayles.closed_form(5), None);
+    }
+
+    #[test]
+    fn options_follow_the_digits() {
+        let code: TakeBreak = "4!.137".parse().unwrap();
+        let mut out = Options::new();
+        code.options(&6, &mut out);
+        let listed: Vec<Vec<usize>> = out.iter().map(<[usize]>::to_vec).collect();
+        // d0 = 4!: unequal splits of 6; d1 = 1: none (6 != 1);
+        // d2 = 3: heap 4; d3 = 7: heap 3 or split 3 into 1 + 2.
+        assert_eq!(
+            listed,
+            [vec![1, 5], vec![2, 4], vec![4], vec![3], vec![1, 2]]
+        );
+        assert_eq!(code.max_parts(), 2);
+        assert_eq!(code.max_take(), Some(3));
+    }
+}

@@ -1,0 +1,13 @@
+//! Solvers: they turn rules into values.
+//!
+//! - [`MemoSolver`] handles any [`Ruleset`](crate::Ruleset) with hashable
+//!   positions: depth-first with an explicit stack, memoized, with cycle
+//!   detection and a position budget.
+//! - [`DenseSolver`] fills a flat table `g(0..=N)` for heap games, using a
+//!   closed form when the ruleset knows one.
+
+mod dense;
+mod memo;
+
+pub use dense::{DEFAULT_TABLE_LIMIT, DenseSolver};
+pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
