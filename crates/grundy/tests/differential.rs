@@ -1,0 +1,113 @@
+//! Differential tests: the dense heap solver against the generic memoized
+//! solver, and both against a reference written from the definition of an
+//! octal code, on random rules.
+
+use grundy::{DenseSolver, HeapGame, MemoSolver, TakeBreak};
+use proptest::prelude::*;
+
+/// Values of an octal code straight from its definition, with no shared code:
+/// digit `t` (bit 1: leave nothing, bit 2: one heap, bit 4: two heaps).
+fn reference_octal(digits: &[u8], to: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(to + 1);
+    for n in 0..=to {
+        let mut reachable = Vec::new();
+        for (t, &d) in digits.iter().enumerate() {
+            if t > n {
+                break;
+            }
+            let rest = n - t;
+            if d & 1 != 0 && rest == 0 {
+                reachable.push(0);
+            }
+            if d & 2 != 0 && rest > 0 && t > 0 {
+                reachable.push(g[rest]);
+            }
+            if d & 4 != 0 {
+                for a in 1..rest {
+                    reachable.push(g[a] ^ g[rest - a]);
+                }
+            }
+        }
+        g.push((0..).find(|m| !reachable.contains(m)).unwrap());
+    }
+    g
+}
+
+fn dense(game: &HeapGame, to: usize) -> Vec<u32> {
+    let values = DenseSolver::new().values(game, to as u64).unwrap();
+    values.iter().map(|v| v.get()).collect()
+}
+
+fn memo(game: &HeapGame, to: usize) -> Vec<u32> {
+    let mut solver = MemoSolver::new(game);
+    (0..=to).map(|n| solver.value(&n).unwrap().get()).collect()
+}
+
+fn octal_code() -> impl Strategy<Value = Vec<u8>> {
+    (prop_oneof![Just(0u8), Just(4u8)], prop::collection::vec(0u8..8, 1..5)).prop_map(
+        |(d0, rest)| {
+            let mut digits = vec![d0];
+            digits.extend(rest);
+            digits
+        },
+    )
+}
+
+fn code_text(digits: &[u8]) -> String {
+    let rest: String = digits[1..].iter().map(|d| d.to_string()).collect();
+    format!("{}.{rest}", digits[0])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn octal_codes_agree_everywhere(digits in octal_code()) {
+        let game: HeapGame = code_text(&digits).parse().unwrap();
+        let expected = reference_octal(&digits, 120);
+        prop_assert_eq!(&dense(&game, 120), &expected);
+        prop_assert_eq!(&memo(&game, 120), &expected);
+    }
+
+    #[test]
+    fn subtraction_sets_agree(set in prop::collection::btree_set(1usize..25, 1..6)) {
+        let listed: Vec<String> = set.iter().map(usize::to_string).collect();
+        let game: HeapGame = format!("sub({})", listed.join(",")).parse().unwrap();
+        let dense = dense(&game, 300);
+        prop_assert_eq!(&memo(&game, 300), &dense);
+        // Definition: mex of g(n - s) over s in the set.
+        for n in 0..=300 {
+            let reachable: Vec<u32> = set.iter().filter(|&&s| s <= n).map(|&s| dense[n - s]).collect();
+            prop_assert_eq!(dense[n], (0..).find(|m| !reachable.contains(m)).unwrap());
+        }
+    }
+
+    #[test]
+    fn unequal_splits_agree(digits in octal_code()) {
+        // Mark the split digits `!`: the dense and generic paths must agree.
+        let code: String = digits.iter().enumerate().map(|(t, d)| {
+            let mark = if d & 4 != 0 { "!" } else { "" };
+            if t == 0 { format!("{d}{mark}.") } else { format!("{d}{mark}") }
+        }).collect();
+        let game: HeapGame = code.parse().unwrap();
+        prop_assert_eq!(dense(&game, 120), memo(&game, 120));
+    }
+
+    #[test]
+    fn malformed_codes_never_panic(code in "[0-9a-z.!\\[\\]{}?=&;+,-]{0,12}") {
+        let parsed = code.parse::<TakeBreak>();
+        if let Ok(game) = parsed {
+            // What parses prints canonically and parses back to itself.
+            let again: TakeBreak = game.to_string().parse().unwrap();
+            prop_assert_eq!(again, game);
+        }
+        let _ = code.parse::<HeapGame>();
+    }
+}
+
+#[test]
+fn grundys_game_agrees_with_the_generic_solver() {
+    let game: HeapGame = "grundy".parse().unwrap();
+    assert_eq!(dense(&game, 400), memo(&game, 400));
+    assert_eq!(dense(&game, 400)[..10], [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]);
+}
