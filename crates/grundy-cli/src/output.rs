@@ -145,11 +145,7 @@ pub fn sum(
             )
         }
         SumFormat::Text => {
-            writeln!(
-                out,
-                "{winner} player wins (nim-sum {})",
-                analysis.nim_sum
-            )?;
+            writeln!(out, "{winner} player wins (nim-sum {})", analysis.nim_sum)?;
             for m in &analysis.winning_moves {
                 writeln!(out, "{}", describe_move(m, names, components))?;
             }
@@ -172,11 +168,7 @@ fn describe_move(m: &WinningMove, names: &[String], components: &[Component]) ->
         let parts: Vec<String> = m.to.iter().map(usize::to_string).collect();
         format!("becomes {}", parts.join(" + "))
     };
-    format!(
-        "heap {} ({game}size {}) {result}",
-        m.component + 1,
-        m.from
-    )
+    format!("heap {} ({game}size {}) {result}", m.component + 1, m.from)
 }
 
 pub fn catalogue(

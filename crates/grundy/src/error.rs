@@ -45,9 +45,7 @@ pub enum Error {
     },
 
     /// A value table would need more memory than allowed.
-    #[error(
-        "a table of heaps 0..={to} needs {needed}, over the limit of {limit}"
-    )]
+    #[error("a table of heaps 0..={to} needs {needed}, over the limit of {limit}")]
     TableTooLarge {
         /// The largest heap asked for.
         to: u64,

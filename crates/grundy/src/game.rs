@@ -41,7 +41,8 @@ pub trait Ruleset {
 /// Heap 0 must have no options (it is the empty heap).
 pub trait HeapRuleset: Ruleset<Position = usize> {
     /// Inserts the value of every option of heap `n` into `seen`, given
-    /// `values[k] = g(k)` for every `k < n`.
+    /// `values[k] = g(k)` for every `k < n` and `max`, the largest of them
+    /// (which lets fast paths pick a small bitset).
     ///
     /// The default lists [`Ruleset::options`] into `scratch` and checks that
     /// every part is smaller than `n`; rulesets override it with a direct
@@ -50,9 +51,11 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         &self,
         n: usize,
         values: &[Nimber],
+        max: Nimber,
         seen: &mut MexScratch,
         scratch: &mut Options<usize>,
     ) -> Result<()> {
+        let _ = max;
         scratch.clear();
         self.options(&n, scratch);
         for option in scratch.iter() {

@@ -61,6 +61,21 @@ impl MexScratch {
         *slot |= 1 << (v % 64);
     }
 
+    /// Inserts every value `64 * i + b` for which bit `b` of `words[i]` is
+    /// set: the bulk form of [`MexScratch::insert`] for kernels that collect
+    /// small values in a local bitset.
+    pub fn insert_bits(&mut self, words: &[u64]) {
+        if words.len() > self.words.len() {
+            self.words.resize(words.len(), 0);
+        }
+        for (i, (slot, &bits)) in self.words.iter_mut().zip(words).enumerate() {
+            if *slot == 0 && bits != 0 {
+                self.touched.push(i as u32);
+            }
+            *slot |= bits;
+        }
+    }
+
     /// Whether `v` has been inserted since the last clear.
     pub fn contains(&self, v: Nimber) -> bool {
         let v = v.index();
@@ -140,6 +155,19 @@ mod tests {
             }
             prop_assert_eq!(seen.mex().get(), naive_mex(&second));
         }
+    }
+
+    #[test]
+    fn bits_insert_in_bulk() {
+        let mut seen = MexScratch::new();
+        seen.insert(Nimber::new(64));
+        seen.insert_bits(&[0b1011, u64::MAX]);
+        assert_eq!(seen.mex(), Nimber::new(2));
+        seen.insert(Nimber::new(2));
+        assert_eq!(seen.mex(), Nimber::new(4));
+        seen.clear();
+        seen.insert_bits(&[0b1]);
+        assert_eq!(seen.mex(), Nimber::new(1));
     }
 
     #[test]

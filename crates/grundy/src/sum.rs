@@ -78,10 +78,7 @@ pub fn analyze_sum<G: HeapRuleset>(
             .unwrap_or(0);
         tables.push(solver.values(game, largest as u64)?);
     }
-    let values: Vec<Nimber> = components
-        .iter()
-        .map(|c| tables[c.game][c.heap])
-        .collect();
+    let values: Vec<Nimber> = components.iter().map(|c| tables[c.game][c.heap]).collect();
     let nim_sum: Nimber = values.iter().copied().sum();
 
     let mut winning_moves = Vec::new();

@@ -44,13 +44,15 @@ fn memo(game: &HeapGame, to: usize) -> Vec<u32> {
 }
 
 fn octal_code() -> impl Strategy<Value = Vec<u8>> {
-    (prop_oneof![Just(0u8), Just(4u8)], prop::collection::vec(0u8..8, 1..5)).prop_map(
-        |(d0, rest)| {
+    (
+        prop_oneof![Just(0u8), Just(4u8)],
+        prop::collection::vec(0u8..8, 1..5),
+    )
+        .prop_map(|(d0, rest)| {
             let mut digits = vec![d0];
             digits.extend(rest);
             digits
-        },
-    )
+        })
 }
 
 fn code_text(digits: &[u8]) -> String {

@@ -59,7 +59,10 @@ fn grundys_game_p_positions_are_a036685() {
     let zeros = oeis("A036685");
     let last = *zeros.last().unwrap() as usize;
     let g = values("grundy", last);
-    let found: Vec<u32> = (0..=last).filter(|&n| g[n] == 0).map(|n| n as u32).collect();
+    let found: Vec<u32> = (0..=last)
+        .filter(|&n| g[n] == 0)
+        .map(|n| n as u32)
+        .collect();
     assert_eq!(found, zeros);
 }
 
@@ -78,8 +81,7 @@ fn officers_is_a046695() {
 fn take_and_split_is_0_37_a071433() {
     assert_matches_oeis("take-and-split", "A071433", 1);
     let expected = [
-        0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1, 0, 2, 1, 4, 5, 1, 4, 5, 1, 2, 0,
-        1,
+        0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1, 0, 2, 1, 4, 5, 1, 4, 5, 1, 2, 0, 1,
     ];
     assert_eq!(values("take-and-split", expected.len() - 1), expected);
 }
@@ -134,8 +136,15 @@ fn expand_trivial_game(row: &str, len: usize) -> Option<(String, usize, usize, V
     let digit = |c: char| c.to_digit(36).expect("a base-36 digit");
     let open = nimbers.find('(')?;
     let head: Vec<u32> = nimbers[..open].chars().map(digit).collect();
-    let cycle: Vec<u32> = nimbers[open + 1..nimbers.len() - 1].chars().map(digit).collect();
-    assert_eq!((head.len(), cycle.len()), (prefix, period), "{code}: table row");
+    let cycle: Vec<u32> = nimbers[open + 1..nimbers.len() - 1]
+        .chars()
+        .map(digit)
+        .collect();
+    assert_eq!(
+        (head.len(), cycle.len()),
+        (prefix, period),
+        "{code}: table row"
+    );
     let mut values = head;
     values.extend(cycle.iter().cycle().take(len.saturating_sub(values.len())));
     Some((code.to_owned(), prefix, period, values))

@@ -93,8 +93,10 @@ fn sums_of_up_to_three_take_and_split_heaps_agree_with_search() {
     let mut sums: Vec<Vec<usize>> = (0..=8).map(|h| vec![h]).collect();
     for _ in 0..3 {
         for heaps in &sums {
-            let components: Vec<Component> =
-                heaps.iter().map(|&heap| Component { game: 0, heap }).collect();
+            let components: Vec<Component> = heaps
+                .iter()
+                .map(|&heap| Component { game: 0, heap })
+                .collect();
             let analysis = analyze_sum(&games, &components, &solver).unwrap();
             assert_eq!(
                 analysis.first_player_wins(),
@@ -106,8 +108,16 @@ fn sums_of_up_to_three_take_and_split_heaps_agree_with_search() {
                 .iter()
                 .map(|m| (m.component, m.to.clone()))
                 .collect();
-            assert_eq!(from_values, search.winning_moves(heaps), "winning moves of {heaps:?}");
-            assert_eq!(from_values.len(), analysis.winning_moves.len(), "moves are distinct");
+            assert_eq!(
+                from_values,
+                search.winning_moves(heaps),
+                "winning moves of {heaps:?}"
+            );
+            assert_eq!(
+                from_values.len(),
+                analysis.winning_moves.len(),
+                "moves are distinct"
+            );
             inputs += 1;
         }
         sums = sums
@@ -127,8 +137,10 @@ fn every_winning_move_leaves_a_zero_position() {
         .map(|s| s.parse().unwrap())
         .collect();
     let solver = DenseSolver::new();
-    let tables: Vec<Vec<grundy::Nimber>> =
-        games.iter().map(|g| solver.values(g, 60).unwrap()).collect();
+    let tables: Vec<Vec<grundy::Nimber>> = games
+        .iter()
+        .map(|g| solver.values(g, 60).unwrap())
+        .collect();
     let mut checked = 0;
     for seed in 0..300usize {
         // A deterministic spread of mixed sums of 2 to 4 heaps.
@@ -152,10 +164,16 @@ fn every_winning_move_leaves_a_zero_position() {
             for &piece in to {
                 after ^= table[piece];
             }
-            assert!(after.is_zero(), "{components:?}: move {component} -> {to:?}");
+            assert!(
+                after.is_zero(),
+                "{components:?}: move {component} -> {to:?}"
+            );
             checked += 1;
         }
-        assert_eq!(analysis.first_player_wins(), !analysis.winning_moves.is_empty());
+        assert_eq!(
+            analysis.first_player_wins(),
+            !analysis.winning_moves.is_empty()
+        );
     }
     assert!(checked > 100);
 }

@@ -174,12 +174,13 @@ impl HeapRuleset for HeapGame {
         &self,
         n: usize,
         values: &[Nimber],
+        max: Nimber,
         seen: &mut MexScratch,
         scratch: &mut Options<usize>,
     ) -> Result<()> {
         match self {
-            HeapGame::TakeBreak(game) => game.gather(n, values, seen, scratch),
-            HeapGame::Subtraction(game) => game.gather(n, values, seen, scratch),
+            HeapGame::TakeBreak(game) => game.gather(n, values, max, seen, scratch),
+            HeapGame::Subtraction(game) => game.gather(n, values, max, seen, scratch),
         }
     }
 
@@ -248,7 +249,12 @@ mod tests {
             let game: HeapGame = entry.example.parse().unwrap();
             if let Some(code) = entry.code {
                 assert_eq!(game, code.parse().unwrap(), "{}", entry.name);
-                assert_eq!(game.to_string(), code, "{} is printed canonically", entry.name);
+                assert_eq!(
+                    game.to_string(),
+                    code,
+                    "{} is printed canonically",
+                    entry.name
+                );
             }
         }
     }
@@ -258,11 +264,23 @@ mod tests {
         assert_eq!(parse_size("1_000").unwrap(), 1000);
         assert_eq!(parse_size(" 7 ").unwrap(), 7);
         assert_eq!(parse_size("3e2").unwrap(), 300);
-        assert_eq!(parse_size("2^64"), Err(Error::InvalidSize {
-            text: "2^64".into(),
-            reason: "too large (at most 2^64 - 1)".into()
-        }));
-        for bad in ["", "-1", "1.5", "abc", "1e", "^2", "0x10", "99999999999999999999"] {
+        assert_eq!(
+            parse_size("2^64"),
+            Err(Error::InvalidSize {
+                text: "2^64".into(),
+                reason: "too large (at most 2^64 - 1)".into()
+            })
+        );
+        for bad in [
+            "",
+            "-1",
+            "1.5",
+            "abc",
+            "1e",
+            "^2",
+            "0x10",
+            "99999999999999999999",
+        ] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
     }

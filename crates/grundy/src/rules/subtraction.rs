@@ -123,9 +123,9 @@ impl FromStr for Subtraction {
                 match item.parse::<usize>() {
                     Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
                     Ok(s) => Ok(s),
-                    Err(_) if item.starts_with('-') => {
-                        Err(invalid(format!("'{item}' is negative; amounts must be positive")))
-                    }
+                    Err(_) if item.starts_with('-') => Err(invalid(format!(
+                        "'{item}' is negative; amounts must be positive"
+                    ))),
                     Err(_) if item.is_empty() => Err(invalid("an amount is missing".into())),
                     Err(_) => Err(invalid(format!(
                         "'{item}' is not a positive integer or the name of a set (squares)"
@@ -151,6 +151,7 @@ impl HeapRuleset for Subtraction {
         &self,
         n: usize,
         values: &[Nimber],
+        _max: Nimber,
         seen: &mut MexScratch,
         _scratch: &mut Options<usize>,
     ) -> Result<()> {
@@ -166,11 +167,21 @@ mod tests {
     #[test]
     fn malformed_sets_are_rejected() {
         for bad in [
-            "sub()", "sub(0)", "sub(1,0)", "sub(-1)", "sub(1,,2)", "sub(1", "sub(x)",
-            "sub(1.5)", "subtract(1)",
+            "sub()",
+            "sub(0)",
+            "sub(1,0)",
+            "sub(-1)",
+            "sub(1,,2)",
+            "sub(1",
+            "sub(x)",
+            "sub(1.5)",
+            "subtract(1)",
         ] {
             assert!(
-                matches!(bad.parse::<Subtraction>(), Err(Error::InvalidSubtractionSet { .. })),
+                matches!(
+                    bad.parse::<Subtraction>(),
+                    Err(Error::InvalidSubtractionSet { .. })
+                ),
                 "{bad}"
             );
         }

@@ -100,15 +100,17 @@ impl DenseSolver {
         values.reserve_exact(end - values.len());
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
+        let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
         for n in values.len()..end {
             let value = match rules.closed_form(n).filter(|_| self.use_closed_forms) {
                 Some(v) => v,
                 None => {
                     seen.clear();
-                    rules.gather(n, values, &mut seen, &mut scratch)?;
+                    rules.gather(n, values, max, &mut seen, &mut scratch)?;
                     seen.mex()
                 }
             };
+            max = max.max(value);
             values.push(value);
             if n % PROGRESS_STRIDE == 0 {
                 progress(n);

@@ -126,7 +126,10 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
     fn search(&mut self, root: R::Position) -> Result<Nimber> {
         self.enter(root)?;
         loop {
-            let frame = self.stack.last_mut().expect("search keeps a frame until it returns");
+            let frame = self
+                .stack
+                .last_mut()
+                .expect("search keeps a frame until it returns");
             let mut pending = None;
             while frame.cursor < self.options.component_count() {
                 let component = self.options.component(frame.cursor);
@@ -276,9 +279,6 @@ mod tests {
     #[test]
     fn a_runaway_state_space_hits_the_budget() {
         let mut solver = MemoSolver::new(&Unbounded).with_budget(1000);
-        assert_eq!(
-            solver.value(&0),
-            Err(Error::PositionBudget { limit: 1000 })
-        );
+        assert_eq!(solver.value(&0), Err(Error::PositionBudget { limit: 1000 }));
     }
 }

@@ -1,0 +1,192 @@
+//! The real `grundy` binary on real inputs, good and bad.
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("grundy").unwrap().args(args).assert()
+}
+
+fn stdout_json(args: &[&str]) -> Value {
+    let output = grundy(args).success().get_output().stdout.clone();
+    serde_json::from_slice(&output).expect("valid JSON")
+}
+
+/// Bad input: exit code 2, nothing on stdout, one line on stderr that
+/// contains `needle`.
+fn rejects(args: &[&str], needle: &str) {
+    let assert = grundy(args).code(2);
+    let output = assert.get_output();
+    assert!(output.stdout.is_empty(), "{args:?}: no output on stdout");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: {stderr:?} should mention {needle:?}"
+    );
+}
+
+#[test]
+fn values_as_json() {
+    let values = stdout_json(&["values", "kayles", "--to", "12", "--format", "json"]);
+    assert_eq!(
+        values,
+        json!({"game": "kayles", "canonical": "0.77",
+               "values": [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]})
+    );
+}
+
+#[test]
+fn values_as_csv_and_text() {
+    let csv = grundy(&["values", "grundy", "--to", "5", "--format", "csv"]).success();
+    assert_eq!(
+        String::from_utf8_lossy(&csv.get_output().stdout),
+        "heap,value\n0,0\n1,0\n2,0\n3,1\n4,0\n5,2\n"
+    );
+    let text = grundy(&["values", "kayles", "--to", "100"]).success();
+    let text = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
+    assert!(text.starts_with("kayles (0.77): g(0..=100)\n"), "{text}");
+    assert!(text.contains("\n 10: 2 6 4 1 2 7 1 4 3 2\n"), "{text}");
+    assert_eq!(text.lines().count(), 12);
+}
+
+#[test]
+fn sizes_can_be_written_with_exponents() {
+    let values = stdout_json(&["values", "sub(1,3,4)", "--to", "2^4", "--format", "json"]);
+    assert_eq!(values["values"].as_array().unwrap().len(), 17);
+    assert_eq!(values["canonical"], "sub(1,3,4)");
+}
+
+#[test]
+fn sum_text_names_the_winning_move() {
+    let out = grundy(&["sum", "take-and-split", "6", "10"]).success();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        "first player wins (nim-sum 7)\nheap 2 (size 10) becomes 9\n"
+    );
+    let out = grundy(&["sum", "nim", "3", "3"]).success();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        "second player wins (nim-sum 0)\n"
+    );
+}
+
+#[test]
+fn sum_json_lists_every_winning_move() {
+    let sum = stdout_json(&["sum", "take-and-split", "6", "10", "--format", "json"]);
+    assert_eq!(sum["nim_sum"], 7);
+    assert_eq!(sum["winner"], "first");
+    assert_eq!(
+        sum["winning_moves"],
+        json!([{"component": 1, "from": 10, "to": [9]}])
+    );
+    // Kayles rows 1 and 4: values 1 and 1, so the sum is a loss.
+    let sum = stdout_json(&["sum", "kayles", "1", "4", "--format", "json"]);
+    assert_eq!(sum["winner"], "second");
+    assert_eq!(sum["winning_moves"], json!([]));
+}
+
+#[test]
+fn sum_mixes_games_and_splits_heaps() {
+    // Kayles 5 (value 4) + nim 4 (value 4) + Kayles 2 (value 2): nim-sum 2.
+    // The only move to a zero sum: take both pins of the Kayles row of 2.
+    let sum = stdout_json(&["sum", "kayles", "5", "nim:4", "2", "--format", "json"]);
+    assert_eq!(
+        sum["components"][1],
+        json!({"game": "nim", "heap": 4, "value": 4})
+    );
+    assert_eq!(sum["nim_sum"], 2);
+    assert_eq!(
+        sum["winning_moves"],
+        json!([{"component": 2, "from": 2, "to": []}])
+    );
+    // Splitting moves are listed with both pieces.
+    let sum = stdout_json(&["sum", "kayles", "7", "--format", "json"]);
+    assert!(sum["winning_moves"].as_array().unwrap().contains(&json!(
+        {"component": 0, "from": 7, "to": [3, 3]}
+    )));
+    // Kayles 7 (value 2) + nim 1: move Kayles 7 to value 1, e.g. 2 + 3.
+    let out = grundy(&["sum", "kayles", "7", "nim:1"]).success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("\nheap 1 (kayles, size 7) becomes 2 + 3\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("heap 2 (nim"),
+        "nim 1 cannot reach value 2: {text}"
+    );
+}
+
+#[test]
+fn games_lists_every_built_in() {
+    let out = grundy(&["games"]).success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for name in [
+        "nim",
+        "kayles",
+        "dawsons-kayles",
+        "dawsons-chess",
+        "treblecross",
+        "officers",
+        "grundy",
+        "lasker",
+        "take-and-split",
+        "sub(a,b,...)",
+        "sub(squares)",
+    ] {
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
+    let games = stdout_json(&["games", "--format", "json"]);
+    assert!(
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["code"] == "4!.0")
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    rejects(&["values", "chess", "--to", "5"], "unknown game 'chess'");
+    rejects(&["values", "0.78", "--to", "5"], "character 4");
+    rejects(&["values", "0.7x", "--to", "5"], "invalid code");
+    rejects(&["values", "2.7", "--to", "5"], "character 1");
+    rejects(&["values", "sub(0,1)", "--to", "5"], "removing 0 tokens");
+    rejects(&["values", "sub(-2,1)", "--to", "5"], "negative");
+    rejects(&["values", "sub()", "--to", "5"], "empty");
+    rejects(&["values", "sub(1,x)", "--to", "5"], "'x'");
+    rejects(&["values", "kayles", "--to", "-5"], "negative");
+    rejects(&["values", "kayles", "--to", "ten"], "'ten'");
+    rejects(&["values", "kayles", "--to", "1e30"], "too large");
+    rejects(&["values", "kayles", "--to", "1e12"], "over the limit");
+    rejects(
+        &["values", "kayles", "--to", "5", "--format", "xml"],
+        "'xml'",
+    );
+    rejects(&["values", "kayles"], "--to");
+    rejects(&["sum", "kayles", "3", "-1"], "negative");
+    rejects(&["sum", "kayles", "3", "x"], "'x'");
+    rejects(&["sum", "kayles", "99999999999999"], "over the limit");
+    rejects(&["sum", "kayles", "foo:3"], "unknown game 'foo'");
+    rejects(&["sum", "kayles", "3", "--format", "csv"], "'csv'");
+    rejects(&["sum", "kayles"], "HEAP");
+    rejects(&["frobnicate"], "frobnicate");
+    rejects(
+        &["values", "kayles", "--to", "5", "--memory-limit", "lots"],
+        "'lots'",
+    );
+}
+
+#[test]
+fn help_and_version_succeed() {
+    grundy(&["--help"]).success();
+    grundy(&["values", "--help"]).success();
+    grundy(&["--version"]).success();
+}

@@ -1,0 +1,63 @@
+//! Dense heap tables: the ruleset's own gather kernel against the baseline
+//! of listing every option through `Ruleset::options` (the default
+//! `HeapRuleset::gather`), in the same process. Prints one ratio per game.
+//!
+//! Run: `cargo bench -p grundy --bench dense`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use grundy::{DenseSolver, HeapGame, HeapRuleset, Options, Ruleset};
+
+/// The same rules with the default, option-listing `gather`.
+struct ListedOptions<'a>(&'a HeapGame);
+
+impl Ruleset for ListedOptions<'_> {
+    type Position = usize;
+    fn options(&self, n: &usize, out: &mut Options<usize>) {
+        self.0.options(n, out);
+    }
+}
+
+impl HeapRuleset for ListedOptions<'_> {}
+
+/// The best of three runs.
+fn time(mut run: impl FnMut()) -> Duration {
+    (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            run();
+            start.elapsed()
+        })
+        .min()
+        .expect("three runs")
+}
+
+fn main() {
+    let solver = DenseSolver::new().without_closed_forms();
+    println!(
+        "{:<16} {:>8} {:>12} {:>12} {:>8}",
+        "game", "heaps", "baseline", "kernel", "speed-up"
+    );
+    for (name, to) in [
+        ("grundy", 20_000),
+        ("kayles", 20_000),
+        ("dawsons-chess", 20_000),
+        ("0.007", 20_000),
+        ("sub(squares)", 200_000),
+    ] {
+        let game: HeapGame = name.parse().expect("a built-in game");
+        let baseline = time(|| {
+            black_box(solver.values(&ListedOptions(&game), to).expect("values"));
+        });
+        let kernel = time(|| {
+            black_box(solver.values(&game, to).expect("values"));
+        });
+        println!(
+            "{name:<16} {to:>8} {:>10.1}ms {:>10.1}ms {:>7.1}x",
+            baseline.as_secs_f64() * 1e3,
+            kernel.as_secs_f64() * 1e3,
+            baseline.as_secs_f64() / kernel.as_secs_f64()
+        );
+    }
+}
