@@ -74,8 +74,9 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         Ok(())
     }
 
-    /// `g(n)` in closed form, when a theorem gives it.
-    fn closed_form(&self, n: usize) -> Option<Nimber> {
+    /// `g(n)` in closed form, when a theorem gives it. Wider than a
+    /// [`Nimber`] so that solvers, not rulesets, decide what fits.
+    fn closed_form(&self, n: usize) -> Option<u64> {
         let _ = n;
         None
     }

@@ -7,7 +7,7 @@
 //! was inserted rather than to the size of the bitset — clearing a full array
 //! per position would turn an `O(n·d)` table into `O(n·max g)`.
 
-use crate::Nimber;
+use crate::{Nimber, Result};
 
 /// Values at or above this go to an overflow list instead of the bitset, so a
 /// single huge option value cannot make the bitset allocate gigabytes.
@@ -25,9 +25,10 @@ const BITSET_LIMIT: usize = 1 << 20;
 /// for v in [0, 1, 3, 1_000_000_000] {
 ///     seen.insert(Nimber::new(v));
 /// }
-/// assert_eq!(seen.mex(), Nimber::new(2));
+/// assert_eq!(seen.mex()?, Nimber::new(2));
 /// seen.clear();
-/// assert_eq!(seen.mex(), Nimber::ZERO);
+/// assert_eq!(seen.mex()?, Nimber::ZERO);
+/// # Ok::<(), grundy::Error>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct MexScratch {
@@ -87,8 +88,10 @@ impl MexScratch {
             .is_some_and(|w| w & (1 << (v % 64)) != 0)
     }
 
-    /// The least value not inserted since the last clear.
-    pub fn mex(&mut self) -> Nimber {
+    /// The least value not inserted since the last clear; an
+    /// [`Error::NimberOverflow`](crate::Error::NimberOverflow) in the one case it does not fit, when every
+    /// value `0..=u32::MAX` was inserted.
+    pub fn mex(&mut self) -> Result<Nimber> {
         let mut m = match self.words.iter().position(|&w| w != u64::MAX) {
             Some(i) => i * 64 + self.words[i].trailing_ones() as usize,
             None => self.words.len() * 64,
@@ -103,9 +106,7 @@ impl MexScratch {
                 }
             }
         }
-        // m <= number of inserted values + 1 and values are u32, so m fits
-        // unless 2^32 values were inserted; saturate rather than wrap.
-        Nimber::new(u32::try_from(m).unwrap_or(u32::MAX))
+        Nimber::try_from(m)
     }
 
     /// Forgets every inserted value, touching only the words that were set.
@@ -135,9 +136,9 @@ mod tests {
             for &v in &values {
                 seen.insert(Nimber::new(v));
             }
-            prop_assert_eq!(seen.mex().get(), naive_mex(&values));
+            prop_assert_eq!(seen.mex().unwrap().get(), naive_mex(&values));
             // Minimality: every smaller value is present, the mex itself is not.
-            let m = seen.mex();
+            let m = seen.mex().unwrap();
             prop_assert!(!values.contains(&m.get()));
             prop_assert!((0..m.get()).all(|v| seen.contains(Nimber::new(v))));
         }
@@ -153,7 +154,7 @@ mod tests {
             for &v in &second {
                 seen.insert(Nimber::new(v));
             }
-            prop_assert_eq!(seen.mex().get(), naive_mex(&second));
+            prop_assert_eq!(seen.mex().unwrap().get(), naive_mex(&second));
         }
     }
 
@@ -162,12 +163,12 @@ mod tests {
         let mut seen = MexScratch::new();
         seen.insert(Nimber::new(64));
         seen.insert_bits(&[0b1011, u64::MAX]);
-        assert_eq!(seen.mex(), Nimber::new(2));
+        assert_eq!(seen.mex().unwrap(), Nimber::new(2));
         seen.insert(Nimber::new(2));
-        assert_eq!(seen.mex(), Nimber::new(4));
+        assert_eq!(seen.mex().unwrap(), Nimber::new(4));
         seen.clear();
         seen.insert_bits(&[0b1]);
-        assert_eq!(seen.mex(), Nimber::new(1));
+        assert_eq!(seen.mex().unwrap(), Nimber::new(1));
     }
 
     #[test]
@@ -177,6 +178,6 @@ mod tests {
             seen.insert(Nimber::new(v));
         }
         seen.insert(Nimber::new(BITSET_LIMIT as u32 + 3));
-        assert_eq!(seen.mex().index(), BITSET_LIMIT + 2);
+        assert_eq!(seen.mex().unwrap().index(), BITSET_LIMIT + 2);
     }
 }

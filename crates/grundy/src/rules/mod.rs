@@ -184,7 +184,7 @@ impl HeapRuleset for HeapGame {
         }
     }
 
-    fn closed_form(&self, n: usize) -> Option<Nimber> {
+    fn closed_form(&self, n: usize) -> Option<u64> {
         match self {
             HeapGame::TakeBreak(game) => game.closed_form(n),
             HeapGame::Subtraction(game) => game.closed_form(n),

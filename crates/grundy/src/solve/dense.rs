@@ -103,11 +103,11 @@ impl DenseSolver {
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
         for n in values.len()..end {
             let value = match rules.closed_form(n).filter(|_| self.use_closed_forms) {
-                Some(v) => v,
+                Some(v) => Nimber::try_from(v)?,
                 None => {
                     seen.clear();
                     rules.gather(n, values, max, &mut seen, &mut scratch)?;
-                    seen.mex()
+                    seen.mex()?
                 }
             };
             max = max.max(value);

@@ -151,7 +151,13 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
                 continue;
             }
             let frame = self.stack.pop().expect("frame checked above");
-            let value = self.combine(&frame);
+            let value = match self.combine(&frame) {
+                Ok(value) => value,
+                Err(error) => {
+                    self.memo.remove(&frame.position);
+                    return Err(error);
+                }
+            };
             self.options.truncate(frame.first_option);
             self.memo.insert(frame.position, Slot::Done(value));
             if self.stack.is_empty() {
@@ -186,7 +192,7 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
     }
 
     /// The value of a frame whose option components are all evaluated.
-    fn combine(&mut self, frame: &Frame<R::Position>) -> Nimber {
+    fn combine(&mut self, frame: &Frame<R::Position>) -> Result<Nimber> {
         let option_value = |option: &[R::Position]| -> Nimber {
             option
                 .iter()
@@ -197,7 +203,7 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
                 .sum()
         };
         match frame.combine {
-            Combine::Sum => option_value(self.options.get(frame.first_option)),
+            Combine::Sum => Ok(option_value(self.options.get(frame.first_option))),
             Combine::Mex => {
                 self.seen.clear();
                 for i in frame.first_option..self.options.len() {
