@@ -16,6 +16,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Analyse a heap game: period and pre-period (proven by theorem where one
+    /// applies), exceptions, P-positions, largest value, histogram.
+    Analyze(AnalyzeArgs),
+    /// Re-check a periodicity certificate with the plain solver.
+    Check(CheckArgs),
+    /// Compare two heap games value by value; prove them equal when both are
+    /// proven periodic.
+    Compare(CompareArgs),
     /// Print the Grundy values g(0), g(1), ..., g(N) of a heap game.
     Values(ValuesArgs),
     /// Who wins a sum of heaps, and every winning move.
@@ -36,6 +44,61 @@ pub struct ValuesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The game, e.g. kayles, 0.137 or sub(1,3,4).
+    pub game: String,
+    /// Compute exactly heaps 0..=N instead of adaptively.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        conflicts_with = "max"
+    )]
+    pub to: Option<String>,
+    /// The largest heap an adaptive run computes (default 2^17). Values
+    /// take 4 bytes per heap; plain tables cost about N^2 / 4 operations
+    /// for games that split heaps.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub max: Option<String>,
+    /// Write a certificate of the proven period to FILE (JSON), for
+    /// `grundy check`.
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A certificate written by `grundy analyze --certificate`.
+    pub file: std::path::PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first game.
+    pub first: String,
+    /// The second game.
+    pub second: String,
+    /// Compare at least heaps 0..=N.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value = "1000"
+    )]
+    pub to: String,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
 }
 
 #[derive(Debug, Args)]

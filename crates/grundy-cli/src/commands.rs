@@ -3,10 +3,11 @@
 
 use std::io::Write;
 
+use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
 use grundy::{Component, DenseSolver, HeapGame, analyze_sum};
 
-use crate::cli::{GamesArgs, SumArgs, TableArgs, ValuesArgs};
+use crate::cli::{AnalyzeArgs, CheckArgs, CompareArgs, GamesArgs, SumArgs, TableArgs, ValuesArgs};
 use crate::{Failure, output, progress};
 
 /// `grundy values GAME --to N`.
@@ -20,6 +21,80 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     solver.extend(&game, &mut values, to, &mut |n| bar.set_position(n as u64))?;
     bar.finish_and_clear();
     output::values(out, args.format, args.game.trim(), &game, &values)
+}
+
+/// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`.
+pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game: HeapGame = args.game.parse()?;
+    let mut limits = Limits::default();
+    if let Some(to) = &args.to {
+        limits.to = Some(parse_size(to)?);
+    }
+    if let Some(max) = &args.max {
+        limits.max = parse_size(max)?;
+    }
+    let solver = solver(&args.table)?;
+    solver.check_fits(limits.to.unwrap_or(limits.max))?;
+    let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
+    let found = analysis::analyze(&game, &limits, &solver, &mut |n| bar.set_position(n as u64))?;
+    bar.finish_and_clear();
+    if let Some(path) = &args.certificate {
+        let certificate = Certificate::from_analysis(&found).ok_or_else(|| {
+            Failure::Input(format!(
+                "no certificate written: the period of {} is not proven (computed to {})",
+                found.game,
+                found.computed_to()
+            ))
+        })?;
+        let json = serde_json::to_string_pretty(&certificate).map_err(std::io::Error::other)?;
+        std::fs::write(path, json + "\n").map_err(|e| {
+            Failure::Input(format!("cannot write certificate {}: {e}", path.display()))
+        })?;
+    }
+    output::analysis(out, args.format, args.game.trim(), &found)
+}
+
+/// `grundy check FILE`: exit 0 when the certificate is valid, 1 when it is
+/// not (saying exactly what fails), 2 when the file cannot be read.
+pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let path = args.file.display();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| Failure::Input(format!("cannot read {path}: {e}")))?;
+    let certificate: Certificate = serde_json::from_str(&text)
+        .map_err(|e| Failure::Input(format!("{path} is not a certificate: {e}")))?;
+    match certificate.check() {
+        Ok(()) => {
+            writeln!(
+                out,
+                "valid: {} is periodic from heap {} with minimal period {} (checked g(0..={}) \
+                 with the plain solver)",
+                certificate.game,
+                certificate.preperiod,
+                certificate.period,
+                certificate.last_heap_needed
+            )?;
+            Ok(())
+        }
+        Err(grundy::Error::InvalidCertificate { reason }) => Err(Failure::Rejected(reason)),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// `grundy compare A B --to N`.
+pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let first: HeapGame = args.first.parse()?;
+    let second: HeapGame = args.second.parse()?;
+    let to = parse_size(&args.to)?;
+    let solver = solver(&args.table)?;
+    let limits = Limits::default();
+    solver.check_fits(to.max(limits.max))?;
+    let comparison = analysis::compare(&first, &second, to, &limits, &solver)?;
+    output::comparison(
+        out,
+        args.format,
+        [args.first.trim(), args.second.trim()],
+        &comparison,
+    )
 }
 
 /// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H`.

@@ -19,6 +19,8 @@ use cli::{Cli, Command};
 pub enum Failure {
     /// The input was wrong (exit code 2).
     Input(String),
+    /// A certificate was read but does not check (exit code 1).
+    Rejected(String),
     /// Writing the output failed (exit code 1; a closed pipe is not a failure).
     Io(io::Error),
 }
@@ -43,6 +45,9 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
+        Command::Analyze(args) => commands::analyze(&args, &mut out),
+        Command::Check(args) => commands::check(&args, &mut out),
+        Command::Compare(args) => commands::compare(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),
         Command::Games(args) => commands::games(&args, &mut out),
@@ -53,6 +58,10 @@ fn main() -> ExitCode {
         Err(Failure::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(error)) => {
             eprintln!("error: cannot write output: {error}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Rejected(reason)) => {
+            eprintln!("invalid: {reason}");
             ExitCode::FAILURE
         }
         Err(Failure::Input(message)) => {

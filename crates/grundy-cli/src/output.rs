@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use grundy::analysis::{Analysis, Comparison, Support};
 use grundy::rules::CatalogueEntry;
 use grundy::{Component, HeapGame, Nimber, SumAnalysis, WinningMove};
 use serde::Serialize;
@@ -205,6 +206,250 @@ pub fn catalogue(
             writeln!(out, "\nFamilies (example in brackets):")?;
             for e in families {
                 writeln!(out, "  {:<16} {} [{}]", e.name, e.description, e.example)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy analyze --format json`.
+#[derive(Serialize)]
+struct AnalysisJson<'a> {
+    game: &'a str,
+    canonical: &'a str,
+    period: Option<usize>,
+    preperiod: Option<usize>,
+    saltus: Option<u64>,
+    proven: bool,
+    /// "theorem", "closed-form", "observed" or "none".
+    support: &'static str,
+    theorem: Option<&'static str>,
+    last_heap_needed: Option<usize>,
+    computed_to: usize,
+    max_value: u32,
+    max_value_at: usize,
+    histogram: Vec<[u64; 2]>,
+    p_position_count: usize,
+    /// The list, or `{"count", "first"}` when longer than 1000.
+    p_positions: serde_json::Value,
+    exceptions: Vec<usize>,
+    first_values: Vec<u32>,
+}
+
+/// How many P-positions JSON lists before it switches to a count.
+const P_POSITIONS_LISTED: usize = 1000;
+
+pub fn analysis(
+    out: &mut impl Write,
+    format: SumFormat,
+    name: &str,
+    found: &Analysis,
+) -> Result<(), Failure> {
+    let (max_value, max_value_at) = found.max_value();
+    let p_positions = found.p_positions();
+    let exceptions = found.exceptions();
+    let (support, theorem, last_heap_needed) = match (found.periodicity, found.support) {
+        (None, _) => ("none", None, None),
+        (
+            Some(_),
+            Support::Proven {
+                theorem,
+                last_heap_needed,
+            },
+        ) => ("theorem", Some(theorem.name()), Some(last_heap_needed)),
+        (Some(_), Support::ClosedForm) => ("closed-form", None, None),
+        (Some(_), Support::Observed) => ("observed", None, None),
+    };
+    let period = found.periodicity;
+    match format {
+        SumFormat::Json => {
+            let listed = if p_positions.len() <= P_POSITIONS_LISTED {
+                serde_json::json!(p_positions)
+            } else {
+                serde_json::json!({
+                    "count": p_positions.len(),
+                    "first": &p_positions[..P_POSITIONS_LISTED],
+                })
+            };
+            json(
+                out,
+                &AnalysisJson {
+                    game: name,
+                    canonical: &found.game,
+                    period: period.map(|p| p.period),
+                    preperiod: period.map(|p| p.preperiod),
+                    saltus: period.map(|p| p.saltus),
+                    proven: found.is_proven(),
+                    support,
+                    theorem,
+                    last_heap_needed,
+                    computed_to: found.computed_to(),
+                    max_value: max_value.get(),
+                    max_value_at,
+                    histogram: found
+                        .histogram()
+                        .into_iter()
+                        .map(|(v, c)| [u64::from(v), c])
+                        .collect(),
+                    p_position_count: p_positions.len(),
+                    p_positions: listed,
+                    exceptions,
+                    first_values: found.values.iter().take(100).map(|v| v.get()).collect(),
+                },
+            )
+        }
+        SumFormat::Text => {
+            let title = if found.game == name {
+                name.to_owned()
+            } else {
+                format!("{name} ({})", found.game)
+            };
+            writeln!(out, "{title}, computed g(0..={})", found.computed_to())?;
+            writeln!(out, "values       {}", listing(&found.values, 40))?;
+            match period {
+                None => writeln!(
+                    out,
+                    "period       none found in g(0..={})",
+                    found.computed_to()
+                )?,
+                Some(p) => {
+                    let kind = if p.saltus == 0 {
+                        p.period.to_string()
+                    } else {
+                        format!("{} (arithmetic, saltus {})", p.period, p.saltus)
+                    };
+                    let how = match (found.support, last_heap_needed) {
+                        (Support::Proven { theorem, .. }, Some(needed)) => {
+                            format!("PROVEN by the {}, using g(0..={needed})", theorem.name())
+                        }
+                        (Support::ClosedForm, _) => {
+                            "PROVEN: the values follow this game's closed-form theorem".to_owned()
+                        }
+                        _ => format!(
+                            "observed up to {}, not proven{}",
+                            found.computed_to(),
+                            if theorem.is_none() && support == "observed" {
+                                " (no periodicity theorem applies to this game)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    };
+                    writeln!(
+                        out,
+                        "period       {kind}, pre-period {}: {how}",
+                        p.preperiod
+                    )?;
+                    let block = &found.values[p.preperiod..(p.preperiod + p.period)];
+                    writeln!(out, "repeats      {}", listing(block, 60))?;
+                    if p.saltus == 0 {
+                        writeln!(
+                            out,
+                            "exceptions   {} heap(s) before {} break the period{}",
+                            exceptions.len(),
+                            p.preperiod,
+                            if exceptions.is_empty() {
+                                String::new()
+                            } else {
+                                format!(": {}", listing(&exceptions, 20))
+                            }
+                        )?;
+                    }
+                }
+            }
+            writeln!(
+                out,
+                "largest      {max_value}, first at heap {max_value_at}"
+            )?;
+            writeln!(
+                out,
+                "P-positions  {} in 0..={}: {}",
+                p_positions.len(),
+                found.computed_to(),
+                listing(&p_positions, 20)
+            )?;
+            let histogram: Vec<String> = found
+                .histogram()
+                .into_iter()
+                .map(|(v, c)| format!("{v}:{c}"))
+                .collect();
+            writeln!(out, "histogram    {}", shorten(&histogram, 40))?;
+            Ok(())
+        }
+    }
+}
+
+/// The first `limit` items separated by spaces, then `...` if there are
+/// more.
+fn listing<T: std::fmt::Display>(items: &[T], limit: usize) -> String {
+    let shown: Vec<String> = items.iter().take(limit).map(T::to_string).collect();
+    shorten(&shown, limit) + if items.len() > limit { " ..." } else { "" }
+}
+
+fn shorten(items: &[String], limit: usize) -> String {
+    let mut text = items[..items.len().min(limit)].join(" ");
+    if items.len() > limit && !text.ends_with("...") {
+        text.push_str(" ...");
+    }
+    text
+}
+
+/// `grundy compare --format json`.
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    games: [&'a str; 2],
+    compared_to: usize,
+    equal: bool,
+    proven_equal: bool,
+    first_difference: Option<DifferenceJson>,
+}
+
+#[derive(Serialize)]
+struct DifferenceJson {
+    heap: usize,
+    values: [u32; 2],
+}
+
+pub fn comparison(
+    out: &mut impl Write,
+    format: SumFormat,
+    names: [&str; 2],
+    comparison: &Comparison,
+) -> Result<(), Failure> {
+    let [a, b] = names;
+    match format {
+        SumFormat::Json => json(
+            out,
+            &ComparisonJson {
+                games: names,
+                compared_to: comparison.compared_to,
+                equal: comparison.first_difference.is_none(),
+                proven_equal: comparison.proven_equal,
+                first_difference: comparison
+                    .first_difference
+                    .map(|(heap, x, y)| DifferenceJson {
+                        heap,
+                        values: [x.get(), y.get()],
+                    }),
+            },
+        ),
+        SumFormat::Text => {
+            match comparison.first_difference {
+                Some((heap, x, y)) => writeln!(
+                    out,
+                    "different: first at heap {heap}, where {a} has {x} and {b} has {y}"
+                )?,
+                None if comparison.proven_equal => writeln!(
+                    out,
+                    "equal for every heap: PROVEN (both are proven periodic and agree on \
+                     g(0..={}))",
+                    comparison.compared_to
+                )?,
+                None => writeln!(
+                    out,
+                    "equal on g(0..={}), not proven beyond",
+                    comparison.compared_to
+                )?,
             }
             Ok(())
         }

@@ -190,3 +190,110 @@ fn help_and_version_succeed() {
     grundy(&["values", "--help"]).success();
     grundy(&["--version"]).success();
 }
+
+#[test]
+fn analyze_reports_a_proven_period_as_json() {
+    let found = stdout_json(&["analyze", "kayles", "--format", "json"]);
+    assert_eq!(found["period"], 12);
+    assert_eq!(found["preperiod"], 71);
+    assert_eq!(found["saltus"], 0);
+    assert_eq!(found["proven"], true);
+    assert_eq!(found["max_value"], 8);
+    assert_eq!(found["max_value_at"], 27);
+    assert_eq!(found["p_positions"], json!([0]));
+    let computed_to = found["computed_to"].as_u64().unwrap();
+    let counted: u64 = found["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        counted,
+        computed_to + 1,
+        "the histogram covers 0..=computed_to"
+    );
+    assert!(computed_to >= found["last_heap_needed"].as_u64().unwrap());
+
+    let lasker = stdout_json(&["analyze", "lasker", "--format", "json"]);
+    assert_eq!(
+        (lasker["period"].clone(), lasker["saltus"].clone()),
+        (json!(4), json!(4))
+    );
+}
+
+#[test]
+fn analyze_never_claims_an_unproven_period() {
+    let found = stdout_json(&["analyze", "grundy", "--max", "3000", "--format", "json"]);
+    assert_eq!(found["proven"], false);
+    assert_eq!(found["computed_to"], 3000);
+    let text = grundy(&["analyze", "sub(squares)", "--to", "500"]).success();
+    let text = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
+    assert!(text.contains("none found in g(0..=500)"), "{text}");
+    assert!(!text.contains("PROVEN"), "{text}");
+    // --to computes exactly that far, even where a longer run would prove.
+    let short = stdout_json(&["analyze", "kayles", "--to", "100", "--format", "json"]);
+    assert_eq!(short["computed_to"], 100);
+    assert_eq!(short["proven"], false);
+}
+
+#[test]
+fn certificates_check_and_tampering_fails() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kayles.json");
+    let path_text = path.to_str().unwrap();
+    grundy(&["analyze", "kayles", "--certificate", path_text]).success();
+    let out = grundy(&["check", path_text]).success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).starts_with("valid"));
+
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let tampered = |edit: &dyn Fn(&mut Value), needle: &str| {
+        let mut certificate = original.clone();
+        edit(&mut certificate);
+        std::fs::write(&path, certificate.to_string()).unwrap();
+        let assert = grundy(&["check", path_text]).code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.starts_with("invalid: ") && stderr.contains(needle),
+            "{stderr}"
+        );
+    };
+    tampered(&|c| c["values"][100] = json!(5), "g(100)");
+    tampered(
+        &|c| {
+            c["values"].as_array_mut().unwrap().pop();
+        },
+        "values",
+    );
+    tampered(&|c| c["period"] = json!(24), "last_heap_needed");
+    tampered(&|c| c["game"] = json!("0.771"), "");
+
+    grundy(&[
+        "analyze",
+        "grundy",
+        "--max",
+        "200",
+        "--certificate",
+        path_text,
+    ])
+    .code(2);
+    std::fs::write(&path, "not json").unwrap();
+    rejects(&["check", path_text], "not a certificate");
+    rejects(&["check", "/nonexistent/certificate.json"], "cannot read");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_finds_differences_and_proves_equality() {
+    let same = stdout_json(&["compare", "kayles", "0.771", "--format", "json"]);
+    assert_eq!(same["proven_equal"], true);
+    let differ = stdout_json(&["compare", "dawsons-chess", "0.07", "--format", "json"]);
+    assert_eq!(
+        differ["first_difference"],
+        json!({"heap": 1, "values": [1, 0]})
+    );
+    let out = grundy(&["compare", "grundy", "4!.0", "--to", "300"]).success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.starts_with("equal on g(0..="), "{text}");
+}

@@ -1,25 +1,15 @@
 //! Dense heap tables: the ruleset's own gather kernel against the baseline
-//! of listing every option through `Ruleset::options` (the default
-//! `HeapRuleset::gather`), in the same process. Prints one ratio per game.
+//! of listing every option through `Ruleset::options` ([`Plain`], the
+//! default `HeapRuleset::gather`), in the same process. Prints one ratio per
+//! game.
 //!
 //! Run: `cargo bench -p grundy --bench dense`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use grundy::{DenseSolver, HeapGame, HeapRuleset, Options, Ruleset};
-
-/// The same rules with the default, option-listing `gather`.
-struct ListedOptions<'a>(&'a HeapGame);
-
-impl Ruleset for ListedOptions<'_> {
-    type Position = usize;
-    fn options(&self, n: &usize, out: &mut Options<usize>) {
-        self.0.options(n, out);
-    }
-}
-
-impl HeapRuleset for ListedOptions<'_> {}
+use grundy::solve::Plain;
+use grundy::{DenseSolver, HeapGame};
 
 /// The best of three runs.
 fn time(mut run: impl FnMut()) -> Duration {
@@ -48,7 +38,7 @@ fn main() {
     ] {
         let game: HeapGame = name.parse().expect("a built-in game");
         let baseline = time(|| {
-            black_box(solver.values(&ListedOptions(&game), to).expect("values"));
+            black_box(solver.values(&Plain(&game), to).expect("values"));
         });
         let kernel = time(|| {
             black_box(solver.values(&game, to).expect("values"));

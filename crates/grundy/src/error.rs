@@ -80,6 +80,13 @@ pub enum Error {
         limit: usize,
     },
 
+    /// A periodicity certificate does not check.
+    #[error("certificate rejected: {reason}")]
+    InvalidCertificate {
+        /// What fails, naming the heap or field.
+        reason: String,
+    },
+
     /// A computed value does not fit the nimber width.
     #[error("a Grundy value of {value} does not fit in 32 bits")]
     NimberOverflow {

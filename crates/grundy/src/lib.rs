@@ -16,7 +16,8 @@
 //!   as Kayles, all reachable through [`HeapGame`]'s parser;
 //! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
 //!   [`DenseSolver`] for heap tables;
-//! - **sums** turn values into answers: [`analyze_sum`].
+//! - **analysis** turns values into answers: [`analyze_sum`] for sums,
+//!   [`analysis::analyze`] for periods proven by theorem, with certificates.
 //!
 //! ```
 //! use grundy::{analyze_sum, Component, DenseSolver, HeapGame};
@@ -37,6 +38,7 @@
 //! # Ok::<(), grundy::Error>(())
 //! ```
 
+pub mod analysis;
 mod error;
 mod game;
 mod mex;

@@ -103,6 +103,11 @@ impl TakeBreak {
         self.tail.is_empty().then(|| self.digits.len() - 1)
     }
 
+    /// Whether some digit constrains the parts it leaves (`!`).
+    pub fn has_constraints(&self) -> bool {
+        self.digits.iter().chain(&self.tail).any(|d| d.unequal)
+    }
+
     /// The largest number of heaps a move can leave.
     pub fn max_parts(&self) -> usize {
         let leaves = self

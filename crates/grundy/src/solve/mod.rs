@@ -5,9 +5,12 @@
 //!   detection and a position budget.
 //! - [`DenseSolver`] fills a flat table `g(0..=N)` for heap games, using a
 //!   closed form when the ruleset knows one.
+//! - [`Plain`] hides a heap game's fast paths, for cross-checking them.
 
 mod dense;
 mod memo;
+mod plain;
 
 pub use dense::{DEFAULT_TABLE_LIMIT, DenseSolver};
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
+pub use plain::Plain;

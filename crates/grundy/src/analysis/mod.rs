@@ -1,0 +1,273 @@
+//! Analysis: turning value sequences into answers.
+//!
+//! [`analyze`] computes a heap game's values adaptively — further and further
+//! until a period is proven by a [`Theorem`] or a limit is reached — and
+//! reports the period, whether it is proven, and the statistics people read
+//! off a table (P-positions, largest value, histogram). [`Certificate`]s make
+//! a proof checkable by anyone with the plain solver.
+
+mod certificate;
+mod period;
+mod theorem;
+
+pub use certificate::{CERTIFICATE_FORMAT, Certificate};
+pub use period::{Periodicity, find_period};
+pub use theorem::Theorem;
+
+use crate::{DenseSolver, HeapGame, HeapRuleset, Nimber, Result};
+
+/// How far [`analyze`] computes.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Compute exactly heaps `0..=to` instead of adaptively.
+    pub to: Option<u64>,
+    /// The largest heap an adaptive run computes.
+    pub max: u64,
+    /// Where an adaptive run starts before doubling.
+    pub start: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            to: None,
+            max: DEFAULT_MAX,
+            start: 64,
+        }
+    }
+}
+
+/// The default largest heap of an adaptive analysis (2^17).
+pub const DEFAULT_MAX: u64 = 1 << 17;
+
+/// How a periodicity claim is supported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Support {
+    /// A theorem's window was checked on computed values: true for all `n`.
+    Proven {
+        /// The theorem applied.
+        theorem: Theorem,
+        /// The largest heap whose value the proof used.
+        last_heap_needed: usize,
+    },
+    /// The values follow a closed form that is itself a theorem (Nim,
+    /// Lasker's Nim), checked on every computed value.
+    ClosedForm,
+    /// Seen on the computed values only.
+    Observed,
+}
+
+/// What [`analyze`] found.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The canonical specification of the game.
+    pub game: String,
+    /// `g(0..=computed_to)`.
+    pub values: Vec<Nimber>,
+    /// The periodic behaviour found, if any.
+    pub periodicity: Option<Periodicity>,
+    /// How the periodicity is supported (meaningless without one).
+    pub support: Support,
+}
+
+/// Analyses a heap game: values, period, proof.
+///
+/// ```
+/// use grundy::analysis::{analyze, Limits, Support};
+/// let kayles = "kayles".parse().unwrap();
+/// let found = analyze(&kayles, &Limits::default(), &grundy::DenseSolver::new(), &mut |_| {})?;
+/// let period = found.periodicity.unwrap();
+/// assert_eq!((period.preperiod, period.period), (71, 12));
+/// assert!(found.is_proven());
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn analyze(
+    game: &HeapGame,
+    limits: &Limits,
+    solver: &DenseSolver,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Analysis> {
+    let theorem = Theorem::for_game(game);
+    let mut values = Vec::new();
+    let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
+    loop {
+        solver.extend(game, &mut values, target, progress)?;
+        let periodicity = find_period(&values);
+        let support = support(game, theorem, periodicity, &values);
+        let next = match (limits.to, periodicity, support) {
+            (None, Some(found), Support::Observed) => theorem
+                .and_then(|t| t.last_heap_needed(found.preperiod, found.period))
+                .filter(|&needed| found.saltus == 0 && needed as u64 > target)
+                .map(|needed| needed as u64),
+            _ => None,
+        };
+        let done = limits.to.is_some() || support != Support::Observed || target >= limits.max;
+        if done {
+            return Ok(Analysis {
+                game: game.to_string(),
+                values,
+                periodicity,
+                support,
+            });
+        }
+        // Jump straight to what the theorem needs, or keep doubling.
+        target = next
+            .filter(|&needed| needed <= limits.max)
+            .unwrap_or(target.saturating_mul(2))
+            .min(limits.max);
+    }
+}
+
+/// How far the computed `values` support `periodicity`.
+fn support(
+    game: &HeapGame,
+    theorem: Option<Theorem>,
+    periodicity: Option<Periodicity>,
+    values: &[Nimber],
+) -> Support {
+    let Some(found) = periodicity else {
+        return Support::Observed;
+    };
+    if let Some(theorem) = theorem.filter(|_| found.saltus == 0)
+        && let Some(needed) = theorem.last_heap_needed(found.preperiod, found.period)
+        && needed < values.len()
+    {
+        let window_end = needed + 1 - found.period;
+        if found.holds_on(values, found.preperiod, window_end) {
+            return Support::Proven {
+                theorem,
+                last_heap_needed: needed,
+            };
+        }
+    }
+    let closed_form_everywhere = values
+        .iter()
+        .enumerate()
+        .all(|(n, v)| game.closed_form(n) == Some(u64::from(*v)));
+    if closed_form_everywhere {
+        Support::ClosedForm
+    } else {
+        Support::Observed
+    }
+}
+
+impl Analysis {
+    /// The largest heap computed.
+    pub fn computed_to(&self) -> usize {
+        self.values.len() - 1
+    }
+
+    /// Whether the periodicity holds for every heap, not just those computed.
+    pub fn is_proven(&self) -> bool {
+        self.periodicity.is_some() && self.support != Support::Observed
+    }
+
+    /// The largest value and the first heap that has it.
+    pub fn max_value(&self) -> (Nimber, usize) {
+        let max = self.values.iter().copied().max().unwrap_or(Nimber::ZERO);
+        let at = self.values.iter().position(|&v| v == max).unwrap_or(0);
+        (max, at)
+    }
+
+    /// `(value, how many heaps in 0..=computed_to have it)`, by value.
+    pub fn histogram(&self) -> Vec<(Nimber, u64)> {
+        let mut counts: Vec<u64> = Vec::new();
+        for v in &self.values {
+            if v.index() >= counts.len() {
+                counts.resize(v.index() + 1, 0);
+            }
+            counts[v.index()] += 1;
+        }
+        counts
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, c)| c > 0)
+            .map(|(v, c)| (Nimber::new(v as u32), c))
+            .collect()
+    }
+
+    /// The heaps with value 0 (P-positions: the player to move loses).
+    pub fn p_positions(&self) -> Vec<usize> {
+        (0..self.values.len())
+            .filter(|&n| self.values[n].is_zero())
+            .collect()
+    }
+
+    /// Heaps before the pre-period whose values differ from what the
+    /// (plain) period, extended backwards, would give.
+    pub fn exceptions(&self) -> Vec<usize> {
+        let Some(p) = self.periodicity.filter(|p| p.saltus == 0) else {
+            return Vec::new();
+        };
+        (0..p.preperiod)
+            .filter(|&n| {
+                let back = (p.preperiod - n) % p.period;
+                let image = p.preperiod + (p.period - back) % p.period;
+                self.values[n] != self.values[image]
+            })
+            .collect()
+    }
+}
+
+/// The outcome of comparing two heap games value by value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// Heaps `0..=compared_to` were compared.
+    pub compared_to: usize,
+    /// The first heap where the values differ, with both values.
+    pub first_difference: Option<(usize, Nimber, Nimber)>,
+    /// Equal for every heap: both games are proven periodic and agree on
+    /// `0..max(n0) + lcm(p)`, after which both repeat the same block.
+    pub proven_equal: bool,
+}
+
+/// Compares two heap games on heaps `0..=to`, and tries to prove them equal
+/// for all heaps: when both are proven periodic (pre-periods `n0`, `n0'`,
+/// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
+/// equality everywhere, since past `max(n0, n0')` both sequences repeat with
+/// period `lcm(p, p')`.
+pub fn compare(
+    a: &HeapGame,
+    b: &HeapGame,
+    to: u64,
+    limits: &Limits,
+    solver: &DenseSolver,
+) -> Result<Comparison> {
+    let adaptive = Limits {
+        to: None,
+        ..limits.clone()
+    };
+    let first = analyze(a, &adaptive, solver, &mut |_| {})?;
+    let second = analyze(b, &adaptive, solver, &mut |_| {})?;
+    let mut enough = to;
+    let mut proof_reach = None;
+    if let (Some(x), Some(y)) = (first.periodicity, second.periodicity)
+        && first.is_proven()
+        && second.is_proven()
+        && x.saltus == 0
+        && y.saltus == 0
+    {
+        let lcm = x.period / gcd(x.period, y.period) * y.period;
+        let reach = x.preperiod.max(y.preperiod) as u64 + lcm as u64;
+        if reach <= limits.max.max(to) {
+            enough = enough.max(reach);
+            proof_reach = Some(reach);
+        }
+    }
+    let (mut xs, mut ys) = (first.values, second.values);
+    solver.extend(a, &mut xs, enough, &mut |_| {})?;
+    solver.extend(b, &mut ys, enough, &mut |_| {})?;
+    let compared = enough as usize;
+    let first_difference = (0..=compared)
+        .find(|&n| xs[n] != ys[n])
+        .map(|n| (n, xs[n], ys[n]));
+    Ok(Comparison {
+        compared_to: compared,
+        proven_equal: first_difference.is_none() && proof_reach.is_some(),
+        first_difference,
+    })
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}

@@ -1,0 +1,120 @@
+//! Periods and pre-periods found by `analyze`, against the literature:
+//! `testdata/octal/periods.tsv` (69 octal games), tczajka's TrivialGames.md
+//! and SolvedGames.md, and the list of classics.
+
+use grundy::analysis::{Limits, Support, analyze};
+use grundy::{DenseSolver, HeapGame};
+
+fn testdata(path: &str) -> String {
+    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"))
+}
+
+/// `(preperiod, period, saltus, proven)` from an adaptive analysis.
+fn analyze_to(spec: &str, max: u64) -> (usize, usize, u64, bool) {
+    let game: HeapGame = spec.parse().unwrap();
+    let limits = Limits {
+        max,
+        ..Limits::default()
+    };
+    let found = analyze(&game, &limits, &DenseSolver::new(), &mut |_| {}).unwrap();
+    let p = found
+        .periodicity
+        .unwrap_or_else(|| panic!("{spec}: no period found to {}", found.computed_to()));
+    (p.preperiod, p.period, p.saltus, found.is_proven())
+}
+
+fn proven_period(spec: &str) -> (usize, usize) {
+    let (n0, p, saltus, proven) = analyze_to(spec, 1 << 17);
+    assert_eq!(saltus, 0, "{spec}");
+    assert!(proven, "{spec}: period {p} after {n0} is not proven");
+    (n0, p)
+}
+
+#[test]
+fn classic_games() {
+    assert_eq!(proven_period("kayles"), (71, 12));
+    assert_eq!(proven_period("dawsons-chess"), (52, 34));
+    assert_eq!(proven_period("dawsons-kayles"), (53, 34));
+    assert_eq!(proven_period("sub(1,3,4)"), (0, 7));
+    assert_eq!(proven_period("sub(2,5,7)"), (0, 22));
+}
+
+#[test]
+fn lasker_is_arithmetic_periodic() {
+    assert_eq!(analyze_to("lasker", 1 << 12), (1, 4, 4, true));
+    assert_eq!(analyze_to("nim", 1 << 12), (0, 1, 1, true));
+}
+
+#[test]
+fn no_proof_is_claimed_without_a_theorem() {
+    // Grundy's game and subtract-a-square have no theorem; take-and-split
+    // (0.37, Officers shifted by one) has one but is not known to be periodic.
+    for spec in ["grundy", "sub(squares)", "take-and-split"] {
+        let game: HeapGame = spec.parse().unwrap();
+        for max in [100, 3000] {
+            let limits = Limits {
+                max,
+                ..Limits::default()
+            };
+            let found = analyze(&game, &limits, &DenseSolver::new(), &mut |_| {}).unwrap();
+            assert!(!found.is_proven(), "{spec} to {max}");
+            assert_eq!(found.support, Support::Observed, "{spec}");
+        }
+    }
+}
+
+/// Rows `code, pre-period, period` of periods.tsv whose proof needs at most
+/// `limit` heaps (at least `from`).
+fn periods_tsv(from: usize, limit: usize) -> Vec<(String, usize, usize)> {
+    testdata("octal/periods.tsv")
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            let number = |i: usize| cells[i].parse::<usize>().unwrap();
+            (cells[0].to_owned(), number(1), number(2))
+        })
+        .filter(|(_, n0, p)| (from..=limit).contains(&(2 * (*n0).max(1) + 2 * p)))
+        .collect()
+}
+
+#[test]
+fn octal_games_of_periods_tsv() {
+    let rows = periods_tsv(0, 20_000);
+    assert_eq!(rows.len(), 63);
+    for (code, n0, p) in rows {
+        assert_eq!(proven_period(&code), (n0, p), "{code}");
+    }
+}
+
+#[test]
+#[ignore = "0.127 needs about 10^5 heaps of a quadratic table; run with --ignored"]
+fn octal_games_of_periods_tsv_to_10_5() {
+    for (code, n0, p) in periods_tsv(20_001, 100_000) {
+        assert_eq!(proven_period(&code), (n0, p), "{code}");
+    }
+}
+
+#[test]
+fn trivial_and_solved_games_of_tczajka() {
+    let mut checked = 0;
+    for file in ["TrivialGames.md", "SolvedGames.md"] {
+        for row in testdata(&format!("octal/tczajka/{file}")).lines() {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let (Some(code), Some(Ok(n0)), Some(Ok(p))) = (
+                cells.first(),
+                cells.get(1).map(|c| c.parse::<usize>()),
+                cells.get(2).map(|c| c.parse::<usize>()),
+            ) else {
+                continue;
+            };
+            if 2 * n0 + 2 * p > 20_000 {
+                continue; // the hard ones: see periods.tsv and the benchmarks
+            }
+            assert_eq!(proven_period(code), (n0, p), "{code} ({file})");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 82 + 5);
+}
