@@ -15,7 +15,6 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game: HeapGame = args.game.parse()?;
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
-    solver.check_fits(to)?;
     let bar = progress::heaps(to.saturating_add(1), "values");
     let mut values = Vec::new();
     solver.extend(&game, &mut values, to, &mut |n| bar.set_position(n as u64))?;
@@ -137,6 +136,11 @@ fn solver(args: &TableArgs) -> Result<DenseSolver, Failure> {
 
 /// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.
 fn parse_bytes(text: &str) -> Result<u64, Failure> {
+    let invalid = || {
+        Failure::Input(format!(
+            "invalid memory size '{text}': expected a number with an optional unit K, M, G or T"
+        ))
+    };
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -148,17 +152,13 @@ fn parse_bytes(text: &str) -> Result<u64, Failure> {
         "M" | "MB" | "MIB" => 1 << 20,
         "G" | "GB" | "GIB" => 1 << 30,
         "T" | "TB" | "TIB" => 1 << 40,
-        _ => {
-            return Err(Failure::Input(format!(
-                "invalid memory size '{text}': expected a number with an optional unit K, M, G or T"
-            )));
-        }
+        _ => return Err(invalid()),
     };
-    match number.parse::<f64>() {
-        Ok(n) if n.is_finite() && n >= 0.0 => Ok((n * scale as f64).min(u64::MAX as f64) as u64),
-        _ => Err(Failure::Input(format!(
-            "invalid memory size '{text}': expected a number with an optional unit K, M, G or T"
-        ))),
+    let bytes = number.parse::<f64>().map_err(|_| invalid())? * scale as f64;
+    if bytes.is_finite() && bytes >= 0.0 && bytes <= u64::MAX as f64 {
+        Ok(bytes as u64)
+    } else {
+        Err(invalid())
     }
 }
 
@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(parse_bytes("512 MiB").unwrap(), 512 << 20);
         assert_eq!(parse_bytes("1.5k").unwrap(), 1536);
         assert_eq!(parse_bytes("100").unwrap(), 100);
-        for bad in ["", "G", "-1G", "4X", "1..2G"] {
+        for bad in ["", "G", "-1G", "4X", "1..2G", "99999999999999999999T"] {
             assert!(parse_bytes(bad).is_err(), "{bad}");
         }
     }

@@ -55,6 +55,24 @@ pub enum Error {
         limit: String,
     },
 
+    /// Memory for a table could not be had from the system.
+    #[error("cannot allocate {needed} for a table of heaps 0..={to}")]
+    OutOfMemory {
+        /// The largest heap asked for.
+        to: u64,
+        /// The memory the table needs, human-readable.
+        needed: String,
+    },
+
+    /// A component of a sum names a game that is not in the list.
+    #[error("a component refers to game {game}, but only {games} game(s) were given")]
+    InvalidComponent {
+        /// The index given.
+        game: usize,
+        /// How many games there are.
+        games: usize,
+    },
+
     /// The generic solver met a position that is its own follower: the game
     /// is loopy and has no Grundy value in the finite theory.
     #[error("the game has a cycle through position {position}")]

@@ -42,7 +42,8 @@ pub trait Ruleset {
 pub trait HeapRuleset: Ruleset<Position = usize> {
     /// Inserts the value of every option of heap `n` into `seen`, given
     /// `values[k] = g(k)` for every `k < n` and `max`, the largest of them
-    /// (which lets fast paths pick a small bitset).
+    /// (fast paths size a bitset by it, so it must not be understated: a
+    /// smaller `max` gives wrong values).
     ///
     /// The default lists [`Ruleset::options`] into `scratch` and checks that
     /// every part is smaller than `n`; rulesets override it with a direct
@@ -72,6 +73,15 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
             seen.insert(value);
         }
         Ok(())
+    }
+
+    /// Calls `visit` with the parts of every option of heap `n`, one at a
+    /// time, so that a heap with millions of options needs no buffer for
+    /// them. The default lists [`Ruleset::options`] into a buffer.
+    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+        let mut options = Options::new();
+        self.options(&n, &mut options);
+        options.iter().for_each(visit);
     }
 
     /// `g(n)` in closed form, when a theorem gives it. Wider than a

@@ -7,7 +7,7 @@
 //! moves are found component by component, without searching the product
 //! space.
 
-use crate::{DenseSolver, HeapRuleset, Nimber, Options, Result};
+use crate::{DenseSolver, Error, HeapRuleset, Nimber, Result};
 
 /// One component of a sum: a heap of one of the sum's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +51,9 @@ impl SumAnalysis {
 
 /// Analyses the sum of `components`, each a heap of one of `games`.
 ///
-/// Each game's value table is computed once, up to its largest heap.
+/// Each game's value table is computed once, up to its largest heap; the
+/// tables together must fit the solver's memory limit. Options are visited
+/// one at a time, so a huge heap needs no buffer of its options.
 ///
 /// ```
 /// use grundy::{analyze_sum, Component, DenseSolver, HeapGame, WinningMove};
@@ -68,28 +70,40 @@ pub fn analyze_sum<G: HeapRuleset>(
     components: &[Component],
     solver: &DenseSolver,
 ) -> Result<SumAnalysis> {
+    if let Some(bad) = components.iter().find(|c| c.game >= games.len()) {
+        return Err(Error::InvalidComponent {
+            game: bad.game,
+            games: games.len(),
+        });
+    }
+    // The largest heap of each game: its table must reach it.
+    let mut largest = vec![None; games.len()];
+    for c in components {
+        let entry: &mut Option<usize> = &mut largest[c.game];
+        *entry = Some(entry.map_or(c.heap, |m| m.max(c.heap)));
+    }
+    let total: u64 = largest
+        .iter()
+        .flatten()
+        .map(|&heap| heap as u64 + 1)
+        .fold(0, u64::saturating_add);
+    solver.check_fits(total.saturating_sub(1))?;
     let mut tables = Vec::with_capacity(games.len());
-    for (index, game) in games.iter().enumerate() {
-        let largest = components
-            .iter()
-            .filter(|c| c.game == index)
-            .map(|c| c.heap)
-            .max()
-            .unwrap_or(0);
-        tables.push(solver.values(game, largest as u64)?);
+    for (game, largest) in games.iter().zip(&largest) {
+        tables.push(match largest {
+            Some(heap) => solver.values(game, *heap as u64)?,
+            None => Vec::new(),
+        });
     }
     let values: Vec<Nimber> = components.iter().map(|c| tables[c.game][c.heap]).collect();
     let nim_sum: Nimber = values.iter().copied().sum();
 
     let mut winning_moves = Vec::new();
     if !nim_sum.is_zero() {
-        let mut options = Options::new();
         for (index, (component, &value)) in components.iter().zip(&values).enumerate() {
             let target = value ^ nim_sum;
             let table = &tables[component.game];
-            options.clear();
-            games[component.game].options(&component.heap, &mut options);
-            for option in options.iter() {
+            games[component.game].visit_options(component.heap, &mut |option| {
                 let reached: Nimber = option.iter().map(|&part| table[part]).sum();
                 if reached == target {
                     let mut to: Vec<usize> = option.iter().copied().filter(|&p| p > 0).collect();
@@ -100,7 +114,7 @@ pub fn analyze_sum<G: HeapRuleset>(
                         to,
                     });
                 }
-            }
+            });
         }
         winning_moves.sort();
         winning_moves.dedup();

@@ -5,16 +5,15 @@
 use grundy::{DenseSolver, HeapGame, MemoSolver, TakeBreak};
 use proptest::prelude::*;
 
-/// Values of an octal code straight from its definition, with no shared code:
-/// digit `t` (bit 1: leave nothing, bit 2: one heap, bit 4: two heaps).
-fn reference_octal(digits: &[u8], to: usize) -> Vec<u32> {
+/// Values of a take-and-break code straight from its definition, with no
+/// shared code: `digit(t)` for removing `t` tokens (bit 1: leave nothing,
+/// bit 2: one heap, bit 4: two heaps).
+fn reference(digit: impl Fn(usize) -> u8, to: usize) -> Vec<u32> {
     let mut g: Vec<u32> = Vec::with_capacity(to + 1);
     for n in 0..=to {
         let mut reachable = Vec::new();
-        for (t, &d) in digits.iter().enumerate() {
-            if t > n {
-                break;
-            }
+        for t in 0..=n {
+            let d = digit(t);
             let rest = n - t;
             if d & 1 != 0 && rest == 0 {
                 reachable.push(0);
@@ -31,6 +30,10 @@ fn reference_octal(digits: &[u8], to: usize) -> Vec<u32> {
         g.push((0..).find(|m| !reachable.contains(m)).unwrap());
     }
     g
+}
+
+fn reference_octal(digits: &[u8], to: usize) -> Vec<u32> {
+    reference(|t| digits.get(t).copied().unwrap_or(0), to)
 }
 
 fn dense(game: &HeapGame, to: usize) -> Vec<u32> {
@@ -71,6 +74,28 @@ proptest! {
         prop_assert_eq!(&memo(&game, 120), &expected);
     }
 
+    /// Codes with a repeating block reach large values (Nim-like growth),
+    /// which exercises every width of the kernel's bitset and its fallback.
+    #[test]
+    fn repeating_codes_agree(
+        digits in octal_code(),
+        block in prop::collection::vec(0u8..8, 1..3),
+    ) {
+        let text = format!(
+            "{}[{}]",
+            code_text(&digits),
+            block.iter().map(|d| d.to_string()).collect::<String>()
+        );
+        let game: HeapGame = text.parse().unwrap();
+        let digit = |t: usize| match digits.get(t) {
+            Some(&d) => d,
+            None => block[(t - digits.len()) % block.len()],
+        };
+        let expected = reference(digit, 140);
+        prop_assert_eq!(&dense(&game, 140), &expected, "{}", text);
+        prop_assert_eq!(&memo(&game, 140), &expected, "{}", text);
+    }
+
     #[test]
     fn subtraction_sets_agree(set in prop::collection::btree_set(1usize..25, 1..6)) {
         let listed: Vec<String> = set.iter().map(usize::to_string).collect();
@@ -105,6 +130,28 @@ proptest! {
         }
         let _ = code.parse::<HeapGame>();
     }
+}
+
+#[test]
+fn wide_values_use_every_kernel_width() {
+    // 4.[3] reaches values past 512 by heap 600: widths 1, 2, 4, 8 and the
+    // fallback all run.
+    let game: HeapGame = "4.[3]".parse().unwrap();
+    let plain = DenseSolver::new()
+        .without_closed_forms()
+        .values(&grundy::solve::Plain(&game), 600)
+        .unwrap();
+    let fast = DenseSolver::new()
+        .without_closed_forms()
+        .values(&game, 600)
+        .unwrap();
+    assert_eq!(fast, plain);
+    assert!(fast.iter().any(|v| v.get() > 512));
+    let split_heavy: HeapGame = "0.[7]".parse().unwrap();
+    assert_eq!(
+        dense(&split_heavy, 150),
+        reference(|t| if t == 0 { 0 } else { 7 }, 150)
+    );
 }
 
 #[test]

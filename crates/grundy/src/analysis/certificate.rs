@@ -132,7 +132,9 @@ impl Certificate {
 fn check_minimal(values: &[Nimber], n0: usize, p: usize) -> Result<()> {
     // The periodic part is determined by one period, so look values up there.
     let at = |n: usize| values[n0 + (n - n0) % p];
-    if let Some(q) = (1..p).find(|&q| p % q == 0 && (n0..n0 + p).all(|n| at(n + q) == at(n))) {
+    if let Some(q) =
+        (1..p).find(|&q| p.is_multiple_of(q) && (n0..n0 + p).all(|n| at(n + q) == at(n)))
+    {
         return Err(reject(format!(
             "{q} is also a period, so {p} is not minimal"
         )));

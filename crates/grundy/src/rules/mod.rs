@@ -184,6 +184,13 @@ impl HeapRuleset for HeapGame {
         }
     }
 
+    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+        match self {
+            HeapGame::TakeBreak(game) => game.visit_options(n, visit),
+            HeapGame::Subtraction(game) => game.visit_options(n, visit),
+        }
+    }
+
     fn closed_form(&self, n: usize) -> Option<u64> {
         match self {
             HeapGame::TakeBreak(game) => game.closed_form(n),
@@ -210,11 +217,9 @@ pub fn parse_size(text: &str) -> Result<u64> {
     let digits = |s: &str| -> Result<u64> {
         let cleaned = s.replace('_', "");
         if cleaned.is_empty() || !cleaned.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(invalid(if s.trim_start().starts_with('-') {
-                "sizes cannot be negative"
-            } else {
-                "expected a non-negative integer such as 100, 1e6 or 2^20"
-            }));
+            return Err(invalid(
+                "expected a non-negative integer such as 100, 1e6 or 2^20",
+            ));
         }
         cleaned
             .parse::<u64>()
@@ -227,6 +232,9 @@ pub fn parse_size(text: &str) -> Result<u64> {
             .ok_or_else(|| invalid("too large (at most 2^64 - 1)"))
     };
     let text = text.trim();
+    if text.starts_with('-') {
+        return Err(invalid("sizes cannot be negative"));
+    }
     if let Some((base, exponent)) = text.split_once('^') {
         power(digits(base)?, digits(exponent)?)
     } else if let Some((mantissa, exponent)) = text.split_once(['e', 'E']) {

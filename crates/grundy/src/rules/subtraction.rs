@@ -36,24 +36,17 @@ impl Subtraction {
         let mut amounts: Vec<usize> = amounts.into_iter().collect();
         amounts.sort_unstable();
         amounts.dedup();
-        let spec = || {
-            let listed: Vec<String> = amounts.iter().map(usize::to_string).collect();
-            format!("sub({})", listed.join(","))
-        };
-        if amounts.is_empty() {
-            return Err(Error::InvalidSubtractionSet {
-                spec: spec(),
-                reason: "the set is empty".into(),
-            });
-        }
-        if amounts[0] == 0 {
-            return Err(Error::InvalidSubtractionSet {
-                spec: spec(),
-                reason: "removing 0 tokens is not a move".into(),
-            });
-        }
-        Ok(Subtraction {
+        let game = Subtraction {
             set: SubtractionSet::Finite(amounts),
+        };
+        let reason = match &game.set {
+            SubtractionSet::Finite(a) if a.is_empty() => "the set is empty",
+            SubtractionSet::Finite(a) if a[0] == 0 => "removing 0 tokens is not a move",
+            _ => return Ok(game),
+        };
+        Err(Error::InvalidSubtractionSet {
+            spec: game.to_string(),
+            reason: reason.into(),
         })
     }
 
@@ -120,16 +113,22 @@ impl FromStr for Subtraction {
             .split(',')
             .map(|item| {
                 let item = item.trim();
-                match item.parse::<usize>() {
-                    Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
-                    Ok(s) => Ok(s),
-                    Err(_) if item.starts_with('-') => Err(invalid(format!(
+                if item.is_empty() {
+                    Err(invalid("an amount is missing".into()))
+                } else if item.starts_with('-') {
+                    Err(invalid(format!(
                         "'{item}' is negative; amounts must be positive"
-                    ))),
-                    Err(_) if item.is_empty() => Err(invalid("an amount is missing".into())),
-                    Err(_) => Err(invalid(format!(
+                    )))
+                } else if !item.bytes().all(|b| b.is_ascii_digit()) {
+                    Err(invalid(format!(
                         "'{item}' is not a positive integer or the name of a set (squares)"
-                    ))),
+                    )))
+                } else {
+                    match item.parse::<usize>() {
+                        Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
+                        Ok(s) => Ok(s),
+                        Err(_) => Err(invalid(format!("'{item}' is too large"))),
+                    }
                 }
             })
             .collect::<Result<Vec<usize>>>()?;
@@ -141,8 +140,7 @@ impl Ruleset for Subtraction {
     type Position = usize;
 
     fn options(&self, &n: &usize, out: &mut Options<usize>) {
-        // Removing the whole heap leaves nothing, not an empty heap.
-        self.for_each_amount(n, |s| out.push((s < n).then_some(n - s)));
+        self.visit_options(n, &mut |parts| out.push(parts.iter().copied()));
     }
 }
 
@@ -157,6 +155,17 @@ impl HeapRuleset for Subtraction {
     ) -> Result<()> {
         self.for_each_amount(n, |s| seen.insert(values[n - s]));
         Ok(())
+    }
+
+    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+        // Removing the whole heap leaves nothing, not an empty heap.
+        self.for_each_amount(n, |s| {
+            if s < n {
+                visit(&[n - s]);
+            } else {
+                visit(&[]);
+            }
+        });
     }
 }
 
@@ -176,6 +185,8 @@ mod tests {
             "sub(x)",
             "sub(1.5)",
             "subtract(1)",
+            "sub(+3)",
+            "sub(99999999999999999999999)",
         ] {
             assert!(
                 matches!(

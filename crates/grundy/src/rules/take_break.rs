@@ -18,7 +18,7 @@ use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
 /// What one code digit allows after removing its number of tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Digit {
+struct Digit {
     /// Bit `2^k` set: the move may leave `k` non-empty heaps.
     leaves: u8,
     /// The heaps left must be pairwise unequal (`!`).
@@ -51,6 +51,17 @@ impl fmt::Display for Digit {
         }
         Ok(())
     }
+}
+
+/// The moves of one digit from one heap.
+#[derive(Clone, Copy)]
+enum Moves {
+    /// Remove the whole heap.
+    RemoveAll,
+    /// Leave one heap of this size.
+    Leave(usize),
+    /// Leave two heaps `a` and `rest - a`, for `a` in `1..=pairs`.
+    Split { rest: usize, pairs: usize },
 }
 
 /// Games whose values a theorem gives in closed form.
@@ -118,30 +129,39 @@ impl TakeBreak {
         (u8::BITS - leaves.leading_zeros()).saturating_sub(1) as usize
     }
 
-    /// Calls `f` with the parts of every option of heap `n`: `[]` when the
-    /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
-    /// two.
-    #[inline]
-    fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
+    /// Calls `f` for every group of moves from heap `n`, digit by digit.
+    #[inline(always)]
+    fn for_each_move(&self, n: usize, mut f: impl FnMut(Moves)) {
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
             let digit = self.digit(t);
             let rest = n - t;
             if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
-                f(&[]);
+                f(Moves::RemoveAll);
             }
             if digit.leaves & LEAVE_ONE != 0 && rest >= 1 {
-                f(&[rest]);
+                f(Moves::Leave(rest));
             }
-            if digit.leaves & LEAVE_TWO != 0 {
-                for a in 1..=rest / 2 {
-                    let b = rest - a;
-                    if !(digit.unequal && a == b) {
-                        f(&[a, b]);
-                    }
-                }
+            if digit.leaves & LEAVE_TWO != 0 && rest >= 2 {
+                let pairs = if digit.unequal {
+                    (rest - 1) / 2
+                } else {
+                    rest / 2
+                };
+                f(Moves::Split { rest, pairs });
             }
         }
+    }
+
+    /// Calls `f` with the parts of every option of heap `n`: `[]` when the
+    /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
+    /// two.
+    fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
+        self.for_each_move(n, |moves| match moves {
+            Moves::RemoveAll => f(&[]),
+            Moves::Leave(rest) => f(&[rest]),
+            Moves::Split { rest, pairs } => (1..=pairs).for_each(|a| f(&[a, rest - a])),
+        });
     }
 
     /// The gather kernel compiled with AVX2, where the pair loop runs on
@@ -193,30 +213,19 @@ impl TakeBreak {
                 *slot |= if w == word { bit } else { 0 };
             }
         };
-        let last_t = self.max_take().map_or(n, |max| max.min(n));
-        for t in 0..=last_t {
-            let digit = self.digit(t);
-            let rest = n - t;
-            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
-                mark(0);
-            }
-            if digit.leaves & LEAVE_ONE != 0 && rest >= 1 {
-                mark(values[rest].get());
-            }
-            if digit.leaves & LEAVE_TWO != 0 && rest >= 2 {
-                // Splits rest = a + (rest - a) for a = 1..=pairs.
-                let pairs = if digit.unequal {
-                    (rest - 1) / 2
-                } else {
-                    rest / 2
-                };
+        self.for_each_move(n, |moves| match moves {
+            Moves::RemoveAll => mark(0),
+            Moves::Leave(rest) => mark(values[rest].get()),
+            Moves::Split { rest, pairs } => {
+                // g(a) ^ g(rest - a) for a = 1..=pairs: a slice against a
+                // reversed slice.
                 let low = &values[1..=pairs];
                 let high = &values[rest - pairs..rest];
                 for (a, b) in low.iter().zip(high.iter().rev()) {
                     mark(a.get() ^ b.get());
                 }
             }
-        }
+        });
         seen.insert_bits(&bits);
     }
 
@@ -227,7 +236,8 @@ impl TakeBreak {
         }
         // Reduce the block to its primitive root: [33] -> [3].
         let len = self.tail.len();
-        if let Some(p) = (1..len).find(|&p| len % p == 0 && self.tail[p..] == self.tail[..len - p])
+        if let Some(p) =
+            (1..len).find(|&p| len.is_multiple_of(p) && self.tail[p..] == self.tail[..len - p])
         {
             self.tail.truncate(p);
         }
@@ -342,7 +352,13 @@ impl<'a> Parser<'a> {
         digits.push(d0);
         match self.chars.next() {
             None => {}
-            Some((_, '.')) => {
+            Some((point, '.')) => {
+                if self.chars.peek().is_none() {
+                    return Err(self.error(
+                        point,
+                        "no digit after the point (write 0.0 for the game with no moves)",
+                    ));
+                }
                 while let Some(&(at, c)) = self.chars.peek() {
                     if c == '[' {
                         self.chars.next();
@@ -462,6 +478,10 @@ impl HeapRuleset for TakeBreak {
         Ok(())
     }
 
+    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+        self.for_each_option(n, visit);
+    }
+
     fn closed_form(&self, n: usize) -> Option<u64> {
         let n = n as u64;
         match self.closed_form? {
@@ -512,6 +532,9 @@ mod tests {
         assert_eq!(position("0.[3"), 3);
         assert_eq!(position("0.[3]1"), 6);
         assert_eq!(position("0.é"), 3);
+        assert_eq!(position("."), 1);
+        assert_eq!(position("0."), 2);
+        assert_eq!(position("4!."), 3);
     }
 
     #[test]

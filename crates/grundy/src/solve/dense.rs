@@ -97,7 +97,12 @@ impl DenseSolver {
         if values.len() >= end {
             return Ok(());
         }
-        values.reserve_exact(end - values.len());
+        values
+            .try_reserve_exact(end - values.len())
+            .map_err(|_| Error::OutOfMemory {
+                to,
+                needed: human_bytes(Self::table_bytes(to)),
+            })?;
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);

@@ -12,8 +12,9 @@ use rustc_hash::FxHashMap;
 
 use crate::{Error, MexScratch, Nimber, Options, Result, Ruleset};
 
-/// The default position budget: enough for tens of millions of small
-/// positions, well short of exhausting memory on a typical machine.
+/// The default position budget. It counts positions, not bytes: at a few
+/// dozen bytes of bookkeeping per small position it stays within a few GiB;
+/// games with large positions should set a smaller one.
 pub const DEFAULT_POSITION_BUDGET: usize = 50_000_000;
 
 /// What the solver knows about a position.
@@ -116,11 +117,6 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
             self.abandon();
         }
         result
-    }
-
-    /// The nim-sum of the values of `components`.
-    pub fn sum_value(&mut self, components: &[R::Position]) -> Result<Nimber> {
-        components.iter().map(|c| self.value(c)).sum()
     }
 
     fn search(&mut self, root: R::Position) -> Result<Nimber> {
