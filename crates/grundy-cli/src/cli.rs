@@ -24,6 +24,10 @@ pub enum Command {
     /// Compare two heap games value by value; prove them equal when both are
     /// proven periodic.
     Compare(CompareArgs),
+    /// Propose the simplest formula for a game's values (or a sequence read
+    /// from a file) and a rule for its P-positions, verified on every
+    /// computed value.
+    Guess(GuessArgs),
     /// Print the Grundy values g(0), g(1), ..., g(N) of a heap game.
     Values(ValuesArgs),
     /// Who wins a sum of heaps, and every winning move.
@@ -67,6 +71,25 @@ pub struct AnalyzeArgs {
     /// `grundy check`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct GuessArgs {
+    /// The game, e.g. kayles; or give --file.
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub game: Option<String>,
+    /// Read the sequence g(0), g(1), ... from FILE instead: integers
+    /// separated by spaces, commas or newlines.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Compute exactly heaps 0..=N (default: adaptively, as `analyze`).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub to: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,
     /// Output format.

@@ -7,7 +7,9 @@ use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
 use grundy::{Component, DenseSolver, HeapGame, analyze_sum};
 
-use crate::cli::{AnalyzeArgs, CheckArgs, CompareArgs, GamesArgs, SumArgs, TableArgs, ValuesArgs};
+use crate::cli::{
+    AnalyzeArgs, CheckArgs, CompareArgs, GamesArgs, GuessArgs, SumArgs, TableArgs, ValuesArgs,
+};
 use crate::{Failure, output, progress};
 
 /// `grundy values GAME --to N`.
@@ -51,6 +53,42 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         })?;
     }
     output::analysis(out, args.format, args.game.trim(), &found)
+}
+
+/// `grundy guess GAME` or `grundy guess --file F`.
+pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (name, values, analysis) = match (&args.game, &args.file) {
+        (Some(spec), _) => {
+            let game: HeapGame = spec.parse()?;
+            let mut limits = Limits::default();
+            if let Some(to) = &args.to {
+                limits.to = Some(parse_size(to)?);
+            }
+            let solver = solver(&args.table)?;
+            solver.check_fits(limits.to.unwrap_or(limits.max))?;
+            let found = analysis::analyze(&game, &limits, &solver, &mut |_| {})?;
+            (spec.trim().to_owned(), found.values.clone(), Some(found))
+        }
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+            let values = text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|item| !item.is_empty())
+                .map(|item| {
+                    item.parse::<u32>().map(grundy::Nimber::new).map_err(|_| {
+                        Failure::Input(format!(
+                            "{}: '{item}' is not a non-negative integer below 2^32",
+                            path.display()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            (path.display().to_string(), values, None)
+        }
+        (None, None) => return Err(Failure::Input("give a GAME or --file".into())),
+    };
+    output::guess(out, args.format, &name, &values, analysis.as_ref())
 }
 
 /// `grundy check FILE`: exit 0 when the certificate is valid, 1 when it is

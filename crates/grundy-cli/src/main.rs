@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze(&args, &mut out),
         Command::Check(args) => commands::check(&args, &mut out),
         Command::Compare(args) => commands::compare(&args, &mut out),
+        Command::Guess(args) => commands::guess(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),
         Command::Games(args) => commands::games(&args, &mut out),

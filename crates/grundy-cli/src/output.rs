@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use grundy::analysis::{Analysis, Comparison, Support};
+use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
 use grundy::rules::CatalogueEntry;
 use grundy::{Component, HeapGame, Nimber, SumAnalysis, WinningMove};
 use serde::Serialize;
@@ -449,6 +449,99 @@ pub fn comparison(
                     out,
                     "equal on g(0..={}), not proven beyond",
                     comparison.compared_to
+                )?,
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy guess --format json`.
+#[derive(Serialize)]
+struct GuessJson<'a> {
+    source: &'a str,
+    computed_to: usize,
+    /// The formula in words, or null when none fits.
+    formula: Option<String>,
+    /// The formula fits every value from this heap on.
+    formula_from: Option<usize>,
+    exceptions: Vec<usize>,
+    /// True only when a proven period implies the formula for every heap.
+    proven: bool,
+    p_positions: Option<String>,
+}
+
+pub fn guess(
+    out: &mut impl Write,
+    format: SumFormat,
+    name: &str,
+    values: &[Nimber],
+    analysis: Option<&Analysis>,
+) -> Result<(), Failure> {
+    if values.is_empty() {
+        return Err(Failure::Input(format!("{name}: no values to guess from")));
+    }
+    let last = values.len() - 1;
+    let guess = guess_formula(values);
+    let proven = match (&guess, analysis) {
+        (Some(g), Some(a)) => g.is_proven_by(a),
+        _ => false,
+    };
+    let zeros: Vec<u64> = (0..values.len())
+        .filter(|&n| values[n].is_zero())
+        .map(|n| n as u64)
+        .collect();
+    let set_rule = guess_set(&zeros, last as u64);
+    match format {
+        SumFormat::Json => json(
+            out,
+            &GuessJson {
+                source: name,
+                computed_to: last,
+                formula: guess.as_ref().map(|g| g.formula.to_string()),
+                formula_from: guess.as_ref().map(|g| g.from),
+                exceptions: guess
+                    .as_ref()
+                    .map(|g| g.exceptions.clone())
+                    .unwrap_or_default(),
+                proven,
+                p_positions: set_rule.as_ref().map(ToString::to_string),
+            },
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{name}, g(0..={last})")?;
+            match &guess {
+                None => writeln!(out, "values       no simple formula fits")?,
+                Some(g) => {
+                    writeln!(out, "values       {}", g.formula)?;
+                    let from = if g.from == 0 {
+                        "for every heap".to_owned()
+                    } else {
+                        format!(
+                            "from heap {} ({} exception(s) below: {})",
+                            g.from,
+                            g.exceptions.len(),
+                            listing(&g.exceptions, 20)
+                        )
+                    };
+                    let status = if proven {
+                        "PROVEN for every heap by the proven period".to_owned()
+                    } else {
+                        format!("verified on 0..={last}, a conjecture beyond")
+                    };
+                    writeln!(out, "             {from}; {status}")?;
+                }
+            }
+            match set_rule {
+                Some(rule) => writeln!(
+                    out,
+                    "P-positions  {rule} (verified on 0..={last}, a conjecture beyond)"
+                )?,
+                None => writeln!(
+                    out,
+                    "P-positions  {} in 0..={last}, no simple rule found: {}",
+                    zeros.len(),
+                    listing(&zeros, 20)
                 )?,
             }
             Ok(())

@@ -305,3 +305,41 @@ fn compare_finds_differences_and_proves_equality() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.starts_with("equal on g(0..="), "{text}");
 }
+
+#[test]
+fn guess_finds_formulas_and_labels_them() {
+    let nim = stdout_json(&["guess", "nim", "--format", "json"]);
+    assert_eq!(nim["formula"], "g(n) = n");
+    assert_eq!(nim["proven"], true);
+    let sub = stdout_json(&["guess", "sub(1,2)", "--format", "json"]);
+    assert_eq!(sub["formula"], "g(n) = n mod 3");
+    assert_eq!(sub["proven"], true);
+    assert_eq!(sub["p_positions"], "0 + 3k for k = 0, 1, 2, ...");
+    let kayles = stdout_json(&["guess", "kayles", "--format", "json"]);
+    assert_eq!(kayles["formula_from"], 71);
+    assert_eq!(kayles["exceptions"].as_array().unwrap().len(), 14);
+    // No theorem: a fitting formula is a conjecture, never proven.
+    let dir = std::env::temp_dir().join(format!("grundy-guess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mock-turtles.txt");
+    let odious: Vec<String> = (0u64..80)
+        .map(|n| (2 * n + u64::from(n.count_ones() % 2)).to_string())
+        .collect();
+    std::fs::write(&file, odious.join(", ")).unwrap();
+    let mock = stdout_json(&[
+        "guess",
+        "--file",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        mock["formula"],
+        "g(n) = 2n + popcount(n) mod 2, the n-th odious number"
+    );
+    assert_eq!(mock["proven"], false);
+    std::fs::write(&file, "1 2 x").unwrap();
+    rejects(&["guess", "--file", file.to_str().unwrap()], "'x'");
+    std::fs::remove_dir_all(&dir).unwrap();
+    rejects(&["guess"], "required");
+}

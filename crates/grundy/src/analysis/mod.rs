@@ -7,10 +7,13 @@
 //! a proof checkable by anyone with the plain solver.
 
 mod certificate;
+mod guess;
 mod period;
 mod theorem;
 
 pub use certificate::{CERTIFICATE_FORMAT, Certificate};
+use guess::gcd;
+pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
 pub use period::{Periodicity, find_period};
 pub use theorem::Theorem;
 
@@ -247,7 +250,7 @@ pub fn compare(
         && x.saltus == 0
         && y.saltus == 0
     {
-        let lcm = x.period / gcd(x.period, y.period) * y.period;
+        let lcm = x.period / gcd(x.period as u64, y.period as u64) as usize * y.period;
         let reach = x.preperiod.max(y.preperiod) as u64 + lcm as u64;
         if reach <= limits.max.max(to) {
             enough = enough.max(reach);
@@ -266,8 +269,4 @@ pub fn compare(
         proven_equal: first_difference.is_none() && proof_reach.is_some(),
         first_difference,
     })
-}
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -1,0 +1,584 @@
+//! Guessing a formula for a value sequence, and a rule for its zeros.
+//!
+//! Every candidate is checked against every value given: a guess is a
+//! description that fits the whole computed range from some heap on, and a
+//! conjecture beyond it. Candidates are tried from the simplest up, so a
+//! game whose values are `n mod 3` is described so, not by a periodic block.
+
+use std::fmt;
+
+use super::find_period;
+use crate::Nimber;
+
+/// A closed description of `g(n)` for `n` from some heap on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Formula {
+    /// `g(n) = c`.
+    Constant(u64),
+    /// `g(n) = floor(n / k) + c`; with `k = 1, c = 0` this is Nim's `g(n) = n`.
+    Linear {
+        /// The divisor `k`.
+        divisor: u64,
+        /// The offset `c`.
+        offset: u64,
+    },
+    /// `g(n) = n mod k`.
+    Modulo(u64),
+    /// `g(n) = popcount(n) mod 2`, or one minus it (`evil` numbers give 0).
+    PopcountParity {
+        /// `true` when `g(n) = 1 - popcount(n) mod 2`.
+        inverted: bool,
+    },
+    /// `g(n) = popcount(n)`, the number of ones in binary.
+    Popcount,
+    /// `g(n) = ctz(n) + c` for `n >= 1`: the exponent of 2 in `n`, plus `c`.
+    TrailingZeros {
+        /// The offset `c`.
+        offset: u64,
+    },
+    /// `g(n) = 2n + (popcount(n) mod 2)`: the `n`-th odious number (Mock
+    /// Turtles, OEIS A000069), or with `evil` the `n`-th evil number.
+    OdiousNumbers {
+        /// The `n`-th evil number `2n + 1 - popcount(n) mod 2` instead.
+        evil: bool,
+    },
+    /// `g(n) = block[(n - n0) mod p]`.
+    Periodic {
+        /// The first heap of the periodic part, `n0`.
+        preperiod: usize,
+        /// The values of one period.
+        block: Vec<u64>,
+    },
+    /// `g(n) = block[(n - n0) mod p] + s * floor((n - n0) / p)`.
+    ArithmeticPeriodic {
+        /// The first heap of the arithmetic-periodic part, `n0`.
+        preperiod: usize,
+        /// The values of the first period.
+        block: Vec<u64>,
+        /// The saltus `s`.
+        saltus: u64,
+    },
+}
+
+impl Formula {
+    /// The value the formula gives at heap `n`.
+    pub fn eval(&self, n: u64) -> Option<u64> {
+        match self {
+            Formula::Constant(c) => Some(*c),
+            Formula::Linear { divisor, offset } => Some(n / divisor + offset),
+            Formula::Modulo(k) => Some(n % k),
+            Formula::PopcountParity { inverted } => {
+                Some(u64::from(n.count_ones() % 2 == 1) ^ u64::from(*inverted))
+            }
+            Formula::Popcount => Some(u64::from(n.count_ones())),
+            Formula::TrailingZeros { offset } => {
+                (n > 0).then(|| u64::from(n.trailing_zeros()) + offset)
+            }
+            Formula::OdiousNumbers { evil } => {
+                Some(2 * n + (u64::from(n.count_ones() % 2 == 1) ^ u64::from(*evil)))
+            }
+            Formula::Periodic { preperiod, block } => {
+                // Before the pre-period, the period extended backwards.
+                let offset = (i128::from(n) - *preperiod as i128).rem_euclid(block.len() as i128);
+                Some(block[offset as usize])
+            }
+            Formula::ArithmeticPeriodic {
+                preperiod,
+                block,
+                saltus,
+            } => {
+                let p = block.len() as i128;
+                let offset = i128::from(n) - *preperiod as i128;
+                let value = i128::from(block[offset.rem_euclid(p) as usize])
+                    + i128::from(*saltus) * offset.div_euclid(p);
+                u64::try_from(value).ok()
+            }
+        }
+    }
+
+    /// `(p, s)` when the formula is arithmetic-periodic from its start:
+    /// `eval(n + p) = eval(n) + s`.
+    fn arithmetic_period(&self) -> Option<(u64, u64)> {
+        match self {
+            Formula::Constant(_) => Some((1, 0)),
+            Formula::Linear { divisor, .. } => Some((*divisor, 1)),
+            Formula::Modulo(k) => Some((*k, 0)),
+            Formula::Periodic { block, .. } => Some((block.len() as u64, 0)),
+            Formula::ArithmeticPeriodic { block, saltus, .. } => {
+                Some((block.len() as u64, *saltus))
+            }
+            _ => None,
+        }
+    }
+
+    /// How many numbers it takes to state the formula: guesses prefer the
+    /// least.
+    fn complexity(&self) -> usize {
+        match self {
+            Formula::Constant(_) => 1,
+            Formula::Linear { .. } | Formula::Modulo(_) => 2,
+            Formula::PopcountParity { .. }
+            | Formula::Popcount
+            | Formula::TrailingZeros { .. }
+            | Formula::OdiousNumbers { .. } => 3,
+            Formula::Periodic { block, .. } => 3 + block.len(),
+            Formula::ArithmeticPeriodic { block, .. } => 4 + block.len(),
+        }
+    }
+}
+
+impl fmt::Display for Formula {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |block: &[u64]| {
+            let items: Vec<String> = block.iter().map(u64::to_string).collect();
+            items.join(" ")
+        };
+        match self {
+            Formula::Constant(c) => write!(f, "g(n) = {c}"),
+            Formula::Linear {
+                divisor: 1,
+                offset: 0,
+            } => write!(f, "g(n) = n"),
+            Formula::Linear { divisor: 1, offset } => write!(f, "g(n) = n + {offset}"),
+            Formula::Linear { divisor, offset: 0 } => write!(f, "g(n) = floor(n / {divisor})"),
+            Formula::Linear { divisor, offset } => {
+                write!(f, "g(n) = floor(n / {divisor}) + {offset}")
+            }
+            Formula::Modulo(k) => write!(f, "g(n) = n mod {k}"),
+            Formula::PopcountParity { inverted: false } => {
+                write!(f, "g(n) = popcount(n) mod 2 (1 on odious n, 0 on evil n)")
+            }
+            Formula::PopcountParity { inverted: true } => {
+                write!(
+                    f,
+                    "g(n) = 1 - popcount(n) mod 2 (1 on evil n, 0 on odious n)"
+                )
+            }
+            Formula::Popcount => write!(f, "g(n) = popcount(n), the number of 1 bits of n"),
+            Formula::TrailingZeros { offset: 0 } => {
+                write!(f, "g(n) = ctz(n), the exponent of 2 in n")
+            }
+            Formula::TrailingZeros { offset } => {
+                write!(f, "g(n) = ctz(n) + {offset}, ctz(n) the exponent of 2 in n")
+            }
+            Formula::OdiousNumbers { evil: false } => {
+                write!(f, "g(n) = 2n + popcount(n) mod 2, the n-th odious number")
+            }
+            Formula::OdiousNumbers { evil: true } => {
+                write!(f, "g(n) = 2n + 1 - popcount(n) mod 2, the n-th evil number")
+            }
+            Formula::Periodic { preperiod, block } => write!(
+                f,
+                "g(n) = [{}][(n - {preperiod}) mod {}]",
+                list(block),
+                block.len()
+            ),
+            Formula::ArithmeticPeriodic {
+                preperiod,
+                block,
+                saltus,
+            } => write!(
+                f,
+                "g(n) = [{}][(n - {preperiod}) mod {p}] + {saltus} * floor((n - {preperiod}) / {p})",
+                list(block),
+                p = block.len()
+            ),
+        }
+    }
+}
+
+/// A formula that fits the values from some heap on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guess {
+    /// The formula.
+    pub formula: Formula,
+    /// The formula fits every value from this heap on.
+    pub from: usize,
+    /// Heaps below `from` where it does not fit.
+    pub exceptions: Vec<usize>,
+}
+
+impl Guess {
+    /// Whether the guess holds for every heap from `from` on, not only the
+    /// computed ones: `analysis` must have a proven (arithmetic) period, and
+    /// the formula must be arithmetic-periodic too. Two sequences with
+    /// `g(n + p) = g(n) + s` and `f(n + q) = f(n) + t` from heap `m` on agree
+    /// everywhere past `m` when they agree on `m..m + L`, `L = lcm(p, q)`, and
+    /// gain the same over `L` (`s L / p = t L / q`): both are then determined
+    /// by that window and that gain.
+    pub fn is_proven_by(&self, analysis: &super::Analysis) -> bool {
+        let (Some(found), Some((q, t))) = (analysis.periodicity, self.formula.arithmetic_period())
+        else {
+            return false;
+        };
+        if !analysis.is_proven() {
+            return false;
+        }
+        let p = found.period as u64;
+        let lcm = p / gcd(p, q) * q;
+        if found.saltus * (lcm / p) != t * (lcm / q) || lcm > 1 << 24 {
+            return false;
+        }
+        let start = self.from.max(found.preperiod) as u64;
+        (start..start + lcm)
+            .all(|n| self.formula.eval(n) == found.predict(&analysis.values, n as usize))
+    }
+}
+
+pub(super) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The simplest formula that fits every value of `values` from some heap on,
+/// with at most half of the range before it.
+///
+/// ```
+/// use grundy::analysis::{guess_formula, Formula};
+/// use grundy::Nimber;
+/// let values: Vec<Nimber> = (0..60).map(|n| Nimber::new(n % 3)).collect();
+/// assert_eq!(guess_formula(&values).unwrap().formula, Formula::Modulo(3));
+/// ```
+pub fn guess_formula(values: &[Nimber]) -> Option<Guess> {
+    let len = values.len();
+    if len < 4 {
+        return None;
+    }
+    let values: Vec<u64> = values.iter().map(|&v| u64::from(v)).collect();
+    let last = *values.last()?;
+    let mut candidates = vec![
+        Formula::Constant(last),
+        Formula::PopcountParity { inverted: false },
+        Formula::PopcountParity { inverted: true },
+        Formula::Popcount,
+        Formula::OdiousNumbers { evil: false },
+        Formula::OdiousNumbers { evil: true },
+    ];
+    let n = (len - 1) as u64;
+    for divisor in 1..=16u64 {
+        if let Some(offset) = last.checked_sub(n / divisor) {
+            candidates.push(Formula::Linear { divisor, offset });
+        }
+    }
+    candidates.extend((2..=64u64).map(Formula::Modulo));
+    if let Some(offset) = last.checked_sub(u64::from(n.trailing_zeros())) {
+        candidates.push(Formula::TrailingZeros { offset });
+    }
+    if let Some(found) = find_period(
+        &values
+            .iter()
+            .map(|&v| Nimber::new(v as u32))
+            .collect::<Vec<_>>(),
+    ) {
+        let block = values[found.preperiod..found.preperiod + found.period].to_vec();
+        candidates.push(if found.saltus == 0 {
+            Formula::Periodic {
+                preperiod: found.preperiod,
+                block,
+            }
+        } else {
+            Formula::ArithmeticPeriodic {
+                preperiod: found.preperiod,
+                block,
+                saltus: found.saltus,
+            }
+        });
+    }
+    let allowed_start = len / 2;
+    candidates
+        .into_iter()
+        .filter_map(|formula| {
+            // The smallest heap from which the formula fits every value.
+            let from = (0..len)
+                .rev()
+                .find(|&n| formula.eval(n as u64) != Some(values[n]))
+                .map_or(0, |n| n + 1);
+            (from <= allowed_start).then(|| {
+                let exceptions = (0..from)
+                    .filter(|&n| formula.eval(n as u64) != Some(values[n]))
+                    .collect();
+                Guess {
+                    formula,
+                    from,
+                    exceptions,
+                }
+            })
+        })
+        .min_by_key(|g| (g.formula.complexity(), g.exceptions.len(), g.from))
+}
+
+/// A rule describing a set of heaps, such as the P-positions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetRule {
+    /// `{first, first + step, first + 2 step, ...}`.
+    Arithmetic {
+        /// The first member.
+        first: u64,
+        /// The common difference.
+        step: u64,
+    },
+    /// The Fibonacci numbers 1, 2, 3, 5, 8, ...
+    Fibonacci,
+    /// The heaps `n >= from` with `n mod modulus` in `residues`, plus the
+    /// listed smaller ones.
+    Residues {
+        /// The modulus.
+        modulus: u64,
+        /// The residues in the set, increasing.
+        residues: Vec<u64>,
+        /// Where the periodic pattern starts.
+        from: u64,
+        /// Members below `from`.
+        early: Vec<u64>,
+    },
+    /// A Beatty sequence `floor(k * alpha)` for `k = 1, 2, ...`; every
+    /// `alpha` in `low..high` fits, `named` is a known constant among them.
+    Beatty {
+        /// The least `alpha` that fits.
+        low: f64,
+        /// Every fitting `alpha` is below this.
+        high: f64,
+        /// A known constant in the interval, such as the golden ratio.
+        named: Option<&'static str>,
+    },
+}
+
+impl fmt::Display for SetRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetRule::Arithmetic { first, step } => {
+                write!(f, "{first} + {step}k for k = 0, 1, 2, ...")
+            }
+            SetRule::Fibonacci => write!(f, "the Fibonacci numbers 1, 2, 3, 5, 8, ..."),
+            SetRule::Residues {
+                modulus,
+                residues,
+                from,
+                early,
+            } => {
+                let listed: Vec<String> = residues.iter().map(u64::to_string).collect();
+                write!(f, "n = {} (mod {modulus})", listed.join(", "))?;
+                if *from > 0 {
+                    write!(f, " for n >= {from}")?;
+                    if !early.is_empty() {
+                        let early: Vec<String> = early.iter().map(u64::to_string).collect();
+                        write!(f, ", and {}", early.join(", "))?;
+                    }
+                }
+                Ok(())
+            }
+            SetRule::Beatty { low, high, named } => {
+                write!(f, "floor(k * alpha), any alpha in [{low:.9}, {high:.9})")?;
+                if let Some(name) = named {
+                    write!(f, ", e.g. alpha = {name}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Constants a Beatty sequence is often built from.
+const NAMED_CONSTANTS: [(&str, f64); 7] = [
+    ("the golden ratio (1+sqrt 5)/2", 1.618_033_988_749_895),
+    ("phi^2 = (3+sqrt 5)/2", 2.618_033_988_749_895),
+    ("sqrt 2", std::f64::consts::SQRT_2),
+    ("2 + sqrt 2", 2.0 + std::f64::consts::SQRT_2),
+    ("sqrt 3", 1.732_050_807_568_877_2),
+    ("e", std::f64::consts::E),
+    ("pi", std::f64::consts::PI),
+];
+
+/// A rule that lists exactly `members` (sorted, increasing) among
+/// `0..=limit`, if one of the known kinds fits. Needs at least 4 members.
+///
+/// ```
+/// use grundy::analysis::{guess_set, SetRule};
+/// // Lower Wythoff numbers floor(k * phi), k = 0, 1, 2, ...
+/// let members: Vec<u64> = (0..=40).map(|k| (k as f64 * 1.618033988749895) as u64).collect();
+/// assert!(matches!(guess_set(&members, 64), Some(SetRule::Beatty { named: Some(_), .. })));
+/// ```
+pub fn guess_set(members: &[u64], limit: u64) -> Option<SetRule> {
+    if members.len() < 4 {
+        return None;
+    }
+    let (first, step) = (members[0], members[1] - members[0]);
+    let arithmetic = step > 0
+        && members.windows(2).all(|w| w[1] - w[0] == step)
+        && members.last()? + step > limit;
+    if arithmetic {
+        return Some(SetRule::Arithmetic { first, step });
+    }
+    let mut fibonacci = vec![1u64, 2];
+    while fibonacci[fibonacci.len() - 1] <= limit {
+        let next = fibonacci[fibonacci.len() - 1] + fibonacci[fibonacci.len() - 2];
+        fibonacci.push(next);
+    }
+    fibonacci.retain(|&f| f <= limit);
+    let positive = members.strip_prefix(&[0]).unwrap_or(members);
+    if positive == fibonacci.as_slice() {
+        return Some(SetRule::Fibonacci);
+    }
+    beatty(members, limit).or_else(|| residues(members, limit))
+}
+
+/// The set as an eventually periodic pattern of membership.
+fn residues(members: &[u64], limit: u64) -> Option<SetRule> {
+    let mut indicator = vec![Nimber::ZERO; usize::try_from(limit).ok()? + 1];
+    for &m in members {
+        *indicator.get_mut(usize::try_from(m).ok()?)? = Nimber::new(1);
+    }
+    let found = find_period(&indicator).filter(|f| f.saltus == 0)?;
+    let (from, modulus) = (found.preperiod as u64, found.period as u64);
+    let residues: Vec<u64> = (from..from + modulus)
+        .filter(|&n| indicator[n as usize].get() == 1)
+        .map(|n| n % modulus)
+        .collect::<std::collections::BTreeSet<u64>>()
+        .into_iter()
+        .collect();
+    if residues.is_empty() {
+        return None;
+    }
+    let early = members.iter().copied().filter(|&m| m < from).collect();
+    Some(SetRule::Residues {
+        modulus,
+        residues,
+        from,
+        early,
+    })
+}
+
+/// `floor(k alpha) = members[k]` for every `k` (starting at 0, or at 1
+/// when 0 is not a member) means `members[k] / k <= alpha < (members[k] +
+/// 1) / k`; intersect those intervals.
+fn beatty(members: &[u64], limit: u64) -> Option<SetRule> {
+    let first_k = if members[0] == 0 { 0 } else { 1 };
+    let mut low = f64::MIN;
+    let mut high = f64::MAX;
+    for (i, &m) in members.iter().enumerate() {
+        let k = (i + first_k) as f64;
+        if k > 0.0 {
+            low = low.max(m as f64 / k);
+            high = high.min((m + 1) as f64 / k);
+        }
+    }
+    // The next member must lie beyond the range, or the set is incomplete.
+    let next = ((members.len() + first_k) as f64 * low).floor() as u64;
+    if low >= high || next <= limit || low <= 1.0 {
+        return None;
+    }
+    let named = NAMED_CONSTANTS
+        .iter()
+        .find(|(_, value)| (low..high).contains(value))
+        .map(|(name, _)| *name);
+    Some(SetRule::Beatty { low, high, named })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nimbers(values: impl IntoIterator<Item = u64>) -> Vec<Nimber> {
+        values.into_iter().map(|v| Nimber::new(v as u32)).collect()
+    }
+
+    fn guessed(values: impl IntoIterator<Item = u64>) -> Formula {
+        guess_formula(&nimbers(values)).unwrap().formula
+    }
+
+    #[test]
+    fn simple_formulas_win_over_periodic_blocks() {
+        assert_eq!(
+            guessed(0..200),
+            Formula::Linear {
+                divisor: 1,
+                offset: 0
+            }
+        );
+        assert_eq!(guessed((0..200).map(|n| n % 5)), Formula::Modulo(5));
+        assert_eq!(
+            guessed((0..200).map(|n| n / 3 + 2)),
+            Formula::Linear {
+                divisor: 3,
+                offset: 2
+            }
+        );
+        assert_eq!(guessed((0..200).map(|_| 4)), Formula::Constant(4));
+        assert_eq!(
+            guessed((0..256u64).map(|n| u64::from(n.count_ones() % 2))),
+            Formula::PopcountParity { inverted: false }
+        );
+        assert_eq!(
+            guessed((0..256u64).map(|n| u64::from(n.count_ones()))),
+            Formula::Popcount
+        );
+        // g(0) = 0, then ctz(n) + 1: heap 0 is the one exception.
+        let ruler =
+            std::iter::once(0).chain((1..256u64).map(|n| u64::from(n.trailing_zeros()) + 1));
+        let guess = guess_formula(&nimbers(ruler)).unwrap();
+        assert_eq!(guess.formula, Formula::TrailingZeros { offset: 1 });
+        assert_eq!((guess.from, guess.exceptions), (1, vec![0]));
+        // Mock Turtles: the odious numbers.
+        assert_eq!(
+            guessed((0..100u64).map(|n| 2 * n + u64::from(n.count_ones() % 2))),
+            Formula::OdiousNumbers { evil: false }
+        );
+    }
+
+    #[test]
+    fn periodic_games_get_their_block() {
+        let mut values = vec![5, 5, 5];
+        values.extend([0, 1, 1, 2].repeat(20));
+        let guess = guess_formula(&nimbers(values)).unwrap();
+        assert_eq!(
+            guess.formula,
+            Formula::Periodic {
+                preperiod: 3,
+                block: vec![0, 1, 1, 2]
+            }
+        );
+        assert_eq!(guess.formula.eval(3 + 4 * 1000 + 3), Some(2));
+        // The exceptions are the heaps that break the period extended
+        // backwards, not every heap before it.
+        assert_eq!(guess.exceptions, vec![0, 1, 2]);
+        let mut values = vec![0, 1, 9];
+        values.extend([0, 1, 1, 2].repeat(20));
+        let guess = guess_formula(&nimbers(values)).unwrap();
+        assert_eq!((guess.from, guess.exceptions), (3, vec![0, 2]));
+    }
+
+    #[test]
+    fn sets_of_heaps() {
+        assert_eq!(
+            guess_set(&[3, 10, 17, 24, 31], 35),
+            Some(SetRule::Arithmetic { first: 3, step: 7 })
+        );
+        // Not complete up to the limit: 38 should be in it.
+        assert_eq!(guess_set(&[3, 10, 17, 24, 31], 40), None);
+        assert_eq!(
+            guess_set(&[1, 2, 3, 5, 8, 13, 21], 33),
+            Some(SetRule::Fibonacci)
+        );
+        let sqrt2: Vec<u64> = (1..=50)
+            .map(|k| (k as f64 * std::f64::consts::SQRT_2) as u64)
+            .collect();
+        match guess_set(&sqrt2, 71) {
+            Some(SetRule::Beatty { named, low, high }) => {
+                assert_eq!(named, Some("sqrt 2"));
+                assert!(low <= std::f64::consts::SQRT_2 && std::f64::consts::SQRT_2 < high);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(guess_set(&[1, 2, 4, 8, 16, 32], 63), None);
+        // Subtraction {1,3,4}: P-positions are 0 and 2 mod 7.
+        let p: Vec<u64> = (0..=200).filter(|n| n % 7 == 0 || n % 7 == 2).collect();
+        assert_eq!(
+            guess_set(&p, 200),
+            Some(SetRule::Residues {
+                modulus: 7,
+                residues: vec![0, 2],
+                from: 0,
+                early: vec![]
+            })
+        );
+    }
+}
