@@ -14,7 +14,7 @@ mod theorem;
 pub use certificate::{CERTIFICATE_FORMAT, Certificate};
 use guess::gcd;
 pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
-pub use period::{Periodicity, find_period};
+pub use period::{Periodicity, find_period, period_candidate};
 pub use theorem::Theorem;
 
 use crate::{DenseSolver, HeapGame, HeapRuleset, Nimber, Result};
@@ -95,17 +95,35 @@ pub fn analyze(
     let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
     loop {
         solver.extend(game, &mut values, target, progress)?;
-        let periodicity = find_period(&values);
-        let support = support(game, theorem, periodicity, &values);
-        let next = match (limits.to, periodicity, support) {
-            (None, Some(found), Support::Observed) => theorem
-                .and_then(|t| t.last_heap_needed(found.preperiod, found.period))
-                .filter(|&needed| found.saltus == 0 && needed as u64 > target)
-                .map(|needed| needed as u64),
-            _ => None,
-        };
-        let done = limits.to.is_some() || support != Support::Observed || target >= limits.max;
-        if done {
+        // A candidate period needs no more evidence than the theorem asks:
+        // either its window checks and it is proven, or the values up to its
+        // bound will refute it.
+        let candidate = theorem.zip(period_candidate(&values));
+        let mut needed = None;
+        if let Some((theorem, found)) = candidate
+            && let Some(last) = theorem.last_heap_needed(found.preperiod, found.period)
+        {
+            if last < values.len()
+                && found.holds_on(&values, found.preperiod, last + 1 - found.period)
+            {
+                return Ok(Analysis {
+                    game: game.to_string(),
+                    values,
+                    periodicity: Some(found),
+                    support: Support::Proven {
+                        theorem,
+                        last_heap_needed: last,
+                    },
+                });
+            }
+            needed = Some(last as u64);
+        }
+        if limits.to.is_some() || target >= limits.max {
+            let periodicity = find_period(&values);
+            let support = match periodicity {
+                Some(_) if follows_closed_form(game, &values) => Support::ClosedForm,
+                _ => Support::Observed,
+            };
             return Ok(Analysis {
                 game: game.to_string(),
                 values,
@@ -113,45 +131,23 @@ pub fn analyze(
                 support,
             });
         }
-        // Jump straight to what the theorem needs, or keep doubling.
-        target = next
-            .filter(|&needed| needed <= limits.max)
-            .unwrap_or(target.saturating_mul(2))
-            .min(limits.max);
+        // Jump to what the candidate's proof needs (growing by at least a
+        // sixteenth, so refuted candidates cannot make us creep), or double.
+        target = match needed {
+            Some(last) if last > target => last.max(target + target / 16),
+            _ => target.saturating_mul(2),
+        }
+        .min(limits.max);
     }
 }
 
-/// How far the computed `values` support `periodicity`.
-fn support(
-    game: &HeapGame,
-    theorem: Option<Theorem>,
-    periodicity: Option<Periodicity>,
-    values: &[Nimber],
-) -> Support {
-    let Some(found) = periodicity else {
-        return Support::Observed;
-    };
-    if let Some(theorem) = theorem.filter(|_| found.saltus == 0)
-        && let Some(needed) = theorem.last_heap_needed(found.preperiod, found.period)
-        && needed < values.len()
-    {
-        let window_end = needed + 1 - found.period;
-        if found.holds_on(values, found.preperiod, window_end) {
-            return Support::Proven {
-                theorem,
-                last_heap_needed: needed,
-            };
-        }
-    }
-    let closed_form_everywhere = values
+/// Whether every computed value equals the game's closed form, which is
+/// itself a theorem (Nim, Lasker's Nim).
+fn follows_closed_form(game: &HeapGame, values: &[Nimber]) -> bool {
+    values
         .iter()
         .enumerate()
-        .all(|(n, v)| game.closed_form(n) == Some(u64::from(*v)));
-    if closed_form_everywhere {
-        Support::ClosedForm
-    } else {
-        Support::Observed
-    }
+        .all(|(n, v)| game.closed_form(n) == Some(u64::from(*v)))
 }
 
 impl Analysis {

@@ -67,7 +67,9 @@ impl Periodicity {
 /// assert_eq!((found.preperiod, found.period, found.saltus), (1, 3, 0));
 /// ```
 pub fn find_period(values: &[Nimber]) -> Option<Periodicity> {
-    find_plain_period(values).or_else(|| find_arithmetic_period(values))
+    period_candidate(values)
+        .filter(|found| convincing(values.len() - found.preperiod, found.period, values.len()))
+        .or_else(|| find_arithmetic_period(values))
 }
 
 /// Whether a periodic part of `length` with period `period` is convincing in
@@ -76,11 +78,16 @@ fn convincing(length: usize, period: usize, total: usize) -> bool {
     length >= 2 * period && 2 * length >= total
 }
 
-fn find_plain_period(values: &[Nimber]) -> Option<Periodicity> {
+/// The plain period of the longest tail of `values` that spans at least two
+/// of its periods, however short that tail is: a candidate to prove or
+/// refute, not a finding to report. Its period is the minimal period of that
+/// tail and its pre-period the smallest for that period.
+pub fn period_candidate(values: &[Nimber]) -> Option<Periodicity> {
     let total = values.len();
     if total < 2 {
         return None;
     }
+
     let reversed = |i: usize| values[total - 1 - i];
     // border[i]: the longest proper border of reversed[0..=i].
     let mut border = vec![0u32; total];
@@ -107,7 +114,7 @@ fn find_plain_period(values: &[Nimber]) -> Option<Periodicity> {
         }
     }
     let (period, length) = best?;
-    convincing(length, period, total).then_some(Periodicity {
+    Some(Periodicity {
         preperiod: total - length,
         period,
         saltus: 0,
@@ -192,7 +199,7 @@ mod tests {
         // a period either.
         let mut seq: Vec<u32> = (0..100).collect();
         seq.extend([1, 2, 1, 2]);
-        assert_eq!(find_plain_period(&nimbers(&seq)), None);
+        assert_eq!(find_period(&nimbers(&seq)), None);
     }
 
     #[test]
@@ -226,7 +233,7 @@ mod tests {
             }
             seq.extend(cycle.iter().take(tail));
             let seq = nimbers(&seq);
-            let found = find_plain_period(&seq).map(|f| (f.period, f.preperiod));
+            let found = find_period(&seq).filter(|f| f.saltus == 0).map(|f| (f.period, f.preperiod));
             prop_assert_eq!(found, brute_force(&seq));
         }
     }
