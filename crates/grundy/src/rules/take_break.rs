@@ -109,6 +109,20 @@ impl TakeBreak {
         }
     }
 
+    /// For each number of tokens `t` a move may remove (up to
+    /// [`TakeBreak::max_take`]), `(t, leaves, unequal)`: `leaves` has bit
+    /// `2^k` set when the move may leave `k` heaps, `unequal` when the parts
+    /// must differ. `None` for codes with a repeating block.
+    pub fn digits(&self) -> Option<Vec<(usize, u8, bool)>> {
+        let max = self.max_take()?;
+        Some(
+            (0..=max)
+                .map(|t| (t, self.digit(t).leaves, self.digit(t).unequal))
+                .filter(|&(_, leaves, _)| leaves != 0)
+                .collect(),
+        )
+    }
+
     /// The most tokens a move can remove, `None` when unbounded.
     pub fn max_take(&self) -> Option<usize> {
         self.tail.is_empty().then(|| self.digits.len() - 1)

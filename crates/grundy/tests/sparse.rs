@@ -1,0 +1,110 @@
+//! The sparse-space solver against the dense one, and against published
+//! value histograms at scale.
+
+use grundy::solve::SparseSolver;
+use grundy::{DenseSolver, HeapGame, Nimber, TakeBreak};
+use proptest::prelude::*;
+
+fn testdata(path: &str) -> String {
+    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"))
+}
+
+fn sparse(code: &TakeBreak, to: u64) -> Vec<Nimber> {
+    let mut values = Vec::new();
+    SparseSolver::new(code)
+        .expect("the method applies")
+        .extend(&mut values, to, &mut |_| {})
+        .unwrap();
+    values
+}
+
+/// Panics naming the first heap where two tables differ (a plain
+/// `assert_eq!` would print both tables).
+fn assert_same(got: &[Nimber], expected: &[Nimber], what: &str) {
+    assert_eq!(got.len(), expected.len(), "{what}: lengths");
+    if let Some(n) = (0..got.len()).find(|&n| got[n] != expected[n]) {
+        panic!("{what}: g({n}) is {}, expected {}", got[n], expected[n]);
+    }
+}
+
+fn dense(code: &TakeBreak, to: u64) -> Vec<Nimber> {
+    DenseSolver::new()
+        .values(&HeapGame::TakeBreak(code.clone()), to)
+        .unwrap()
+}
+
+#[test]
+fn trivial_games_agree_to_20000() {
+    let table = testdata("octal/tczajka/TrivialGames.md");
+    let mut checked = 0;
+    for row in table.lines().filter(|l| l.contains('(')) {
+        let code = row.split('|').next().unwrap().trim();
+        let Ok(code) = code.parse::<TakeBreak>() else {
+            continue;
+        };
+        assert_same(&sparse(&code, 20_000), &dense(&code, 20_000), &code.to_string());
+        checked += 1;
+    }
+    assert_eq!(checked, 82);
+}
+
+#[test]
+fn grundys_game_agrees() {
+    let code: TakeBreak = "4!.0".parse().unwrap();
+    assert_same(&sparse(&code, 20_000), &dense(&code, 20_000), "4!.0");
+}
+
+#[test]
+fn extending_in_steps_equals_one_run() {
+    let code: TakeBreak = "0.165".parse().unwrap();
+    let solver = SparseSolver::new(&code).unwrap();
+    let mut stepped = Vec::new();
+    for to in [0, 5, 700, 1500, 9000] {
+        solver.extend(&mut stepped, to, &mut |_| {}).unwrap();
+    }
+    assert_same(&stepped, &dense(&code, 9000), "0.165 in steps");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_codes_agree(d0 in prop_oneof![Just(0u8), Just(4u8)],
+                          digits in prop::collection::vec(0u8..8, 1..5),
+                          unequal in any::<bool>()) {
+        let rest: String = digits.iter().map(|d| d.to_string()).collect();
+        let mark = if unequal && d0 == 4 { "!" } else { "" };
+        let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
+        let (got, expected) = (sparse(&code, 3000), dense(&code, 3000));
+        let first_difference = (0..got.len()).find(|&n| got[n] != expected[n]);
+        prop_assert_eq!(first_difference, None, "{}", code);
+    }
+}
+
+/// `value count` lines over heaps 1..=N, as published.
+fn published_histogram(game: &str, heaps: u64) -> Vec<(u32, u64)> {
+    testdata(&format!("octal/rogalski/histograms/{game}/{heaps}"))
+        .lines()
+        .map(|line| {
+            let mut cells = line.split_whitespace();
+            let mut next = || cells.next().unwrap().parse::<u64>().unwrap();
+            (next() as u32, next())
+        })
+        .filter(|&(_, count)| count > 0)
+        .collect()
+}
+
+#[test]
+fn histograms_to_2_20_match_rogalski() {
+    for game in ["0.161", "0.014", "0.034", "0.167", "0.172"] {
+        let code: TakeBreak = game.parse().unwrap();
+        let values = sparse(&code, 1 << 20);
+        let mut counts = std::collections::BTreeMap::new();
+        for v in &values[1..] {
+            *counts.entry(v.get()).or_insert(0u64) += 1;
+        }
+        let counts: Vec<(u32, u64)> = counts.into_iter().collect();
+        assert_eq!(counts, published_histogram(game, 1 << 20), "{game}");
+    }
+}
