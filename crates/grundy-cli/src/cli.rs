@@ -88,7 +88,12 @@ pub struct GuessArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
     /// Compute exactly heaps 0..=N (default: adaptively, as `analyze`).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        conflicts_with = "file"
+    )]
     pub to: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
-use grundy::{Component, DenseSolver, HeapGame, analyze_sum};
+use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CompareArgs, GamesArgs, GuessArgs, SumArgs, TableArgs, ValuesArgs,
@@ -168,8 +168,8 @@ pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
     output::catalogue(out, args.format, CATALOGUE)
 }
 
-fn solver(args: &TableArgs) -> Result<DenseSolver, Failure> {
-    Ok(DenseSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?))
+fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {
+    Ok(TableSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?))
 }
 
 /// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.

@@ -225,6 +225,13 @@ struct AnalysisJson<'a> {
     support: &'static str,
     theorem: Option<&'static str>,
     last_heap_needed: Option<usize>,
+    /// For an observed period: the heaps the theorem would need to prove it.
+    heaps_needed_for_proof: Option<usize>,
+    /// The sparse engine's rare/common split, when it ran: `rare_values` is
+    /// the mask (values v with popcount(v & mask) even are rare).
+    rare_values: Option<u32>,
+    rare_count: Option<usize>,
+    last_rare: Option<usize>,
     computed_to: usize,
     max_value: u32,
     max_value_at: usize,
@@ -283,6 +290,10 @@ pub fn analysis(
                     support,
                     theorem,
                     last_heap_needed,
+                    heaps_needed_for_proof: found.heaps_needed_for_proof(),
+                    rare_values: found.sparse.as_ref().map(|s| s.mask),
+                    rare_count: found.sparse.as_ref().map(|s| s.rare_count),
+                    last_rare: found.sparse.as_ref().and_then(|s| s.last_rare),
                     computed_to: found.computed_to(),
                     max_value: max_value.get(),
                     max_value_at,
@@ -325,15 +336,22 @@ pub fn analysis(
                         (Support::ClosedForm, _) => {
                             "PROVEN: the values follow this game's closed-form theorem".to_owned()
                         }
-                        _ => format!(
-                            "observed up to {}, not proven{}",
-                            found.computed_to(),
-                            if theorem.is_none() && support == "observed" {
-                                " (no periodicity theorem applies to this game)"
-                            } else {
-                                ""
+                        _ => match (found.theorem, found.heaps_needed_for_proof()) {
+                            (Some(theorem), Some(needed)) => format!(
+                                "observed up to {}, not proven: the {} needs g(0..={needed}) \
+                                 (rerun with --to {needed})",
+                                found.computed_to(),
+                                theorem.name()
+                            ),
+                            (Some(_), None) => {
+                                format!("observed up to {}, not proven", found.computed_to())
                             }
-                        ),
+                            (None, _) => format!(
+                                "observed up to {}, not proven (no periodicity theorem applies \
+                                 to this game)",
+                                found.computed_to()
+                            ),
+                        },
                     };
                     writeln!(
                         out,
@@ -363,10 +381,10 @@ pub fn analysis(
             )?;
             writeln!(
                 out,
-                "P-positions  {} in 0..={}: {}",
+                "P-positions  {} in 0..={}{}",
                 p_positions.len(),
                 found.computed_to(),
-                listing(&p_positions, 20)
+                colon_listing(&p_positions, 20)
             )?;
             let histogram: Vec<String> = found
                 .histogram()
@@ -384,6 +402,15 @@ pub fn analysis(
 fn listing<T: std::fmt::Display>(items: &[T], limit: usize) -> String {
     let shown: Vec<String> = items.iter().take(limit).map(T::to_string).collect();
     shorten(&shown, limit) + if items.len() > limit { " ..." } else { "" }
+}
+
+/// `": a b c ..."`, or nothing for an empty list.
+fn colon_listing<T: std::fmt::Display>(items: &[T], limit: usize) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", listing(items, limit))
+    }
 }
 
 fn shorten(items: &[String], limit: usize) -> String {
@@ -539,9 +566,9 @@ pub fn guess(
                 )?,
                 None => writeln!(
                     out,
-                    "P-positions  {} in 0..={last}, no simple rule found: {}",
+                    "P-positions  {} in 0..={last}, no simple rule found{}",
                     zeros.len(),
-                    listing(&zeros, 20)
+                    colon_listing(&zeros, 20)
                 )?,
             }
             Ok(())

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use grundy::solve::Plain;
-use grundy::{DenseSolver, HeapGame};
+use grundy::{HeapGame, TableSolver};
 
 /// The best of three runs.
 fn time(mut run: impl FnMut()) -> Duration {
@@ -24,7 +24,7 @@ fn time(mut run: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let solver = DenseSolver::new().without_closed_forms();
+    let solver = TableSolver::new().without_closed_forms();
     println!(
         "{:<16} {:>8} {:>12} {:>12} {:>8}",
         "game", "heaps", "baseline", "kernel", "speed-up"

@@ -73,6 +73,13 @@ pub enum Error {
         games: usize,
     },
 
+    /// The engine asked for does not apply to the game.
+    #[error("{reason}")]
+    EngineUnavailable {
+        /// Why not.
+        reason: String,
+    },
+
     /// The generic solver met a position that is its own follower: the game
     /// is loopy and has no Grundy value in the finite theory.
     #[error("the game has a cycle through position {position}")]

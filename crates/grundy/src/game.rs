@@ -84,6 +84,12 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         options.iter().for_each(visit);
     }
 
+    /// The take-and-break code this ruleset is, if it is one, so that
+    /// solvers can pick engines specific to codes.
+    fn as_take_break(&self) -> Option<&crate::TakeBreak> {
+        None
+    }
+
     /// `g(n)` in closed form, when a theorem gives it. Wider than a
     /// [`Nimber`] so that solvers, not rulesets, decide what fits.
     fn closed_form(&self, n: usize) -> Option<u64> {

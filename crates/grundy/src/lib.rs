@@ -15,22 +15,22 @@
 //!   ([`TakeBreak`]), subtraction games ([`Subtraction`]) and named games such
 //!   as Kayles, all reachable through [`HeapGame`]'s parser;
 //! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
-//!   [`DenseSolver`] for heap tables;
+//!   [`TableSolver`] for heap tables;
 //! - **analysis** turns values into answers: [`analyze_sum`] for sums,
 //!   [`analysis::analyze`] for periods proven by theorem, with certificates.
 //!
 //! ```
-//! use grundy::{analyze_sum, Component, DenseSolver, HeapGame};
+//! use grundy::{analyze_sum, Component, TableSolver, HeapGame};
 //!
 //! // Kayles: g(0..=10).
 //! let kayles: HeapGame = "kayles".parse()?;
-//! let values = DenseSolver::new().values(&kayles, 10)?;
+//! let values = TableSolver::new().values(&kayles, 10)?;
 //! assert_eq!(values.iter().map(|v| v.get()).collect::<Vec<_>>(),
 //!            [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2]);
 //!
 //! // Rows of 4 and 7 pins: 1 ^ 2 = 3, so the first player wins.
 //! let rows = [Component { game: 0, heap: 4 }, Component { game: 0, heap: 7 }];
-//! let sum = analyze_sum(&[kayles], &rows, &DenseSolver::new())?;
+//! let sum = analyze_sum(&[kayles], &rows, &TableSolver::new())?;
 //! assert!(sum.first_player_wins());
 //! for win in &sum.winning_moves {
 //!     println!("row {} of {} pins becomes {:?}", win.component + 1, win.from, win.to);
@@ -52,5 +52,5 @@ pub use game::{HeapRuleset, Options, Ruleset};
 pub use mex::MexScratch;
 pub use nimber::Nimber;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
-pub use solve::{DenseSolver, MemoSolver};
+pub use solve::{MemoSolver, TableSolver};
 pub use sum::{Component, SumAnalysis, WinningMove, analyze_sum};

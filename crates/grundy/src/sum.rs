@@ -7,7 +7,7 @@
 //! moves are found component by component, without searching the product
 //! space.
 
-use crate::{DenseSolver, Error, HeapRuleset, Nimber, Result};
+use crate::{Error, HeapRuleset, Nimber, Result, TableSolver};
 
 /// One component of a sum: a heap of one of the sum's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,10 +56,10 @@ impl SumAnalysis {
 /// one at a time, so a huge heap needs no buffer of its options.
 ///
 /// ```
-/// use grundy::{analyze_sum, Component, DenseSolver, HeapGame, WinningMove};
+/// use grundy::{analyze_sum, Component, TableSolver, HeapGame, WinningMove};
 /// let nim: HeapGame = "nim".parse().unwrap();
 /// let heaps = [3, 5, 7].map(|heap| Component { game: 0, heap });
-/// let sum = analyze_sum(&[nim], &heaps, &DenseSolver::new()).unwrap();
+/// let sum = analyze_sum(&[nim], &heaps, &TableSolver::new()).unwrap();
 /// assert_eq!(sum.nim_sum.get(), 1);
 /// // Every winning move makes the nim-sum zero: 3 -> 2, 5 -> 4, 7 -> 6.
 /// assert_eq!(sum.winning_moves.len(), 3);
@@ -68,7 +68,7 @@ impl SumAnalysis {
 pub fn analyze_sum<G: HeapRuleset>(
     games: &[G],
     components: &[Component],
-    solver: &DenseSolver,
+    solver: &TableSolver,
 ) -> Result<SumAnalysis> {
     if let Some(bad) = components.iter().find(|c| c.game >= games.len()) {
         return Err(Error::InvalidComponent {

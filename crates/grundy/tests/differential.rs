@@ -2,7 +2,8 @@
 //! solver, and both against a reference written from the definition of an
 //! octal code, on random rules.
 
-use grundy::{DenseSolver, HeapGame, MemoSolver, TakeBreak};
+use grundy::solve::Engine;
+use grundy::{HeapGame, MemoSolver, TableSolver, TakeBreak};
 use proptest::prelude::*;
 
 /// Values of a take-and-break code straight from its definition, with no
@@ -37,7 +38,14 @@ fn reference_octal(digits: &[u8], to: usize) -> Vec<u32> {
 }
 
 fn dense(game: &HeapGame, to: usize) -> Vec<u32> {
-    let values = DenseSolver::new().values(game, to as u64).unwrap();
+    let solver = TableSolver::new().with_engine(Engine::Dense);
+    let values = solver.values(game, to as u64).unwrap();
+    values.iter().map(|v| v.get()).collect()
+}
+
+/// What users get: the automatic choice (sparse for codes it applies to).
+fn auto(game: &HeapGame, to: usize) -> Vec<u32> {
+    let values = TableSolver::new().values(game, to as u64).unwrap();
     values.iter().map(|v| v.get()).collect()
 }
 
@@ -72,6 +80,7 @@ proptest! {
         let expected = reference_octal(&digits, 120);
         prop_assert_eq!(&dense(&game, 120), &expected);
         prop_assert_eq!(&memo(&game, 120), &expected);
+        prop_assert_eq!(&auto(&game, 120), &expected);
     }
 
     /// Codes with a repeating block reach large values (Nim-like growth),
@@ -137,11 +146,11 @@ fn wide_values_use_every_kernel_width() {
     // 4.[3] reaches values past 512 by heap 600: widths 1, 2, 4, 8 and the
     // fallback all run.
     let game: HeapGame = "4.[3]".parse().unwrap();
-    let plain = DenseSolver::new()
+    let plain = TableSolver::new()
         .without_closed_forms()
         .values(&grundy::solve::Plain(&game), 600)
         .unwrap();
-    let fast = DenseSolver::new()
+    let fast = TableSolver::new()
         .without_closed_forms()
         .values(&game, 600)
         .unwrap();

@@ -1,6 +1,6 @@
 //! Values of the built-in games against the literature (`testdata/`).
 
-use grundy::{DenseSolver, HeapGame, HeapRuleset};
+use grundy::{HeapGame, HeapRuleset, TableSolver};
 
 fn testdata(path: &str) -> String {
     let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -17,7 +17,7 @@ fn oeis(anumber: &str) -> Vec<u32> {
 
 fn values(game: &str, to: usize) -> Vec<u32> {
     let game: HeapGame = game.parse().unwrap();
-    DenseSolver::new()
+    TableSolver::new()
         .values(&game, to as u64)
         .unwrap()
         .iter()
@@ -106,7 +106,7 @@ fn subtraction_1_3_4_has_period_7() {
 #[test]
 fn lasker_search_equals_its_closed_form() {
     let lasker: HeapGame = "lasker".parse().unwrap();
-    let searched = DenseSolver::new()
+    let searched = TableSolver::new()
         .without_closed_forms()
         .values(&lasker, 600)
         .unwrap();
@@ -118,7 +118,7 @@ fn lasker_search_equals_its_closed_form() {
 #[test]
 fn nim_search_equals_its_closed_form() {
     let nim: HeapGame = "nim".parse().unwrap();
-    let searched = DenseSolver::new()
+    let searched = TableSolver::new()
         .without_closed_forms()
         .values(&nim, 300)
         .unwrap();

@@ -1,8 +1,8 @@
 //! The sparse-space solver against the dense one, and against published
 //! value histograms at scale.
 
-use grundy::solve::SparseSolver;
-use grundy::{DenseSolver, HeapGame, Nimber, TakeBreak};
+use grundy::solve::{Engine, SparseSolver};
+use grundy::{HeapGame, Nimber, TableSolver, TakeBreak};
 use proptest::prelude::*;
 
 fn testdata(path: &str) -> String {
@@ -29,7 +29,8 @@ fn assert_same(got: &[Nimber], expected: &[Nimber], what: &str) {
 }
 
 fn dense(code: &TakeBreak, to: u64) -> Vec<Nimber> {
-    DenseSolver::new()
+    TableSolver::new()
+        .with_engine(Engine::Dense)
         .values(&HeapGame::TakeBreak(code.clone()), to)
         .unwrap()
 }
@@ -43,10 +44,37 @@ fn trivial_games_agree_to_20000() {
         let Ok(code) = code.parse::<TakeBreak>() else {
             continue;
         };
-        assert_same(&sparse(&code, 20_000), &dense(&code, 20_000), &code.to_string());
+        assert_same(
+            &sparse(&code, 20_000),
+            &dense(&code, 20_000),
+            &code.to_string(),
+        );
         checked += 1;
     }
     assert_eq!(checked, 82);
+}
+
+#[test]
+fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
+    let code: HeapGame = "0.137".parse().unwrap();
+    let mut values = Vec::new();
+    let stats = TableSolver::new()
+        .extend(&code, &mut values, 5000, &mut |_| {})
+        .unwrap();
+    assert!(stats.is_some(), "auto uses the sparse engine for 0.137");
+    let lasker: HeapGame = "lasker".parse().unwrap();
+    let stats = TableSolver::new()
+        .extend(&lasker, &mut Vec::new(), 100, &mut |_| {})
+        .unwrap();
+    assert!(stats.is_none(), "a closed form beats any search");
+    let squares: HeapGame = "sub(squares)".parse().unwrap();
+    let forced = TableSolver::new().with_engine(Engine::Sparse).extend(
+        &squares,
+        &mut Vec::new(),
+        100,
+        &mut |_| {},
+    );
+    assert!(forced.is_err());
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use grundy::solve::Plain;
 use grundy::{
-    Component, DenseSolver, HeapGame, MemoSolver, Nimber, Options, Ruleset, WinningMove,
+    Component, HeapGame, MemoSolver, Nimber, Options, Ruleset, TableSolver, WinningMove,
     analyze_sum,
 };
 
@@ -89,7 +89,7 @@ impl Search {
 fn sums_of_up_to_three_take_and_split_heaps_agree_with_search() {
     let game: HeapGame = "take-and-split".parse().unwrap();
     let games = [game];
-    let solver = DenseSolver::new();
+    let solver = TableSolver::new();
     let mut search = Search {
         wins: HashMap::new(),
     };
@@ -142,7 +142,7 @@ fn winning_moves_are_exactly_the_moves_to_zero() {
         .iter()
         .map(|s| s.parse().unwrap())
         .collect();
-    let solver = DenseSolver::new();
+    let solver = TableSolver::new();
     let mut memos: Vec<MemoSolver<HeapGame>> = games.iter().map(MemoSolver::new).collect();
     let mut checked = 0;
     for seed in 0..200usize {

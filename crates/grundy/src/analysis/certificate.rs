@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Analysis, Support, Theorem};
 use crate::solve::Plain;
-use crate::{DenseSolver, Error, HeapGame, Nimber, Result};
+use crate::{Error, HeapGame, Nimber, Result, TableSolver};
 
 /// The value of the `format` field of every certificate this version writes.
 pub const CERTIFICATE_FORMAT: &str = "grundy-certificate/1";
@@ -30,6 +30,8 @@ pub struct Certificate {
     pub preperiod: usize,
     /// The minimal period `p`.
     pub period: usize,
+    /// The saltus: always 0, since the theorems prove plain periods.
+    pub saltus: u64,
     /// The largest heap whose value the proof needs.
     pub last_heap_needed: usize,
     /// `g(0..=last_heap_needed)`.
@@ -58,6 +60,7 @@ impl Certificate {
             theorem,
             preperiod: found.preperiod,
             period: found.period,
+            saltus: found.saltus,
             last_heap_needed,
             values: analysis.values[..=last_heap_needed]
                 .iter()
@@ -89,6 +92,13 @@ impl Certificate {
         if p == 0 {
             return Err(reject("the period is 0".into()));
         }
+        if self.saltus != 0 {
+            return Err(reject(format!(
+                "saltus {} claimed, but the {} proves plain periods only",
+                self.saltus,
+                theorem.name()
+            )));
+        }
         let needed = theorem
             .last_heap_needed(n0, p)
             .ok_or_else(|| reject("the bound overflows".into()))?;
@@ -105,7 +115,7 @@ impl Certificate {
                 self.values.len()
             )));
         }
-        let plain = DenseSolver::new()
+        let plain = TableSolver::new()
             .without_closed_forms()
             .values(&Plain(&game), needed as u64)?;
         if let Some(n) = (0..=needed).find(|&n| plain[n].get() != self.values[n]) {
@@ -156,7 +166,7 @@ mod tests {
 
     fn certificate(spec: &str) -> Certificate {
         let game = spec.parse().unwrap();
-        let found = analyze(&game, &Limits::default(), &DenseSolver::new(), &mut |_| {}).unwrap();
+        let found = analyze(&game, &Limits::default(), &TableSolver::new(), &mut |_| {}).unwrap();
         Certificate::from_analysis(&found).expect("a proven period")
     }
 
@@ -200,7 +210,7 @@ mod tests {
         let mut doubled = good.clone();
         doubled.period *= 2;
         doubled.last_heap_needed = doubled.theorem.last_heap_needed(52, 68).unwrap();
-        let plain = DenseSolver::new()
+        let plain = TableSolver::new()
             .values(
                 &"0.137".parse::<HeapGame>().unwrap(),
                 doubled.last_heap_needed as u64,
@@ -223,6 +233,10 @@ mod tests {
         late.last_heap_needed = late.theorem.last_heap_needed(53, 34).unwrap();
         late.values.truncate(late.last_heap_needed + 1);
         assert!(rejection(&late).contains("pre-period"));
+
+        let mut arithmetic = good.clone();
+        arithmetic.saltus = 5;
+        assert!(rejection(&arithmetic).contains("saltus"));
 
         let mut other_game = good.clone();
         other_game.game = "0.07".into();

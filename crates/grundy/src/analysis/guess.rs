@@ -167,6 +167,10 @@ impl fmt::Display for Formula {
             Formula::OdiousNumbers { evil: true } => {
                 write!(f, "g(n) = 2n + 1 - popcount(n) mod 2, the n-th evil number")
             }
+            Formula::Periodic {
+                preperiod: 0,
+                block,
+            } => write!(f, "g(n) = [{}][n mod {}]", list(block), block.len()),
             Formula::Periodic { preperiod, block } => write!(
                 f,
                 "g(n) = [{}][(n - {preperiod}) mod {}]",

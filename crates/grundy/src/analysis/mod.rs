@@ -17,7 +17,8 @@ pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
 pub use period::{Periodicity, find_period, period_candidate};
 pub use theorem::Theorem;
 
-use crate::{DenseSolver, HeapGame, HeapRuleset, Nimber, Result};
+use crate::solve::SparseStats;
+use crate::{HeapGame, HeapRuleset, Nimber, Result, TableSolver, TakeBreak};
 
 /// How far [`analyze`] computes.
 #[derive(Clone, Debug)]
@@ -71,6 +72,10 @@ pub struct Analysis {
     pub periodicity: Option<Periodicity>,
     /// How the periodicity is supported (meaningless without one).
     pub support: Support,
+    /// The sparse-space solver's statistics, when it computed the values.
+    pub sparse: Option<SparseStats>,
+    /// The periodicity theorem that applies to the game, if any.
+    pub theorem: Option<Theorem>,
 }
 
 /// Analyses a heap game: values, period, proof.
@@ -78,7 +83,7 @@ pub struct Analysis {
 /// ```
 /// use grundy::analysis::{analyze, Limits, Support};
 /// let kayles = "kayles".parse().unwrap();
-/// let found = analyze(&kayles, &Limits::default(), &grundy::DenseSolver::new(), &mut |_| {})?;
+/// let found = analyze(&kayles, &Limits::default(), &grundy::TableSolver::new(), &mut |_| {})?;
 /// let period = found.periodicity.unwrap();
 /// assert_eq!((period.preperiod, period.period), (71, 12));
 /// assert!(found.is_proven());
@@ -87,14 +92,17 @@ pub struct Analysis {
 pub fn analyze(
     game: &HeapGame,
     limits: &Limits,
-    solver: &DenseSolver,
+    solver: &TableSolver,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Analysis> {
     let theorem = Theorem::for_game(game);
     let mut values = Vec::new();
+    let mut sparse = None;
     let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
     loop {
-        solver.extend(game, &mut values, target, progress)?;
+        sparse = solver
+            .extend(game, &mut values, target, progress)?
+            .or(sparse);
         // A candidate period needs no more evidence than the theorem asks:
         // either its window checks and it is proven, or the values up to its
         // bound will refute it.
@@ -114,21 +122,37 @@ pub fn analyze(
                         theorem,
                         last_heap_needed: last,
                     },
+                    sparse,
+                    theorem: Some(theorem),
                 });
             }
             needed = Some(last as u64);
         }
         if limits.to.is_some() || target >= limits.max {
-            let periodicity = find_period(&values);
-            let support = match periodicity {
-                Some(_) if follows_closed_form(game, &values) => Support::ClosedForm,
-                _ => Support::Observed,
+            // A closed-form theorem gives the periodicity outright; a short
+            // prefix could suggest another.
+            let known = game
+                .as_take_break()
+                .and_then(TakeBreak::closed_form_periodicity)
+                .filter(|_| follows_closed_form(game, &values));
+            let (periodicity, support) = match known {
+                Some((preperiod, period, saltus)) => (
+                    Some(Periodicity {
+                        preperiod,
+                        period,
+                        saltus,
+                    }),
+                    Support::ClosedForm,
+                ),
+                None => (find_period(&values), Support::Observed),
             };
             return Ok(Analysis {
                 game: game.to_string(),
                 values,
                 periodicity,
                 support,
+                sparse,
+                theorem,
             });
         }
         // Jump to what the candidate's proof needs (growing by at least a
@@ -151,6 +175,17 @@ fn follows_closed_form(game: &HeapGame, values: &[Nimber]) -> bool {
 }
 
 impl Analysis {
+    /// For an observed (not proven) plain period, the largest heap whose
+    /// value the applicable theorem would need to prove it.
+    pub fn heaps_needed_for_proof(&self) -> Option<usize> {
+        let found = self.periodicity.filter(|p| p.saltus == 0)?;
+        if self.is_proven() {
+            return None;
+        }
+        self.theorem?
+            .last_heap_needed(found.preperiod, found.period)
+    }
+
     /// The largest heap computed.
     pub fn computed_to(&self) -> usize {
         self.values.len() - 1
@@ -230,14 +265,17 @@ pub fn compare(
     b: &HeapGame,
     to: u64,
     limits: &Limits,
-    solver: &DenseSolver,
+    solver: &TableSolver,
 ) -> Result<Comparison> {
-    let adaptive = Limits {
-        to: None,
+    // Equality can only be proven through two proven periods; without a
+    // theorem for both games, compare exactly the heaps asked for.
+    let provable = Theorem::for_game(a).is_some() && Theorem::for_game(b).is_some();
+    let effort = Limits {
+        to: (!provable).then_some(to),
         ..limits.clone()
     };
-    let first = analyze(a, &adaptive, solver, &mut |_| {})?;
-    let second = analyze(b, &adaptive, solver, &mut |_| {})?;
+    let first = analyze(a, &effort, solver, &mut |_| {})?;
+    let second = analyze(b, &effort, solver, &mut |_| {})?;
     let mut enough = to;
     let mut proof_reach = None;
     if let (Some(x), Some(y)) = (first.periodicity, second.periodicity)

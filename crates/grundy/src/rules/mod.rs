@@ -191,6 +191,13 @@ impl HeapRuleset for HeapGame {
         }
     }
 
+    fn as_take_break(&self) -> Option<&TakeBreak> {
+        match self {
+            HeapGame::TakeBreak(code) => Some(code),
+            HeapGame::Subtraction(_) => None,
+        }
+    }
+
     fn closed_form(&self, n: usize) -> Option<u64> {
         match self {
             HeapGame::TakeBreak(game) => game.closed_form(n),

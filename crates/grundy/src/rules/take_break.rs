@@ -170,12 +170,41 @@ impl TakeBreak {
     /// Calls `f` with the parts of every option of heap `n`: `[]` when the
     /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
     /// two.
+    ///
+    /// Written straight from the digits and deliberately independent of the
+    /// kernel's [`TakeBreak::for_each_move`], so that solving through
+    /// [`Plain`](crate::solve::Plain), which sees only these options,
+    /// cross-checks the kernel.
     fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
-        self.for_each_move(n, |moves| match moves {
-            Moves::RemoveAll => f(&[]),
-            Moves::Leave(rest) => f(&[rest]),
-            Moves::Split { rest, pairs } => (1..=pairs).for_each(|a| f(&[a, rest - a])),
-        });
+        let last_t = self.max_take().map_or(n, |max| max.min(n));
+        for t in 0..=last_t {
+            let digit = self.digit(t);
+            let rest = n - t;
+            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
+                f(&[]);
+            }
+            if digit.leaves & LEAVE_ONE != 0 && rest > 0 {
+                f(&[rest]);
+            }
+            if digit.leaves & LEAVE_TWO != 0 {
+                for a in 1..rest {
+                    let b = rest - a;
+                    if a <= b && !(digit.unequal && a == b) {
+                        f(&[a, b]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Nim is periodic from 0 with period 1 and saltus 1; Lasker's Nim from
+    /// 1 with period 4 and saltus 4: `(pre-period, period, saltus)` for
+    /// games whose closed form is known.
+    pub fn closed_form_periodicity(&self) -> Option<(usize, usize, u64)> {
+        match self.closed_form? {
+            ClosedForm::Nim => Some((0, 1, 1)),
+            ClosedForm::Lasker => Some((1, 4, 4)),
+        }
     }
 
     /// The gather kernel compiled with AVX2, where the pair loop runs on
@@ -494,6 +523,10 @@ impl HeapRuleset for TakeBreak {
 
     fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
         self.for_each_option(n, visit);
+    }
+
+    fn as_take_break(&self) -> Option<&TakeBreak> {
+        Some(self)
     }
 
     fn closed_form(&self, n: usize) -> Option<u64> {

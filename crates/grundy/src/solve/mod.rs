@@ -3,18 +3,18 @@
 //! - [`MemoSolver`] handles any [`Ruleset`](crate::Ruleset) with hashable
 //!   positions: depth-first with an explicit stack, memoized, with cycle
 //!   detection and a position budget.
-//! - [`DenseSolver`] fills a flat table `g(0..=N)` for heap games, using a
+//! - [`TableSolver`] fills a flat table `g(0..=N)` for heap games, using a
 //!   closed form when the ruleset knows one.
 //! - [`SparseSolver`] computes take-and-break games that leave at most two
 //!   heaps by the rare/common method, in time near-linear in the table.
 //! - [`Plain`] hides a heap game's fast paths, for cross-checking them.
 
-mod dense;
 mod memo;
 mod plain;
 mod sparse;
+mod table;
 
-pub use dense::{DEFAULT_TABLE_LIMIT, DenseSolver};
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
 pub use plain::Plain;
 pub use sparse::{SparseSolver, SparseStats};
+pub use table::{DEFAULT_TABLE_LIMIT, Engine, TableSolver};

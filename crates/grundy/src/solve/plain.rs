@@ -9,10 +9,10 @@ use crate::{HeapRuleset, Options, Ruleset};
 /// checks.
 ///
 /// ```
-/// use grundy::{DenseSolver, HeapGame};
+/// use grundy::{TableSolver, HeapGame};
 /// use grundy::solve::Plain;
 /// let grundy: HeapGame = "grundy".parse().unwrap();
-/// let solver = DenseSolver::new();
+/// let solver = TableSolver::new();
 /// assert_eq!(solver.values(&Plain(&grundy), 50).unwrap(),
 ///            solver.values(&grundy, 50).unwrap());
 /// ```

@@ -53,12 +53,12 @@ pub struct SparseStats {
 ///
 /// ```
 /// use grundy::solve::SparseSolver;
-/// use grundy::{DenseSolver, HeapGame, TakeBreak};
+/// use grundy::{TableSolver, HeapGame, TakeBreak};
 /// let code: TakeBreak = "0.165".parse().unwrap();
 /// let sparse = SparseSolver::new(&code).unwrap();
 /// let mut values = Vec::new();
 /// sparse.extend(&mut values, 20_000, &mut |_| {}).unwrap();
-/// let dense = DenseSolver::new().values(&HeapGame::TakeBreak(code), 20_000).unwrap();
+/// let dense = TableSolver::new().values(&HeapGame::TakeBreak(code), 20_000).unwrap();
 /// assert_eq!(values, dense);
 /// ```
 #[derive(Clone, Debug)]
@@ -87,7 +87,7 @@ struct Seen {
 
 #[inline]
 fn is_rare(mask: u32, v: u32) -> bool {
-    (v & mask).count_ones() % 2 == 0
+    (v & mask).count_ones().is_multiple_of(2)
 }
 
 impl SparseSolver {
@@ -294,9 +294,7 @@ impl Run {
             half *= 2;
         }
         // Rare heaps = (total + W(M)) / 2; mask 0 makes everything rare.
-        let best = (1..size)
-            .min_by_key(|&mask| (w[mask], mask))
-            .unwrap_or(0) as u32;
+        let best = (1..size).min_by_key(|&mask| (w[mask], mask)).unwrap_or(0) as u32;
         self.stats.mask_choices += 1;
         if best != self.mask || self.rare.is_empty() {
             self.mask = best;
@@ -307,6 +305,8 @@ impl Run {
     /// The rare heaps (heap 0 excluded) under the current mask.
     fn rebuild_rare(&mut self, g: &[Nimber]) {
         let mask = self.mask;
-        self.rare = (1..g.len()).filter(|&k| is_rare(mask, g[k].get())).collect();
+        self.rare = (1..g.len())
+            .filter(|&k| is_rare(mask, g[k].get()))
+            .collect();
     }
 }

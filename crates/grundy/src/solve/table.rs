@@ -1,13 +1,28 @@
-//! The dense heap solver: `g(0), g(1), …, g(N)` in one flat table.
+//! Value tables `g(0), g(1), …, g(N)` for heap games, with the engine
+//! chosen automatically: a closed form when the ruleset knows one, the
+//! sparse-space solver for take-and-break codes it applies to, and the dense
+//! solver otherwise.
 //!
-//! For a [`HeapRuleset`] every option of heap `n` is a sum of smaller heaps,
-//! so the table fills in increasing order, each entry the mex of values
-//! already in it ("pull"). The ruleset's [`HeapRuleset::gather`] supplies the
-//! option values directly from the table; a closed form, when the ruleset
-//! knows one, skips the search entirely.
+//! Dense: for a [`HeapRuleset`] every option of heap `n` is a sum of smaller
+//! heaps, so the table fills in increasing order, each entry the mex of
+//! values already in it ("pull"). The ruleset's [`HeapRuleset::gather`]
+//! supplies the option values directly from the table.
 
+use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result};
+
+/// Which engine fills a table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The sparse-space solver where it applies, else dense.
+    #[default]
+    Auto,
+    /// Always the dense solver (for comparison).
+    Dense,
+    /// The sparse-space solver; an error where it does not apply.
+    Sparse,
+}
 
 /// The default memory limit for one value table: 4 GiB.
 pub const DEFAULT_TABLE_LIMIT: u64 = 4 << 30;
@@ -15,45 +30,53 @@ pub const DEFAULT_TABLE_LIMIT: u64 = 4 << 30;
 /// How often, in heaps, the progress callback is called.
 const PROGRESS_STRIDE: usize = 4096;
 
-/// Fills value tables for heap games.
+/// Fills value tables for heap games, choosing the engine.
 ///
 /// ```
-/// use grundy::{DenseSolver, HeapGame};
+/// use grundy::{TableSolver, HeapGame};
 /// let kayles: HeapGame = "kayles".parse().unwrap();
-/// let values = DenseSolver::new().values(&kayles, 12).unwrap();
+/// let values = TableSolver::new().values(&kayles, 12).unwrap();
 /// let values: Vec<u32> = values.iter().map(|v| v.get()).collect();
 /// assert_eq!(values, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
 /// ```
 #[derive(Clone, Debug)]
-pub struct DenseSolver {
+pub struct TableSolver {
     memory_limit: u64,
     use_closed_forms: bool,
+    engine: Engine,
 }
 
-impl Default for DenseSolver {
+impl Default for TableSolver {
     fn default() -> Self {
-        DenseSolver {
+        TableSolver {
             memory_limit: DEFAULT_TABLE_LIMIT,
             use_closed_forms: true,
+            engine: Engine::Auto,
         }
     }
 }
 
-impl DenseSolver {
+impl TableSolver {
     /// A solver with the default memory limit that uses closed forms.
-    pub fn new() -> DenseSolver {
-        DenseSolver::default()
+    pub fn new() -> TableSolver {
+        TableSolver::default()
     }
 
     /// Sets the largest table, in bytes, the solver may allocate.
-    pub fn with_memory_limit(mut self, bytes: u64) -> DenseSolver {
+    pub fn with_memory_limit(mut self, bytes: u64) -> TableSolver {
         self.memory_limit = bytes;
+        self
+    }
+
+    /// Chooses the engine.
+    pub fn with_engine(mut self, engine: Engine) -> TableSolver {
+        self.engine = engine;
         self
     }
 
     /// Always searches, even when the ruleset knows a closed form (for
     /// cross-checking the closed form).
-    pub fn without_closed_forms(mut self) -> DenseSolver {
+    pub fn without_closed_forms(mut self) -> TableSolver {
         self.use_closed_forms = false;
         self
     }
@@ -84,18 +107,19 @@ impl DenseSolver {
     }
 
     /// Extends `values` (a table of heaps `0..values.len()`) to heaps
-    /// `0..=to`, calling `progress(n)` every few thousand heaps.
+    /// `0..=to`, calling `progress(n)` every few thousand heaps. Returns the
+    /// sparse solver's statistics when that engine ran.
     pub fn extend<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
         values: &mut Vec<Nimber>,
         to: u64,
         progress: &mut dyn FnMut(usize),
-    ) -> Result<()> {
+    ) -> Result<Option<SparseStats>> {
         self.check_fits(to)?;
         let end = to as usize + 1; // check_fits proved `to` fits in usize
         if values.len() >= end {
-            return Ok(());
+            return Ok(None);
         }
         values
             .try_reserve_exact(end - values.len())
@@ -103,6 +127,30 @@ impl DenseSolver {
                 to,
                 needed: human_bytes(Self::table_bytes(to)),
             })?;
+        let closed_form = self.use_closed_forms && rules.closed_form(0).is_some();
+        let sparse = rules.as_take_break().and_then(SparseSolver::new);
+        match (self.engine, sparse) {
+            (Engine::Sparse, None) => Err(Error::EngineUnavailable {
+                reason: "the sparse engine applies only to take-and-break codes without a \
+                         repeating block whose moves leave at most two heaps"
+                    .into(),
+            }),
+            (Engine::Sparse, Some(sparse)) | (Engine::Auto, Some(sparse)) if !closed_form => {
+                sparse.extend(values, to, progress).map(Some)
+            }
+            _ => self
+                .extend_dense(rules, values, end, progress)
+                .map(|()| None),
+        }
+    }
+
+    fn extend_dense<R: HeapRuleset + ?Sized>(
+        &self,
+        rules: &R,
+        values: &mut Vec<Nimber>,
+        end: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<()> {
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
