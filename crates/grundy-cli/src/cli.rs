@@ -153,10 +153,27 @@ pub struct GamesArgs {
 /// Options shared by commands that build value tables.
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// The most memory one value table may take (4 bytes per heap), e.g.
-    /// 512M or 16G.
+    /// The most memory the value tables may take (4 bytes per heap), e.g.
+    /// 512M or 16G. A run to N needs 4(N+1) bytes; larger runs are refused
+    /// up front.
     #[arg(long, value_name = "BYTES", default_value = "4G")]
     pub memory_limit: String,
+    /// How values are computed: `sparse` (the rare/common method, for
+    /// take-and-break codes leaving at most two heaps), `dense` (every
+    /// option of every heap), or `auto` (sparse where it applies).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+}
+
+/// The `--engine` choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Sparse where it applies, else dense.
+    Auto,
+    /// Every option of every heap.
+    Dense,
+    /// The rare/common method; an error where it does not apply.
+    Sparse,
 }
 
 /// How tabular results are printed.

@@ -5,10 +5,12 @@ use std::io::Write;
 
 use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
+use grundy::solve::Engine;
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CompareArgs, GamesArgs, GuessArgs, SumArgs, TableArgs, ValuesArgs,
+    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GuessArgs, SumArgs, TableArgs,
+    ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -169,7 +171,14 @@ pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {
-    Ok(TableSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?))
+    let engine = match args.engine {
+        EngineArg::Auto => Engine::Auto,
+        EngineArg::Dense => Engine::Dense,
+        EngineArg::Sparse => Engine::Sparse,
+    };
+    Ok(TableSolver::new()
+        .with_memory_limit(parse_bytes(&args.memory_limit)?)
+        .with_engine(engine))
 }
 
 /// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.

@@ -56,6 +56,23 @@ fn values_as_csv_and_text() {
 }
 
 #[test]
+fn engines_agree() {
+    let sparse = stdout_json(&[
+        "values", "0.165", "--to", "3000", "--engine", "sparse", "--format", "json",
+    ]);
+    let dense = stdout_json(&[
+        "values", "0.165", "--to", "3000", "--engine", "dense", "--format", "json",
+    ]);
+    assert_eq!(sparse, dense);
+    let found = stdout_json(&["analyze", "0.165", "--format", "json"]);
+    assert!(found["rare_count"].as_u64().is_some(), "{found}");
+    assert_eq!(
+        (found["preperiod"].clone(), found["period"].clone()),
+        (json!(5181), json!(1550))
+    );
+}
+
+#[test]
 fn sizes_can_be_written_with_exponents() {
     let values = stdout_json(&["values", "sub(1,3,4)", "--to", "2^4", "--format", "json"]);
     assert_eq!(values["values"].as_array().unwrap().len(), 17);
