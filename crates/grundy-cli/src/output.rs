@@ -232,6 +232,9 @@ struct AnalysisJson<'a> {
     rare_values: Option<u32>,
     rare_count: Option<usize>,
     last_rare: Option<usize>,
+    /// Heaps whose partial mex was rare, and the pairs their scans read.
+    sparse_scans: Option<u64>,
+    sparse_scan_pairs: Option<u64>,
     computed_to: usize,
     max_value: u32,
     max_value_at: usize,
@@ -294,6 +297,8 @@ pub fn analysis(
                     rare_values: found.sparse.as_ref().map(|s| s.mask),
                     rare_count: found.sparse.as_ref().map(|s| s.rare_count),
                     last_rare: found.sparse.as_ref().and_then(|s| s.last_rare),
+                    sparse_scans: found.sparse.as_ref().map(|s| s.scans),
+                    sparse_scan_pairs: found.sparse.as_ref().map(|s| s.scan_pairs),
                     computed_to: found.computed_to(),
                     max_value: max_value.get(),
                     max_value_at,

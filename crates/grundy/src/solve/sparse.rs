@@ -25,11 +25,20 @@
 //! mask minimises `W`. It is chosen again, and the rare list rebuilt, each
 //! time the number of heaps doubles. (Method: Gangolli & Plambeck 1989; see
 //! also Flammenkamp's octal game tables.)
+//!
+//! The table is kept compact while the engine runs — one byte per heap while
+//! every value is below 256, two bytes after that — and the step-3 scan
+//! searches blocks of pairs for `m` with vector instructions, marking the
+//! values it passed only when it finds `m` (it needs them then to find the
+//! next `m`). A scan that finds nothing needs no marks at all.
 
 use crate::{Error, Nimber, Result, TakeBreak};
 
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
+
+/// Pairs searched together in one block of a scan.
+const BLOCK: usize = 64;
 
 /// Counters describing a sparse run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,42 +61,97 @@ pub struct SparseStats {
 /// Values of a take-and-break game by the rare/common method.
 ///
 /// ```
-/// use grundy::solve::SparseSolver;
+/// use grundy::solve::{Engine, SparseSolver};
 /// use grundy::{TableSolver, HeapGame, TakeBreak};
 /// let code: TakeBreak = "0.165".parse().unwrap();
 /// let sparse = SparseSolver::new(&code).unwrap();
 /// let mut values = Vec::new();
 /// sparse.extend(&mut values, 20_000, &mut |_| {}).unwrap();
-/// let dense = TableSolver::new().values(&HeapGame::TakeBreak(code), 20_000).unwrap();
+/// let dense = TableSolver::new()
+///     .with_engine(Engine::Dense)
+///     .values(&HeapGame::TakeBreak(code), 20_000)
+///     .unwrap();
 /// assert_eq!(values, dense);
 /// ```
 #[derive(Clone, Debug)]
 pub struct SparseSolver {
     /// `(t, leave nothing, leave one)` for digits with those bits.
     takes: Vec<(usize, bool, bool)>,
-    /// `(t, parts unequal)` for digits that may leave two heaps.
+    /// `(t, parts unequal)` for digits that may leave two heaps, by `t`.
     splits: Vec<(usize, bool)>,
+}
+
+/// A compact table cell holding values below `LIMIT`.
+trait Cell: Copy + Default + 'static {
+    /// Every value stored is below this.
+    const LIMIT: u32;
+    /// The cell of a value below `LIMIT`.
+    fn new(v: u32) -> Self;
+    /// The value.
+    fn get(self) -> u32;
+}
+
+impl Cell for u8 {
+    const LIMIT: u32 = 1 << 8;
+    #[inline(always)]
+    fn new(v: u32) -> u8 {
+        v as u8
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Cell for u16 {
+    const LIMIT: u32 = 1 << 16;
+    #[inline(always)]
+    fn new(v: u32) -> u16 {
+        v as u16
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
 }
 
 /// The evolving state of one run.
 struct Run {
     mask: u32,
+    /// Rare heaps, heap 0 excluded, increasing.
     rare: Vec<usize>,
     histogram: Vec<u64>,
-    seen: Seen,
+    /// Option values of the current heap, one byte per value, sized for
+    /// every XOR of two table values plus one byte that stays unmarked.
+    seen: Vec<u8>,
+    /// Every table value is below `2^bits`.
+    bits: u32,
+    next_choice: usize,
     stats: SparseStats,
-}
-
-/// The option values of one heap: a bitset that clears what it touched.
-#[derive(Default)]
-struct Seen {
-    words: Vec<u64>,
-    touched: Vec<usize>,
 }
 
 #[inline]
 fn is_rare(mask: u32, v: u32) -> bool {
     (v & mask).count_ones().is_multiple_of(2)
+}
+
+/// Marks `v` as the value of an option. `seen` holds one byte per value, so
+/// a mark is a plain store: no read-modify-write chains consecutive marks
+/// of the same word together.
+#[inline(always)]
+fn mark(seen: &mut [u8], v: u32) {
+    seen[v as usize] = 1;
+}
+
+/// The least value `>= from` not marked in `seen` (the last byte of `seen`
+/// is never marked, so there always is one).
+#[inline(always)]
+fn mex_from(seen: &[u8], from: u32) -> u32 {
+    let from = from as usize;
+    let missing = seen
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == 0));
+    missing.map_or(from.max(seen.len()), |i| from + i) as u32
 }
 
 impl SparseSolver {
@@ -127,11 +191,13 @@ impl SparseSolver {
             mask: 0,
             rare: Vec::new(),
             histogram: Vec::new(),
-            seen: Seen::default(),
+            seen: vec![0; 2],
+            bits: 0,
+            next_choice: values.len().max(WARM_UP).next_power_of_two(),
             stats: SparseStats::default(),
         };
-        for v in values.iter() {
-            run.count(*v);
+        for &v in values.iter() {
+            run.count(v.get());
         }
         if values.len() >= WARM_UP {
             run.choose_mask(values);
@@ -139,16 +205,102 @@ impl SparseSolver {
             run.rebuild_rare(values);
         }
         values.reserve(end.saturating_sub(values.len()));
-        let mut next_choice = values.len().max(WARM_UP).next_power_of_two();
-        for n in values.len()..end {
-            if n == next_choice {
-                run.choose_mask(values);
-                next_choice *= 2;
+        let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
+        if max < u8::LIMIT {
+            let mut table: Vec<u8> = values.iter().map(|v| u8::new(v.get())).collect();
+            if self.run(&mut table, values, end, &mut run, progress) {
+                return Ok(run.finish());
             }
-            let v = self.value(n, values, &mut run)?;
-            values.push(v);
+        }
+        if values.iter().all(|v| v.get() < u16::LIMIT) {
+            let mut table: Vec<u16> = values.iter().map(|v| u16::new(v.get())).collect();
+            if self.run(&mut table, values, end, &mut run, progress) {
+                return Ok(run.finish());
+            }
+        }
+        Err(Error::NimberOverflow {
+            value: u64::from(u16::LIMIT),
+        })
+    }
+
+    /// Computes heaps `table.len()..end` into `table` and `values`; `false`
+    /// when a value does not fit the cell type (nothing is pushed for it).
+    /// Runs the loop compiled for the widest vector instructions the CPU
+    /// has.
+    fn run<C: Cell>(
+        &self,
+        table: &mut Vec<C>,
+        values: &mut Vec<Nimber>,
+        end: usize,
+        run: &mut Run,
+        progress: &mut dyn FnMut(usize),
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
+                // SAFETY: the CPU supports these features, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.run_avx512(table, values, end, run, progress) };
+            }
+            if has!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.run_avx2(table, values, end, run, progress) };
+            }
+        }
+        self.run_portable(table, values, end, run, progress)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn run_avx512<C: Cell>(
+        &self,
+        table: &mut Vec<C>,
+        values: &mut Vec<Nimber>,
+        end: usize,
+        run: &mut Run,
+        progress: &mut dyn FnMut(usize),
+    ) -> bool {
+        self.run_portable(table, values, end, run, progress)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn run_avx2<C: Cell>(
+        &self,
+        table: &mut Vec<C>,
+        values: &mut Vec<Nimber>,
+        end: usize,
+        run: &mut Run,
+        progress: &mut dyn FnMut(usize),
+    ) -> bool {
+        self.run_portable(table, values, end, run, progress)
+    }
+
+    #[inline(always)]
+    fn run_portable<C: Cell>(
+        &self,
+        table: &mut Vec<C>,
+        values: &mut Vec<Nimber>,
+        end: usize,
+        run: &mut Run,
+        progress: &mut dyn FnMut(usize),
+    ) -> bool {
+        table.reserve(end.saturating_sub(table.len()));
+        for n in table.len()..end {
+            if n == run.next_choice {
+                run.choose_mask(values);
+                run.next_choice *= 2;
+            }
+            let v = self.value(n, table, run);
+            if v >= C::LIMIT {
+                return false;
+            }
+            table.push(C::new(v));
+            values.push(Nimber::new(v));
             run.count(v);
-            if n > 0 && is_rare(run.mask, v.get()) {
+            if n > 0 && is_rare(run.mask, v) {
                 run.rare.push(n);
             }
             if n % 4096 == 0 {
@@ -156,122 +308,124 @@ impl SparseSolver {
             }
         }
         progress(end.saturating_sub(1));
-        run.stats.mask = run.mask;
-        run.stats.rare_count = run.rare.len();
-        run.stats.last_rare = run.rare.last().copied();
-        Ok(run.stats)
+        true
     }
 
     /// `g(n)` from the values of smaller heaps.
-    #[inline]
-    fn value(&self, n: usize, g: &[Nimber], run: &mut Run) -> Result<Nimber> {
-        let seen = &mut run.seen;
-        seen.clear();
+    #[inline(always)]
+    fn value<C: Cell>(&self, n: usize, g: &[C], run: &mut Run) -> u32 {
+        let seen = &mut run.seen[..];
+        seen.fill(0);
         for &(t, nothing, one) in &self.takes {
             if t > n {
                 break;
             }
             if nothing && n == t {
-                seen.mark(0);
+                mark(seen, 0);
             }
             if one && n > t {
-                seen.mark(g[n - t].get());
+                mark(seen, g[n - t].get());
             }
         }
         for &(t, unequal) in &self.splits {
             let Some(rest) = n.checked_sub(t) else { break };
-            for &r in &run.rare {
-                if r >= rest {
-                    break;
-                }
-                let other = rest - r;
-                if !(unequal && r == other) {
-                    seen.mark(g[r].get() ^ g[other].get());
+            let below = run.rare.partition_point(|&r| r < rest);
+            let rare = &run.rare[..below];
+            for &r in rare {
+                if !(unequal && 2 * r == rest) {
+                    mark(seen, g[r].get() ^ g[rest - r].get());
                 }
             }
         }
-        let mut m = seen.mex_from(0);
+        let m = mex_from(seen, 0);
         // Under mask 0 (the warm-up) every heap is rare, so the gathering
-        // above already saw every split.
-        if run.mask != 0 && is_rare(run.mask, m) && !self.splits.is_empty() {
-            m = self.scan(n, g, run, m);
+        // above already saw every split. A value past every XOR of two table
+        // values cannot come from a split either.
+        if run.mask == 0 || !is_rare(run.mask, m) || m >= 1 << run.bits || self.splits.is_empty() {
+            return m;
         }
-        Nimber::try_from(u64::from(m))
+        run.stats.scans += 1;
+        self.scan(n, g, run, m)
     }
 
-    /// Step 3: scans the splits of two heaps, all splitting digits at the
-    /// same `a`, until the mex is common or the splits run out.
-    fn scan(&self, n: usize, g: &[Nimber], run: &mut Run, mut m: u32) -> u32 {
-        run.stats.scans += 1;
-        let largest_rest = n.saturating_sub(self.splits[0].0);
-        let mut pairs = 0u64;
-        'scan: for a in 1..=largest_rest / 2 {
-            for &(t, unequal) in &self.splits {
-                let Some(rest) = n.checked_sub(t) else { break };
-                if 2 * a > rest || (unequal && 2 * a == rest) {
-                    continue;
-                }
-                pairs += 1;
-                let v = g[a].get() ^ g[rest - a].get();
-                run.seen.mark(v);
-                if v == m {
-                    m = run.seen.mex_from(m);
-                    if !is_rare(run.mask, m) {
-                        break 'scan;
+    /// Step 3: finds `g(n)` when the partial mex `m` is rare. Searches the
+    /// splits of two heaps block by block (every splitting digit within a
+    /// block) for one worth `m`, with vector instructions. Values are marked
+    /// only when `m` is found, for the blocks passed since the last mark, so
+    /// that the next `m` accounts for them; a scan that never finds `m`
+    /// marks nothing.
+    #[inline(always)]
+    fn scan<C: Cell>(&self, n: usize, g: &[C], run: &mut Run, mut m: u32) -> u32 {
+        let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
+        // The splits (a, rest - a) for a in `from..to`, per digit.
+        let blocks = |from: usize, to: usize| {
+            self.splits.iter().filter_map(move |&(t, unequal)| {
+                let rest = n.checked_sub(t).filter(|&r| r >= 2)?;
+                let last = to.min(pairs_of(rest, unequal) + 1);
+                (last > from).then(|| (&g[from..last], &g[rest + 1 - last..=rest - from]))
+            })
+        };
+        let most = self
+            .splits
+            .iter()
+            .filter(|&&(t, _)| t + 2 <= n)
+            .map(|&(t, unequal)| pairs_of(n - t, unequal))
+            .max()
+            .unwrap_or(0);
+        let limit = 1u32 << run.bits;
+        let mut marked = 1;
+        let mut start = 1;
+        while start <= most {
+            let stop = (start + BLOCK).min(most + 1);
+            if blocks(start, stop).any(|(low, high)| contains(low, high, m)) {
+                for (low, high) in blocks(marked, stop) {
+                    for (a, b) in low.iter().zip(high.iter().rev()) {
+                        mark(&mut run.seen, a.get() ^ b.get());
                     }
                 }
+                marked = stop;
+                m = mex_from(&run.seen, m);
+                if !is_rare(run.mask, m) || m >= limit {
+                    break;
+                }
             }
+            start = stop;
         }
-        run.stats.scan_pairs += pairs;
+        run.stats.scan_pairs += (start.min(most + 1) - 1) as u64 * self.splits.len() as u64;
         m
     }
 }
 
-impl Seen {
-    #[inline]
-    fn mark(&mut self, v: u32) {
-        let (word, bit) = ((v / 64) as usize, 1u64 << (v % 64));
-        if word >= self.words.len() {
-            self.words.resize(word + 1, 0);
-        }
-        if self.words[word] == 0 {
-            self.touched.push(word);
-        }
-        self.words[word] |= bit;
-    }
-
-    #[inline]
-    fn clear(&mut self) {
-        for &w in &self.touched {
-            self.words[w] = 0;
-        }
-        self.touched.clear();
-    }
-
-    /// The least value `>= from` not marked.
-    #[inline]
-    fn mex_from(&self, from: u32) -> u32 {
-        let mut v = from;
-        loop {
-            let word = (v / 64) as usize;
-            let Some(&bits) = self.words.get(word) else {
-                return v;
-            };
-            let free = !bits & (u64::MAX << (v % 64));
-            if free != 0 {
-                return word as u32 * 64 + free.trailing_zeros();
-            }
-            v = (word as u32 + 1) * 64;
-        }
-    }
+/// Whether `low[i] ^ high[high.len() - 1 - i] == m` for some `i`: the pairs
+/// `(a, rest - a)` of a block. Written as a branch-free fold so the compiler
+/// vectorises it.
+#[inline(always)]
+fn contains<C: Cell>(low: &[C], high: &[C], m: u32) -> bool {
+    low.iter()
+        .zip(high.iter().rev())
+        .fold(false, |found, (a, b)| found | (a.get() ^ b.get() == m))
 }
 
 impl Run {
-    fn count(&mut self, v: Nimber) {
-        if v.index() >= self.histogram.len() {
-            self.histogram.resize(v.index() + 1, 0);
+    fn count(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.histogram.len() {
+            self.histogram.resize(v + 1, 0);
         }
-        self.histogram[v.index()] += 1;
+        self.histogram[v] += 1;
+        // Keep `seen` large enough for every XOR of two values and their mex.
+        let bits = u32::BITS - (v as u32).leading_zeros();
+        if bits > self.bits {
+            self.bits = bits;
+            self.seen.resize((1usize << bits) + 1, 0);
+        }
+    }
+
+    fn finish(mut self) -> SparseStats {
+        self.stats.mask = self.mask;
+        self.stats.rare_count = self.rare.len();
+        self.stats.last_rare = self.rare.last().copied();
+        self.stats
     }
 
     /// Picks the mask with the fewest rare heaps for the values so far and
