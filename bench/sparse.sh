@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Sparse-space engine against the reference tool ogsolve 0.0.7 (crates.io),
+# both run here, one after the other, on the same work. Prints a Markdown
+# table of times and ratios; with --write, also replaces the sparse section
+# of BENCHMARKS.md.
+#
+#   bash bench/sparse.sh [--quick] [--write]
+#
+# --quick skips the runs that take minutes (0.106, Grundy's game to 2^22).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=false
+write=false
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=true ;;
+    --write) write=true ;;
+    *) echo "unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+tools=bench/.tools
+if [ ! -x "$tools/bin/ogsolve" ]; then
+  echo "installing ogsolve 0.0.7 into $tools ..." >&2
+  cargo install ogsolve --version 0.0.7 --locked --root "$tools" >&2 2>&1 || \
+    cargo install ogsolve --version 0.0.7 --root "$tools" >&2
+fi
+cargo build --release -p grundy-cli >&2
+grundy=target/release/grundy
+ogsolve=$tools/bin/ogsolve
+
+# Seconds taken by a command, its output discarded.
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" > /dev/null
+  end=$(date +%s.%N)
+  python3 -c "print($end - $start)"
+}
+
+rows=()
+# name | grundy command | baseline name | baseline command (or a fixed time)
+compare() {
+  local name=$1 ours_cmd=$2 base_name=$3 base_cmd=$4 goal=$5
+  local ours base ratio
+  ours=$(seconds bash -c "$ours_cmd")
+  if [[ $base_cmd == fixed:* ]]; then
+    base=${base_cmd#fixed:}
+  else
+    base=$(seconds bash -c "$base_cmd")
+  fi
+  ratio=$(python3 -c "print($base / $ours)")
+  rows+=("$(printf '| %s | %.2f s | %s | %.2f s | %.2fx | %s |' \
+    "$name" "$ours" "$base_name" "$base" "$ratio" "$goal")")
+  echo "${rows[-1]}" >&2
+}
+
+compare "0.354: prove the period (20.1M heaps)" \
+  "$grundy analyze 0.354 --max 2^25 --format json" \
+  "ogsolve -m rc -n 20200000" "$ogsolve -m rc -n 20200000 0.354" ">= 2x"
+compare "0.376 to 2^21" \
+  "$grundy analyze 0.376 --to 2^21 --format json" \
+  "ogsolve -m rc -n 2097152" "$ogsolve -m rc -n 2097152 0.376" ">= 4x"
+compare "Grundy's game to 2^20" \
+  "$grundy analyze grundy --to 2^20 --format json" \
+  "best published C++ solver (9 s, DESIGN.md)" "fixed:9" ">= 2x"
+if ! $quick; then
+  compare "0.106 to 2^20" \
+    "$grundy analyze 0.106 --to 2^20 --format json" \
+    "ogsolve -m rc2 -n 1048576" "$ogsolve -m rc2 -n 1048576 0.106" ">= 1x"
+  compare "Grundy's game to 2^22" \
+    "$grundy analyze grundy --to 2^22 --format json" \
+    "one minute" "fixed:60" "> 1x"
+fi
+
+machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+table=$(printf '%s\n' \
+  "Latest run ($(date -u +%Y-%m-%d), $machine; grundy on one thread):" "" \
+  "| work | grundy | baseline | baseline time | ratio (baseline / grundy) | goal |" \
+  "| --- | ---: | --- | ---: | ---: | --- |" "${rows[@]}")
+echo "$table"
+
+if $write; then
+  python3 - "$table" <<'PY'
+import re, sys
+table = sys.argv[1]
+path = "BENCHMARKS.md"
+text = open(path).read()
+start = text.index("<!-- sparse:begin -->") + len("<!-- sparse:begin -->")
+end = text.index("<!-- sparse:end -->")
+open(path, "w").write(text[:start] + "\n" + table + "\n" + text[end:])
+PY
+fi
