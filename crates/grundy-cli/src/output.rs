@@ -232,6 +232,8 @@ struct AnalysisJson<'a> {
     rare_values: Option<u32>,
     rare_count: Option<usize>,
     last_rare: Option<usize>,
+    /// Whether the split is the position-parity one (heap parity counts).
+    position_parity: Option<bool>,
     /// Heaps whose partial mex was rare, and the pairs their scans read.
     sparse_scans: Option<u64>,
     sparse_scan_pairs: Option<u64>,
@@ -297,6 +299,7 @@ pub fn analysis(
                     rare_values: found.sparse.as_ref().map(|s| s.mask),
                     rare_count: found.sparse.as_ref().map(|s| s.rare_count),
                     last_rare: found.sparse.as_ref().and_then(|s| s.last_rare),
+                    position_parity: found.sparse.as_ref().map(|s| s.position_parity),
                     sparse_scans: found.sparse.as_ref().map(|s| s.scans),
                     sparse_scan_pairs: found.sparse.as_ref().map(|s| s.scan_pairs),
                     computed_to: found.computed_to(),

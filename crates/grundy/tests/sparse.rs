@@ -78,6 +78,22 @@ fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
 }
 
 #[test]
+fn the_position_parity_split_is_found_where_it_pays() {
+    // 0.106 has 15 rare heaps under the position-parity split, thousands
+    // under any plain one (DESIGN.md; tczajka's SolvedGames lists .127 with
+    // mask "1+pos" as well).
+    for (game, rare) in [("0.106", 15), ("0.127", 693)] {
+        let code: TakeBreak = game.parse().unwrap();
+        let solver = SparseSolver::new(&code).unwrap();
+        let mut values = Vec::new();
+        let stats = solver.extend(&mut values, 60_000, &mut |_| {}).unwrap();
+        assert!(stats.position_parity, "{game}: {stats:?}");
+        assert_eq!(stats.rare_count, rare, "{game}: {stats:?}");
+        assert_same(&values, &dense(&code, 60_000), game);
+    }
+}
+
+#[test]
 fn grundys_game_agrees() {
     let code: TakeBreak = "4!.0".parse().unwrap();
     assert_same(&sparse(&code, 20_000), &dense(&code, 20_000), "4!.0");

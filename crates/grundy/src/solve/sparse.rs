@@ -56,6 +56,10 @@ pub struct SparseStats {
     pub scan_pairs: u64,
     /// How many times the mask was chosen.
     pub mask_choices: u32,
+    /// Whether the final split is the position-parity one: heap `k` of value
+    /// `v` is rare when `parity(popcount(v & mask)) ^ (k mod 2)` equals the
+    /// parity of the splitting digits.
+    pub position_parity: bool,
 }
 
 /// Values of a take-and-break game by the rare/common method.
@@ -115,12 +119,57 @@ impl Cell for u16 {
     }
 }
 
+/// How heaps are divided into rare and common.
+///
+/// With `chi(v) = parity(popcount(v & mask))`, a heap `k` of value `v` is
+/// rare when `chi(v) = 0` (plain split), or when `chi(v) ^ (k mod 2)` equals
+/// `rho` (position-parity split). A split `(a, b)` of `rest` has
+/// `chi(g(a) ^ g(b)) = chi(g(a)) ^ chi(g(b))`, so a pair of common heaps
+/// gives `chi = 0` in the plain split and `chi = rest mod 2` in the
+/// position-parity one; every other value of a split comes from a pair
+/// with a rare heap, which the gathering step sees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Split {
+    mask: u32,
+    /// `Some(rho)` for the position-parity split.
+    parity: Option<usize>,
+}
+
+impl Split {
+    #[inline(always)]
+    fn chi(self, v: u32) -> usize {
+        ((v & self.mask).count_ones() & 1) as usize
+    }
+
+    /// Whether heap `k` of value `v` is rare.
+    #[inline(always)]
+    fn is_rare(self, k: usize, v: u32) -> bool {
+        match self.parity {
+            None => self.chi(v) == 0,
+            Some(rho) => self.chi(v) ^ (k & 1) == rho,
+        }
+    }
+
+    /// Whether two common heaps summing to `rest` can be worth `v`.
+    #[inline(always)]
+    fn common_pairs_may_give(self, v: u32, rest: usize) -> bool {
+        match self.parity {
+            None => self.chi(v) == 0,
+            Some(_) => self.chi(v) == rest & 1,
+        }
+    }
+}
+
 /// The evolving state of one run.
 struct Run {
-    mask: u32,
+    split: Split,
     /// Rare heaps, heap 0 excluded, increasing.
     rare: Vec<usize>,
-    histogram: Vec<u64>,
+    /// `histogram[k mod 2][v]`: heaps of each parity with value `v`.
+    histogram: [Vec<u64>; 2],
+    /// The parity of `t` shared by every splitting digit, which the
+    /// position-parity split needs.
+    split_parity: Option<usize>,
     /// Option values of the current heap, one byte per value, sized for
     /// every XOR of two table values plus one byte that stays unmarked.
     seen: Vec<u8>,
@@ -128,11 +177,6 @@ struct Run {
     bits: u32,
     next_choice: usize,
     stats: SparseStats,
-}
-
-#[inline]
-fn is_rare(mask: u32, v: u32) -> bool {
-    (v & mask).count_ones().is_multiple_of(2)
 }
 
 /// Marks `v` as the value of an option. `seen` holds one byte per value, so
@@ -187,17 +231,22 @@ impl SparseSolver {
             .ok()
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
+        let parities: Vec<usize> = self.splits.iter().map(|&(t, _)| t & 1).collect();
         let mut run = Run {
-            mask: 0,
+            split: Split::default(),
             rare: Vec::new(),
-            histogram: Vec::new(),
+            histogram: [Vec::new(), Vec::new()],
+            split_parity: parities
+                .first()
+                .copied()
+                .filter(|&p| parities.iter().all(|&q| q == p)),
             seen: vec![0; 2],
             bits: 0,
             next_choice: values.len().max(WARM_UP).next_power_of_two(),
             stats: SparseStats::default(),
         };
-        for &v in values.iter() {
-            run.count(v.get());
+        for (k, v) in values.iter().enumerate() {
+            run.count(k, v.get());
         }
         if values.len() >= WARM_UP {
             run.choose_mask(values);
@@ -299,8 +348,8 @@ impl SparseSolver {
             }
             table.push(C::new(v));
             values.push(Nimber::new(v));
-            run.count(v);
-            if n > 0 && is_rare(run.mask, v) {
+            run.count(n, v);
+            if n > 0 && run.split.is_rare(n, v) {
                 run.rare.push(n);
             }
             if n % 4096 == 0 {
@@ -338,14 +387,25 @@ impl SparseSolver {
             }
         }
         let m = mex_from(seen, 0);
-        // Under mask 0 (the warm-up) every heap is rare, so the gathering
-        // above already saw every split. A value past every XOR of two table
-        // values cannot come from a split either.
-        if run.mask == 0 || !is_rare(run.mask, m) || m >= 1 << run.bits || self.splits.is_empty() {
+        // Under the warm-up split every heap is rare, so the gathering above
+        // already saw every split.
+        if run.split == Split::default() || self.exact(n, m, run) {
             return m;
         }
         run.stats.scans += 1;
         self.scan(n, g, run, m)
+    }
+
+    /// Whether no split of two common heaps can be worth `m`, so that `m`,
+    /// missing from what was gathered, is `g(n)`. A value past every XOR of
+    /// two table values cannot come from a split at all.
+    #[inline(always)]
+    fn exact(&self, n: usize, m: u32, run: &Run) -> bool {
+        m >= 1 << run.bits
+            || !self
+                .splits
+                .iter()
+                .any(|&(t, _)| n >= t + 2 && run.split.common_pairs_may_give(m, n - t))
     }
 
     /// Step 3: finds `g(n)` when the partial mex `m` is rare. Searches the
@@ -372,7 +432,6 @@ impl SparseSolver {
             .map(|&(t, unequal)| pairs_of(n - t, unequal))
             .max()
             .unwrap_or(0);
-        let limit = 1u32 << run.bits;
         let mut marked = 1;
         let mut start = 1;
         while start <= most {
@@ -385,7 +444,7 @@ impl SparseSolver {
                 }
                 marked = stop;
                 m = mex_from(&run.seen, m);
-                if !is_rare(run.mask, m) || m >= limit {
+                if self.exact(n, m, run) {
                     break;
                 }
             }
@@ -407,12 +466,13 @@ fn contains<C: Cell>(low: &[C], high: &[C], m: u32) -> bool {
 }
 
 impl Run {
-    fn count(&mut self, v: u32) {
+    fn count(&mut self, k: usize, v: u32) {
         let v = v as usize;
-        if v >= self.histogram.len() {
-            self.histogram.resize(v + 1, 0);
+        let counts = &mut self.histogram[k & 1];
+        if v >= counts.len() {
+            counts.resize(v + 1, 0);
         }
-        self.histogram[v] += 1;
+        counts[v] += 1;
         // Keep `seen` large enough for every XOR of two values and their mex.
         let bits = u32::BITS - (v as u32).leading_zeros();
         if bits > self.bits {
@@ -422,45 +482,103 @@ impl Run {
     }
 
     fn finish(mut self) -> SparseStats {
-        self.stats.mask = self.mask;
+        self.stats.mask = self.split.mask;
+        self.stats.position_parity = self.split.parity.is_some();
         self.stats.rare_count = self.rare.len();
         self.stats.last_rare = self.rare.last().copied();
         self.stats
     }
 
-    /// Picks the mask with the fewest rare heaps for the values so far and
-    /// rebuilds the rare list.
+    /// Picks the split with the fewest rare heaps for the values so far,
+    /// plain or (when the splitting digits share a parity) position-parity,
+    /// and rebuilds the rare list.
+    ///
+    /// For a mask `M`, `W(M) = sum_v cnt[v] (-1)^{chi_M(v)}` is the number of
+    /// heaps with `chi = 0` minus those with `chi = 1`; one fast
+    /// Walsh-Hadamard transform per heap parity gives it for every mask at
+    /// once, and every rare count follows from it.
     fn choose_mask(&mut self, g: &[Nimber]) {
-        let size = self.histogram.len().next_power_of_two();
-        // W(M) = sum_v cnt[v] (-1)^{popcount(v & M)}, by the fast
-        // Walsh-Hadamard transform.
-        let mut w: Vec<i64> = self.histogram.iter().map(|&c| c as i64).collect();
-        w.resize(size, 0);
-        let mut half = 1;
-        while half < size {
-            for block in (0..size).step_by(2 * half) {
-                for i in block..block + half {
-                    let (x, y) = (w[i], w[i + half]);
-                    w[i] = x + y;
-                    w[i + half] = x - y;
-                }
-            }
-            half *= 2;
-        }
-        // Rare heaps = (total + W(M)) / 2; mask 0 makes everything rare.
-        let best = (1..size).min_by_key(|&mask| (w[mask], mask)).unwrap_or(0) as u32;
+        let size = self
+            .histogram
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(1)
+            .next_power_of_two();
+        let [even, odd] = [0, 1].map(|p| {
+            let mut w: Vec<i64> = self.histogram[p].iter().map(|&c| c as i64).collect();
+            w.resize(size, 0);
+            walsh_hadamard(&mut w);
+            w
+        });
+        let (heaps_even, heaps_odd) = (even[0], odd[0]);
+        // Plain: rare = chi 0 = (E + O + W_e + W_o) / 2.
+        let plain = (1..size).map(|m| {
+            let rare = (heaps_even + heaps_odd + even[m] + odd[m]) / 2;
+            (
+                rare,
+                Split {
+                    mask: m as u32,
+                    parity: None,
+                },
+            )
+        });
+        // Position-parity with rho: rare = even heaps with chi = rho plus odd
+        // heaps with chi = 1 - rho.
+        let parity = self.split_parity.into_iter().flat_map(|rho| {
+            let (even, odd) = (&even, &odd);
+            (1..size).map(move |m| {
+                let (chi0_even, chi1_even) =
+                    ((heaps_even + even[m]) / 2, (heaps_even - even[m]) / 2);
+                let (chi0_odd, chi1_odd) = ((heaps_odd + odd[m]) / 2, (heaps_odd - odd[m]) / 2);
+                let rare = if rho == 0 {
+                    chi0_even + chi1_odd
+                } else {
+                    chi1_even + chi0_odd
+                };
+                (
+                    rare,
+                    Split {
+                        mask: m as u32,
+                        parity: Some(rho),
+                    },
+                )
+            })
+        });
+        let best = plain
+            .chain(parity)
+            .min_by_key(|&(rare, split)| (rare, split.parity.is_some(), split.mask))
+            .map(|(_, split)| split);
         self.stats.mask_choices += 1;
-        if best != self.mask || self.rare.is_empty() {
-            self.mask = best;
+        if let Some(best) = best
+            && (best != self.split || self.rare.is_empty())
+        {
+            self.split = best;
             self.rebuild_rare(g);
         }
     }
 
-    /// The rare heaps (heap 0 excluded) under the current mask.
+    /// The rare heaps (heap 0 excluded) under the current split.
     fn rebuild_rare(&mut self, g: &[Nimber]) {
-        let mask = self.mask;
+        let split = self.split;
         self.rare = (1..g.len())
-            .filter(|&k| is_rare(mask, g[k].get()))
+            .filter(|&k| split.is_rare(k, g[k].get()))
             .collect();
+    }
+}
+
+/// The fast Walsh-Hadamard transform, in place; `w.len()` is a power of two.
+fn walsh_hadamard(w: &mut [i64]) {
+    let size = w.len();
+    let mut half = 1;
+    while half < size {
+        for block in (0..size).step_by(2 * half) {
+            for i in block..block + half {
+                let (x, y) = (w[i], w[i + half]);
+                w[i] = x + y;
+                w[i + half] = x - y;
+            }
+        }
+        half *= 2;
     }
 }
