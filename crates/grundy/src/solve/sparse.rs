@@ -107,6 +107,18 @@ impl Cell for u8 {
     }
 }
 
+impl Cell for Nimber {
+    const LIMIT: u32 = u32::MAX;
+    #[inline(always)]
+    fn new(v: u32) -> Nimber {
+        Nimber::new(v)
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        Nimber::get(self)
+    }
+}
+
 impl Cell for u16 {
     const LIMIT: u32 = 1 << 16;
     #[inline(always)]
@@ -165,6 +177,9 @@ struct Run {
     split: Split,
     /// Rare heaps, heap 0 excluded, increasing.
     rare: Vec<usize>,
+    /// Their values, side by side, so the gathering loop reads one table
+    /// entry per pair instead of two.
+    rare_values: Vec<u32>,
     /// `histogram[k mod 2][v]`: heaps of each parity with value `v`.
     histogram: [Vec<u64>; 2],
     /// The parity of `t` shared by every splitting digit, which the
@@ -192,10 +207,25 @@ fn mark(seen: &mut [u8], v: u32) {
 #[inline(always)]
 fn mex_from(seen: &[u8], from: u32) -> u32 {
     let from = from as usize;
-    let missing = seen
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|&b| b == 0));
-    missing.map_or(from.max(seen.len()), |i| from + i) as u32
+    let Some(rest) = seen.get(from..) else {
+        return from as u32;
+    };
+    // Eight bytes at a time: the lowest zero byte of a word is found with
+    // the classic has-zero-byte bit trick.
+    let mut chunks = rest.chunks_exact(8);
+    let mut offset = from;
+    for chunk in chunks.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunks of eight"));
+        let zero = word.wrapping_sub(0x0101_0101_0101_0101) & !word & 0x8080_8080_8080_8080;
+        if zero != 0 {
+            return (offset + zero.trailing_zeros() as usize / 8) as u32;
+        }
+        offset += 8;
+    }
+    let tail = chunks.remainder();
+    tail.iter()
+        .position(|&b| b == 0)
+        .map_or(offset + tail.len(), |i| offset + i) as u32
 }
 
 impl SparseSolver {
@@ -235,6 +265,7 @@ impl SparseSolver {
         let mut run = Run {
             split: Split::default(),
             rare: Vec::new(),
+            rare_values: Vec::new(),
             histogram: [Vec::new(), Vec::new()],
             split_parity: parities
                 .first()
@@ -337,25 +368,32 @@ impl SparseSolver {
         progress: &mut dyn FnMut(usize),
     ) -> bool {
         table.reserve(end.saturating_sub(table.len()));
-        for n in table.len()..end {
+        let first = table.len();
+        // `values` catches up with `table` on the way out.
+        let publish = |table: &[C], values: &mut Vec<Nimber>| {
+            values.extend(table[first..].iter().map(|c| Nimber::new(c.get())));
+        };
+        for n in first..end {
             if n == run.next_choice {
-                run.choose_mask(values);
+                run.choose_mask(table);
                 run.next_choice *= 2;
             }
             let v = self.value(n, table, run);
             if v >= C::LIMIT {
+                publish(table, values);
                 return false;
             }
             table.push(C::new(v));
-            values.push(Nimber::new(v));
             run.count(n, v);
             if n > 0 && run.split.is_rare(n, v) {
                 run.rare.push(n);
+                run.rare_values.push(v);
             }
             if n % 4096 == 0 {
                 progress(n);
             }
         }
+        publish(table, values);
         progress(end.saturating_sub(1));
         true
     }
@@ -378,11 +416,18 @@ impl SparseSolver {
         }
         for &(t, unequal) in &self.splits {
             let Some(rest) = n.checked_sub(t) else { break };
-            let below = run.rare.partition_point(|&r| r < rest);
-            let rare = &run.rare[..below];
-            for &r in rare {
+            // Rare heaps are mostly small: usually all of them are below.
+            let below = match run.rare.last() {
+                Some(&last) if last >= rest => run.rare.partition_point(|&r| r < rest),
+                _ => run.rare.len(),
+            };
+            // XORs of two values below 2^bits stay below it; masking with
+            // 2^bits - 1 lets the compiler drop the bounds check.
+            let top = (1usize << run.bits) - 1;
+            let marks = &mut seen[..=top];
+            for (&r, &value) in run.rare[..below].iter().zip(&run.rare_values) {
                 if !(unequal && 2 * r == rest) {
-                    mark(seen, g[r].get() ^ g[rest - r].get());
+                    marks[(value ^ g[rest - r].get()) as usize & top] = 1;
                 }
             }
         }
@@ -497,7 +542,7 @@ impl Run {
     /// heaps with `chi = 0` minus those with `chi = 1`; one fast
     /// Walsh-Hadamard transform per heap parity gives it for every mask at
     /// once, and every rare count follows from it.
-    fn choose_mask(&mut self, g: &[Nimber]) {
+    fn choose_mask<C: Cell>(&mut self, g: &[C]) {
         let size = self
             .histogram
             .iter()
@@ -559,11 +604,12 @@ impl Run {
     }
 
     /// The rare heaps (heap 0 excluded) under the current split.
-    fn rebuild_rare(&mut self, g: &[Nimber]) {
+    fn rebuild_rare<C: Cell>(&mut self, g: &[C]) {
         let split = self.split;
         self.rare = (1..g.len())
             .filter(|&k| split.is_rare(k, g[k].get()))
             .collect();
+        self.rare_values = self.rare.iter().map(|&k| g[k].get()).collect();
     }
 }
 
