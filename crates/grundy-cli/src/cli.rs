@@ -45,6 +45,8 @@ pub struct ValuesArgs {
     pub to: String,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub resumable: ResumeArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -73,6 +75,8 @@ pub struct AnalyzeArgs {
     pub certificate: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub resumable: ResumeArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -148,6 +152,19 @@ pub struct GamesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+/// Saving and resuming long runs.
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// Save the table to FILE every few seconds and on Ctrl-C, so that the
+    /// run can be continued with --resume FILE.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Continue from a checkpoint written by --checkpoint (and keep saving
+    /// to it, unless --checkpoint names another file).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
 }
 
 /// Options shared by commands that build value tables.

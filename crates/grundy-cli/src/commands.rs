@@ -2,15 +2,18 @@
 //! hand the result to [`crate::output`].
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
-use grundy::solve::Engine;
+use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GuessArgs, SumArgs, TableArgs,
-    ValuesArgs,
+    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GuessArgs, ResumeArgs, SumArgs,
+    TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -18,12 +21,69 @@ use crate::{Failure, output, progress};
 pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game: HeapGame = args.game.parse()?;
     let to = parse_size(&args.to)?;
-    let solver = solver(&args.table)?;
+    let (solver, mut values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
+    values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
     let bar = progress::heaps(to.saturating_add(1), "values");
-    let mut values = Vec::new();
-    solver.extend(&game, &mut values, to, &mut |n| bar.set_position(n as u64))?;
+    let interrupted = stop_flag(&args.resumable);
+    let result = solver.extend(&game, &mut values, to, &mut |n| {
+        bar.set_position(n as u64);
+        !interrupted.load(Ordering::Relaxed)
+    });
     bar.finish_and_clear();
+    result.map_err(|e| interruption(e, &args.resumable))?;
     output::values(out, args.format, args.game.trim(), &game, &values)
+}
+
+/// The solver with checkpoints as asked, and the values to start from.
+fn resumable(
+    solver: TableSolver,
+    game: &HeapGame,
+    args: &ResumeArgs,
+) -> Result<(TableSolver, Vec<grundy::Nimber>), Failure> {
+    let mut values = Vec::new();
+    if let Some(path) = &args.resume {
+        let saved = Checkpoint::load(path)?;
+        if saved.game != game.to_string() {
+            return Err(Failure::Input(format!(
+                "{} holds values of {}, not of {game}",
+                path.display(),
+                saved.game
+            )));
+        }
+        values = saved.values;
+    }
+    let solver = match args.checkpoint.as_ref().or(args.resume.as_ref()) {
+        Some(path) => solver.with_checkpoint(path.clone(), game.to_string(), CHECKPOINT_EVERY),
+        None => solver,
+    };
+    Ok((solver, values))
+}
+
+/// How often a checkpoint is written.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// A flag Ctrl-C raises, when the run saves checkpoints (otherwise Ctrl-C
+/// ends the process as usual).
+fn stop_flag(args: &ResumeArgs) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    if args.checkpoint.is_some() || args.resume.is_some() {
+        let raised = Arc::clone(&flag);
+        // If a handler cannot be installed, Ctrl-C simply ends the run and
+        // the last periodic checkpoint stands.
+        let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
+    }
+    flag
+}
+
+/// An interrupted run says where its work was saved.
+fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
+    match (error, args.checkpoint.as_ref().or(args.resume.as_ref())) {
+        (grundy::Error::Interrupted { heaps }, Some(path)) => Failure::Interrupted(format!(
+            "interrupted after {heaps} heaps; saved to {p} (continue with --resume {p})",
+            p = path.display()
+        )),
+        (error, _) => error.into(),
+    }
 }
 
 /// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`.
@@ -36,11 +96,16 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     if let Some(max) = &args.max {
         limits.max = parse_size(max)?;
     }
-    let solver = solver(&args.table)?;
+    let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     solver.check_fits(limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
-    let found = analysis::analyze(&game, &limits, &solver, &mut |n| bar.set_position(n as u64))?;
+    let interrupted = stop_flag(&args.resumable);
+    let found = analysis::analyze_from(&game, values, &limits, &solver, &mut |n| {
+        bar.set_position(n as u64);
+        !interrupted.load(Ordering::Relaxed)
+    });
     bar.finish_and_clear();
+    let found = found.map_err(|e| interruption(e, &args.resumable))?;
     if let Some(path) = &args.certificate {
         let certificate = Certificate::from_analysis(&found).ok_or_else(|| {
             Failure::Input(format!(
@@ -68,7 +133,7 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
             }
             let solver = solver(&args.table)?;
             solver.check_fits(limits.to.unwrap_or(limits.max))?;
-            let found = analysis::analyze(&game, &limits, &solver, &mut |_| {})?;
+            let found = analysis::analyze(&game, &limits, &solver, &mut |_| true)?;
             (spec.trim().to_owned(), found.values.clone(), Some(found))
         }
         (None, Some(path)) => {

@@ -21,6 +21,8 @@ pub enum Failure {
     Input(String),
     /// A certificate was read but does not check (exit code 1).
     Rejected(String),
+    /// Ctrl-C stopped a run whose work was saved (exit code 130).
+    Interrupted(String),
     /// Writing the output failed (exit code 1; a closed pipe is not a failure).
     Io(io::Error),
 }
@@ -60,6 +62,10 @@ fn main() -> ExitCode {
         Err(Failure::Io(error)) => {
             eprintln!("error: cannot write output: {error}");
             ExitCode::FAILURE
+        }
+        Err(Failure::Interrupted(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(130)
         }
         Err(Failure::Rejected(reason)) => {
             eprintln!("invalid: {reason}");

@@ -360,3 +360,49 @@ fn guess_finds_formulas_and_labels_them() {
     std::fs::remove_dir_all(&dir).unwrap();
     rejects(&["guess"], "required");
 }
+
+#[test]
+fn checkpoints_resume_byte_identical_even_after_sigkill() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.ckpt");
+    let path_text = path.to_str().unwrap();
+    let direct = grundy(&["values", "0.354", "--to", "300000", "--format", "csv"]).success();
+    let direct = direct.get_output().stdout.clone();
+    // A long run killed outright leaves a valid checkpoint behind.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args([
+            "values",
+            "0.354",
+            "--to",
+            "1e9",
+            "--checkpoint",
+            path_text,
+            "--format",
+            "csv",
+        ])
+        .args(["--memory-limit", "8G"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !path.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed = grundy(&[
+        "values", "0.354", "--to", "300000", "--format", "csv", "--resume", path_text,
+    ])
+    .success();
+    assert!(
+        resumed.get_output().stdout == direct,
+        "resumed table differs"
+    );
+    // Resuming the checkpoint of another game is refused.
+    rejects(
+        &["values", "0.137", "--to", "10", "--resume", path_text],
+        "not of 0.137",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

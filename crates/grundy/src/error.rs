@@ -73,6 +73,23 @@ pub enum Error {
         games: usize,
     },
 
+    /// The computation was asked to stop (the progress callback returned
+    /// `false`); the table holds every heap finished before.
+    #[error("interrupted after {heaps} heaps")]
+    Interrupted {
+        /// How many heaps (`0..heaps`) are finished.
+        heaps: u64,
+    },
+
+    /// A checkpoint file could not be written or read.
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// The engine asked for does not apply to the game.
     #[error("{reason}")]
     EngineUnavailable {

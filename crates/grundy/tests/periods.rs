@@ -17,7 +17,7 @@ fn analyze_to(spec: &str, max: u64) -> (usize, usize, u64, bool) {
         max,
         ..Limits::default()
     };
-    let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| {}).unwrap();
+    let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| true).unwrap();
     let p = found
         .periodicity
         .unwrap_or_else(|| panic!("{spec}: no period found to {}", found.computed_to()));
@@ -57,7 +57,7 @@ fn no_proof_is_claimed_without_a_theorem() {
                 max,
                 ..Limits::default()
             };
-            let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| {}).unwrap();
+            let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| true).unwrap();
             assert!(!found.is_proven(), "{spec} to {max}");
             assert_eq!(found.support, Support::Observed, "{spec}");
         }

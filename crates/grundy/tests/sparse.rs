@@ -1,7 +1,7 @@
 //! The sparse-space solver against the dense one, and against published
 //! value histograms at scale.
 
-use grundy::solve::{Engine, SparseSolver};
+use grundy::solve::{Checkpoint, Engine, SparseSolver};
 use grundy::{HeapGame, Nimber, TableSolver, TakeBreak};
 use proptest::prelude::*;
 
@@ -14,7 +14,7 @@ fn sparse(code: &TakeBreak, to: u64) -> Vec<Nimber> {
     let mut values = Vec::new();
     SparseSolver::new(code)
         .expect("the method applies")
-        .extend(&mut values, to, &mut |_| {})
+        .extend(&mut values, to, &mut |_| true)
         .unwrap();
     values
 }
@@ -59,12 +59,12 @@ fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
     let code: HeapGame = "0.137".parse().unwrap();
     let mut values = Vec::new();
     let stats = TableSolver::new()
-        .extend(&code, &mut values, 5000, &mut |_| {})
+        .extend(&code, &mut values, 5000, &mut |_| true)
         .unwrap();
     assert!(stats.is_some(), "auto uses the sparse engine for 0.137");
     let lasker: HeapGame = "lasker".parse().unwrap();
     let stats = TableSolver::new()
-        .extend(&lasker, &mut Vec::new(), 100, &mut |_| {})
+        .extend(&lasker, &mut Vec::new(), 100, &mut |_| true)
         .unwrap();
     assert!(stats.is_none(), "a closed form beats any search");
     let squares: HeapGame = "sub(squares)".parse().unwrap();
@@ -72,7 +72,7 @@ fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
         &squares,
         &mut Vec::new(),
         100,
-        &mut |_| {},
+        &mut |_| true,
     );
     assert!(forced.is_err());
 }
@@ -86,7 +86,7 @@ fn the_position_parity_split_is_found_where_it_pays() {
         let code: TakeBreak = game.parse().unwrap();
         let solver = SparseSolver::new(&code).unwrap();
         let mut values = Vec::new();
-        let stats = solver.extend(&mut values, 60_000, &mut |_| {}).unwrap();
+        let stats = solver.extend(&mut values, 60_000, &mut |_| true).unwrap();
         assert!(stats.position_parity, "{game}: {stats:?}");
         assert_eq!(stats.rare_count, rare, "{game}: {stats:?}");
         assert_same(&values, &dense(&code, 60_000), game);
@@ -105,7 +105,7 @@ fn extending_in_steps_equals_one_run() {
     let solver = SparseSolver::new(&code).unwrap();
     let mut stepped = Vec::new();
     for to in [0, 5, 700, 1500, 9000] {
-        solver.extend(&mut stepped, to, &mut |_| {}).unwrap();
+        solver.extend(&mut stepped, to, &mut |_| true).unwrap();
     }
     assert_same(&stepped, &dense(&code, 9000), "0.165 in steps");
 }
@@ -151,4 +151,40 @@ fn histograms_to_2_20_match_rogalski() {
         let counts: Vec<(u32, u64)> = counts.into_iter().collect();
         assert_eq!(counts, published_histogram(game, 1 << 20), "{game}");
     }
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_table() {
+    let dir = std::env::temp_dir().join(format!("grundy-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, engine) in [("0.354", Engine::Sparse), ("0.137", Engine::Dense)] {
+        let code: HeapGame = game.parse().unwrap();
+        let path = dir.join(format!("{game}.ckpt"));
+        let solver = TableSolver::new().with_engine(engine).with_checkpoint(
+            path.clone(),
+            game.to_owned(),
+            std::time::Duration::from_secs(60),
+        );
+        let mut values = Vec::new();
+        // Stop from inside the run, as Ctrl-C does.
+        let stopped = solver.extend(&code, &mut values, 200_000, &mut |n| n < 100_000);
+        assert!(
+            matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+            "{game}"
+        );
+        let saved = Checkpoint::load(&path).unwrap();
+        assert_eq!(saved.values, values, "{game}: what was finished is saved");
+        assert!(saved.values.len() >= 100_000 && saved.values.len() < 200_001);
+        let mut resumed = saved.values;
+        solver
+            .extend(&code, &mut resumed, 200_000, &mut |_| true)
+            .unwrap();
+        let direct = TableSolver::new()
+            .with_engine(engine)
+            .values(&code, 200_000)
+            .unwrap();
+        assert_same(&resumed, &direct, game);
+        assert_eq!(Checkpoint::load(&path).unwrap().values, direct);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -166,7 +166,10 @@ mod tests {
 
     fn certificate(spec: &str) -> Certificate {
         let game = spec.parse().unwrap();
-        let found = analyze(&game, &Limits::default(), &TableSolver::new(), &mut |_| {}).unwrap();
+        let found = analyze(&game, &Limits::default(), &TableSolver::new(), &mut |_| {
+            true
+        })
+        .unwrap();
         Certificate::from_analysis(&found).expect("a proven period")
     }
 

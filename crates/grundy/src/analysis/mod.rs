@@ -83,7 +83,7 @@ pub struct Analysis {
 /// ```
 /// use grundy::analysis::{analyze, Limits, Support};
 /// let kayles = "kayles".parse().unwrap();
-/// let found = analyze(&kayles, &Limits::default(), &grundy::TableSolver::new(), &mut |_| {})?;
+/// let found = analyze(&kayles, &Limits::default(), &grundy::TableSolver::new(), &mut |_| true)?;
 /// let period = found.periodicity.unwrap();
 /// assert_eq!((period.preperiod, period.period), (71, 12));
 /// assert!(found.is_proven());
@@ -93,12 +93,29 @@ pub fn analyze(
     game: &HeapGame,
     limits: &Limits,
     solver: &TableSolver,
-    progress: &mut dyn FnMut(usize),
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Analysis> {
+    analyze_from(game, Vec::new(), limits, solver, progress)
+}
+
+/// [`analyze`], starting from values already computed (heaps
+/// `0..values.len()`, as from a [`Checkpoint`](crate::solve::Checkpoint)).
+pub fn analyze_from(
+    game: &HeapGame,
+    mut values: Vec<Nimber>,
+    limits: &Limits,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
     let theorem = Theorem::for_game(game);
-    let mut values = Vec::new();
     let mut sparse = None;
-    let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
+    if let Some(to) = limits.to {
+        values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
+    }
+    let resumed = values.len().saturating_sub(1) as u64;
+    let mut target = limits
+        .to
+        .unwrap_or(limits.start.min(limits.max).max(resumed.min(limits.max)));
     loop {
         sparse = solver
             .extend(game, &mut values, target, progress)?
@@ -274,8 +291,8 @@ pub fn compare(
         to: (!provable).then_some(to),
         ..limits.clone()
     };
-    let first = analyze(a, &effort, solver, &mut |_| {})?;
-    let second = analyze(b, &effort, solver, &mut |_| {})?;
+    let first = analyze(a, &effort, solver, &mut |_| true)?;
+    let second = analyze(b, &effort, solver, &mut |_| true)?;
     let mut enough = to;
     let mut proof_reach = None;
     if let (Some(x), Some(y)) = (first.periodicity, second.periodicity)
@@ -292,8 +309,8 @@ pub fn compare(
         }
     }
     let (mut xs, mut ys) = (first.values, second.values);
-    solver.extend(a, &mut xs, enough, &mut |_| {})?;
-    solver.extend(b, &mut ys, enough, &mut |_| {})?;
+    solver.extend(a, &mut xs, enough, &mut |_| true)?;
+    solver.extend(b, &mut ys, enough, &mut |_| true)?;
     let compared = enough as usize;
     let first_difference = (0..=compared)
         .find(|&n| xs[n] != ys[n])

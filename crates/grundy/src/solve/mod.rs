@@ -9,11 +9,13 @@
 //!   heaps by the rare/common method, in time near-linear in the table.
 //! - [`Plain`] hides a heap game's fast paths, for cross-checking them.
 
+mod checkpoint;
 mod memo;
 mod plain;
 mod sparse;
 mod table;
 
+pub use checkpoint::{CHECKPOINT_FORMAT, Checkpoint};
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
 pub use plain::Plain;
 pub use sparse::{SparseSolver, SparseStats};

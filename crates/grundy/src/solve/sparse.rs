@@ -70,7 +70,7 @@ pub struct SparseStats {
 /// let code: TakeBreak = "0.165".parse().unwrap();
 /// let sparse = SparseSolver::new(&code).unwrap();
 /// let mut values = Vec::new();
-/// sparse.extend(&mut values, 20_000, &mut |_| {}).unwrap();
+/// sparse.extend(&mut values, 20_000, &mut |_| true).unwrap();
 /// let dense = TableSolver::new()
 ///     .with_engine(Engine::Dense)
 ///     .values(&HeapGame::TakeBreak(code), 20_000)
@@ -83,6 +83,17 @@ pub struct SparseSolver {
     takes: Vec<(usize, bool, bool)>,
     /// `(t, parts unequal)` for digits that may leave two heaps, by `t`.
     splits: Vec<(usize, bool)>,
+}
+
+/// How one pass of the main loop ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Every heap asked for is computed.
+    Done,
+    /// A value does not fit the cell type: go on with a wider one.
+    Widen,
+    /// The progress callback asked to stop.
+    Stopped,
 }
 
 /// A compact table cell holding values below `LIMIT`.
@@ -250,12 +261,14 @@ impl SparseSolver {
     }
 
     /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`.
-    /// Returns statistics of the run.
+    /// Returns statistics of the run, or [`Error::Interrupted`] when
+    /// `progress` (called every 4096 heaps) returns `false`; `values` then
+    /// holds every heap finished so far.
     pub fn extend(
         &self,
         values: &mut Vec<Nimber>,
         to: u64,
-        progress: &mut dyn FnMut(usize),
+        progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<SparseStats> {
         let end = usize::try_from(to)
             .ok()
@@ -286,16 +299,25 @@ impl SparseSolver {
         }
         values.reserve(end.saturating_sub(values.len()));
         let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
+        let finish = |outcome: Outcome, run: Run, values: &[Nimber]| match outcome {
+            Outcome::Done => Some(Ok(run.finish())),
+            Outcome::Stopped => Some(Err(Error::Interrupted {
+                heaps: values.len() as u64,
+            })),
+            Outcome::Widen => None,
+        };
         if max < u8::LIMIT {
             let mut table: Vec<u8> = values.iter().map(|v| u8::new(v.get())).collect();
-            if self.run(&mut table, values, end, &mut run, progress) {
-                return Ok(run.finish());
+            let outcome = self.run(&mut table, values, end, &mut run, progress);
+            if outcome != Outcome::Widen {
+                return finish(outcome, run, values).expect("not widening");
             }
         }
         if values.iter().all(|v| v.get() < u16::LIMIT) {
             let mut table: Vec<u16> = values.iter().map(|v| u16::new(v.get())).collect();
-            if self.run(&mut table, values, end, &mut run, progress) {
-                return Ok(run.finish());
+            let outcome = self.run(&mut table, values, end, &mut run, progress);
+            if let Some(result) = finish(outcome, run, values) {
+                return result;
             }
         }
         Err(Error::NimberOverflow {
@@ -303,8 +325,9 @@ impl SparseSolver {
         })
     }
 
-    /// Computes heaps `table.len()..end` into `table` and `values`; `false`
-    /// when a value does not fit the cell type (nothing is pushed for it).
+    /// Computes heaps `table.len()..end` into `table` and `values`, until
+    /// done, until a value does not fit the cell type (nothing is pushed for
+    /// it), or until `progress` returns `false`.
     /// Runs the loop compiled for the widest vector instructions the CPU
     /// has.
     fn run<C: Cell>(
@@ -313,8 +336,8 @@ impl SparseSolver {
         values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
-        progress: &mut dyn FnMut(usize),
-    ) -> bool {
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
@@ -340,8 +363,8 @@ impl SparseSolver {
         values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
-        progress: &mut dyn FnMut(usize),
-    ) -> bool {
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Outcome {
         self.run_portable(table, values, end, run, progress)
     }
 
@@ -353,8 +376,8 @@ impl SparseSolver {
         values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
-        progress: &mut dyn FnMut(usize),
-    ) -> bool {
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Outcome {
         self.run_portable(table, values, end, run, progress)
     }
 
@@ -365,8 +388,8 @@ impl SparseSolver {
         values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
-        progress: &mut dyn FnMut(usize),
-    ) -> bool {
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Outcome {
         table.reserve(end.saturating_sub(table.len()));
         let first = table.len();
         // `values` catches up with `table` on the way out.
@@ -381,7 +404,7 @@ impl SparseSolver {
             let v = self.value(n, table, run);
             if v >= C::LIMIT {
                 publish(table, values);
-                return false;
+                return Outcome::Widen;
             }
             table.push(C::new(v));
             run.count(n, v);
@@ -389,13 +412,14 @@ impl SparseSolver {
                 run.rare.push(n);
                 run.rare_values.push(v);
             }
-            if n % 4096 == 0 {
-                progress(n);
+            if n % 4096 == 0 && !progress(n) {
+                publish(table, values);
+                return Outcome::Stopped;
             }
         }
         publish(table, values);
         progress(end.saturating_sub(1));
-        true
+        Outcome::Done
     }
 
     /// `g(n)` from the values of smaller heaps.

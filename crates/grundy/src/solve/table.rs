@@ -8,7 +8,10 @@
 //! values already in it ("pull"). The ruleset's [`HeapRuleset::gather`]
 //! supplies the option values directly from the table.
 
-use super::{SparseSolver, SparseStats};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::{Checkpoint, SparseSolver, SparseStats};
 use crate::error::human_bytes;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result};
 
@@ -44,6 +47,15 @@ pub struct TableSolver {
     memory_limit: u64,
     use_closed_forms: bool,
     engine: Engine,
+    checkpoint: Option<CheckpointPolicy>,
+}
+
+/// Where and how often [`TableSolver::extend`] saves its table.
+#[derive(Clone, Debug)]
+struct CheckpointPolicy {
+    path: PathBuf,
+    game: String,
+    every: Duration,
 }
 
 impl Default for TableSolver {
@@ -52,6 +64,7 @@ impl Default for TableSolver {
             memory_limit: DEFAULT_TABLE_LIMIT,
             use_closed_forms: true,
             engine: Engine::Auto,
+            checkpoint: None,
         }
     }
 }
@@ -65,6 +78,14 @@ impl TableSolver {
     /// Sets the largest table, in bytes, the solver may allocate.
     pub fn with_memory_limit(mut self, bytes: u64) -> TableSolver {
         self.memory_limit = bytes;
+        self
+    }
+
+    /// Saves the table of `game` to `path` about every `every` (and when
+    /// interrupted), in chunks, so that a run can be resumed with
+    /// [`Checkpoint::load`]. A run killed outright loses at most one chunk.
+    pub fn with_checkpoint(mut self, path: PathBuf, game: String, every: Duration) -> TableSolver {
+        self.checkpoint = Some(CheckpointPolicy { path, game, every });
         self
     }
 
@@ -102,19 +123,50 @@ impl TableSolver {
     /// The values of heaps `0..=to`.
     pub fn values<R: HeapRuleset + ?Sized>(&self, rules: &R, to: u64) -> Result<Vec<Nimber>> {
         let mut values = Vec::new();
-        self.extend(rules, &mut values, to, &mut |_| {})?;
+        self.extend(rules, &mut values, to, &mut |_| true)?;
         Ok(values)
     }
 
     /// Extends `values` (a table of heaps `0..values.len()`) to heaps
-    /// `0..=to`, calling `progress(n)` every few thousand heaps. Returns the
+    /// `0..=to`, calling `progress(n)` every few thousand heaps; when it
+    /// returns `false` the run stops with [`Error::Interrupted`], keeping
+    /// every finished heap (and saving them, with a checkpoint). Returns the
     /// sparse solver's statistics when that engine ran.
     pub fn extend<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
         values: &mut Vec<Nimber>,
         to: u64,
-        progress: &mut dyn FnMut(usize),
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<SparseStats>> {
+        let Some(policy) = &self.checkpoint else {
+            return self.extend_once(rules, values, to, progress);
+        };
+        self.check_fits(to)?;
+        // Chunks grow until one takes about half the interval.
+        let mut chunk: u64 = 1 << 16;
+        let mut stats = None;
+        loop {
+            let started = Instant::now();
+            let target = to.min(values.len() as u64 + chunk - 1);
+            let result = self.extend_once(rules, values, target, progress);
+            Checkpoint::save(&policy.path, &policy.game, values)?;
+            stats = result?.or(stats);
+            if values.len() as u64 > to {
+                return Ok(stats);
+            }
+            if started.elapsed() < policy.every / 2 {
+                chunk = chunk.saturating_mul(2);
+            }
+        }
+    }
+
+    fn extend_once<R: HeapRuleset + ?Sized>(
+        &self,
+        rules: &R,
+        values: &mut Vec<Nimber>,
+        to: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<SparseStats>> {
         self.check_fits(to)?;
         let end = to as usize + 1; // check_fits proved `to` fits in usize
@@ -149,7 +201,7 @@ impl TableSolver {
         rules: &R,
         values: &mut Vec<Nimber>,
         end: usize,
-        progress: &mut dyn FnMut(usize),
+        progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<()> {
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
@@ -165,8 +217,10 @@ impl TableSolver {
             };
             max = max.max(value);
             values.push(value);
-            if n % PROGRESS_STRIDE == 0 {
-                progress(n);
+            if n % PROGRESS_STRIDE == 0 && !progress(n) {
+                return Err(Error::Interrupted {
+                    heaps: values.len() as u64,
+                });
             }
         }
         progress(end - 1);
