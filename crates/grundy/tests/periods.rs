@@ -25,7 +25,11 @@ fn analyze_to(spec: &str, max: u64) -> (usize, usize, u64, bool) {
 }
 
 fn proven_period(spec: &str) -> (usize, usize) {
-    let (n0, p, saltus, proven) = analyze_to(spec, 1 << 17);
+    proven_period_to(spec, 1 << 17)
+}
+
+fn proven_period_to(spec: &str, max: u64) -> (usize, usize) {
+    let (n0, p, saltus, proven) = analyze_to(spec, max);
     assert_eq!(saltus, 0, "{spec}");
     assert!(proven, "{spec}: period {p} after {n0} is not proven");
     (n0, p)
@@ -88,12 +92,22 @@ fn octal_games_of_periods_tsv() {
     }
 }
 
+/// The hard solved games, by the sparse engine: 0.127 (position-parity
+/// split), 0.16 (period 149459), 0.56 (pre-period 326640).
 #[test]
-#[ignore = "0.127 needs about 10^5 heaps of a quadratic table; run with --ignored"]
-fn octal_games_of_periods_tsv_to_10_5() {
-    for (code, n0, p) in periods_tsv(20_001, 100_000) {
-        assert_eq!(proven_period(&code), (n0, p), "{code}");
+fn hard_octal_games_of_periods_tsv() {
+    let rows = periods_tsv(20_001, 1_000_000);
+    let codes: Vec<&str> = rows.iter().map(|(code, _, _)| code.as_str()).collect();
+    assert_eq!(codes, ["0.16", "0.56", "0.127"]);
+    for (code, n0, p) in rows {
+        assert_eq!(proven_period_to(&code, 1 << 20), (n0, p), "{code}");
     }
+}
+
+/// 0.376: pre-period 2268248, period 4 — about 4.5 million heaps.
+#[test]
+fn octal_game_0_376() {
+    assert_eq!(proven_period_to("0.376", 1 << 23), (2_268_248, 4));
 }
 
 #[test]
