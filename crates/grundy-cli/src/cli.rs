@@ -170,9 +170,10 @@ pub struct ResumeArgs {
 /// Options shared by commands that build value tables.
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// The most memory the value tables may take (4 bytes per heap), e.g.
-    /// 512M or 16G. A run to N needs 4(N+1) bytes; larger runs are refused
-    /// up front.
+    /// The most memory a run may take, e.g. 512M or 16G. A table of heaps
+    /// 0..=N needs 6(N+1) bytes (4(N+1) with --engine dense), and
+    /// `analyze`, `guess` and `compare` 4(N+1) more; a run that would need
+    /// more is refused before it starts.
     #[arg(long, value_name = "BYTES", default_value = "4G")]
     pub memory_limit: String,
     /// How values are computed: `sparse` (the rare/common method, for

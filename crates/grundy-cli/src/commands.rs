@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use grundy::analysis::{self, Certificate, Limits};
+use grundy::analysis::{self, ANALYSIS_BYTES_PER_HEAP, Certificate, Limits};
 use grundy::rules::{CATALOGUE, parse_size};
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
@@ -97,7 +97,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         limits.max = parse_size(max)?;
     }
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
-    solver.check_fits(limits.to.unwrap_or(limits.max))?;
+    solver.check_fits_with(limits.to.unwrap_or(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let interrupted = stop_flag(&args.resumable);
     let found = analysis::analyze_from(&game, values, &limits, &solver, &mut |n| {
@@ -132,7 +132,7 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
                 limits.to = Some(parse_size(to)?);
             }
             let solver = solver(&args.table)?;
-            solver.check_fits(limits.to.unwrap_or(limits.max))?;
+            solver.check_fits_with(limits.to.unwrap_or(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
             let found = analysis::analyze(&game, &limits, &solver, &mut |_| true)?;
             (spec.trim().to_owned(), found.values.clone(), Some(found))
         }
@@ -191,7 +191,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
     let limits = Limits::default();
-    solver.check_fits(to.max(limits.max))?;
+    solver.check_fits_with(to.max(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
     let comparison = analysis::compare(&first, &second, to, &limits, &solver)?;
     output::comparison(
         out,

@@ -41,6 +41,10 @@ impl Default for Limits {
     }
 }
 
+/// Bytes per heap an analysis needs beside the value table: the period
+/// search's failure function (4).
+pub const ANALYSIS_BYTES_PER_HEAP: u64 = 4;
+
 /// The default largest heap of an adaptive analysis (2^17).
 pub const DEFAULT_MAX: u64 = 1 << 17;
 

@@ -102,14 +102,27 @@ impl TableSolver {
         self
     }
 
-    /// The bytes a table of heaps `0..=to` takes.
-    pub fn table_bytes(to: u64) -> u128 {
-        (u128::from(to) + 1) * std::mem::size_of::<Nimber>() as u128
+    /// The bytes a table of heaps `0..=to` takes: 4 per heap, plus up to 2
+    /// for the compact copy the sparse engine works on (which also bounds a
+    /// checkpoint's write buffer).
+    pub fn table_bytes(&self, to: u64) -> u128 {
+        let per_heap = match self.engine {
+            Engine::Dense => 4,
+            Engine::Auto | Engine::Sparse => 6,
+        };
+        (u128::from(to) + 1) * per_heap
     }
 
     /// Checks up front that a table of heaps `0..=to` fits the memory limit.
     pub fn check_fits(&self, to: u64) -> Result<()> {
-        let needed = Self::table_bytes(to);
+        self.check_fits_with(to, 0)
+    }
+
+    /// Like [`TableSolver::check_fits`], for a caller that needs
+    /// `extra_per_heap` more bytes per heap beside the table (an analysis,
+    /// say).
+    pub fn check_fits_with(&self, to: u64, extra_per_heap: u64) -> Result<()> {
+        let needed = self.table_bytes(to) + (u128::from(to) + 1) * u128::from(extra_per_heap);
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
@@ -177,7 +190,7 @@ impl TableSolver {
             .try_reserve_exact(end - values.len())
             .map_err(|_| Error::OutOfMemory {
                 to,
-                needed: human_bytes(Self::table_bytes(to)),
+                needed: human_bytes(self.table_bytes(to)),
             })?;
         let closed_form = self.use_closed_forms && rules.closed_form(0).is_some();
         let sparse = rules.as_take_break().and_then(SparseSolver::new);
