@@ -53,17 +53,6 @@ impl fmt::Display for Digit {
     }
 }
 
-/// The moves of one digit from one heap.
-#[derive(Clone, Copy)]
-enum Moves {
-    /// Remove the whole heap.
-    RemoveAll,
-    /// Leave one heap of this size.
-    Leave(usize),
-    /// Leave two heaps `a` and `rest - a`, for `a` in `1..=pairs`.
-    Split { rest: usize, pairs: usize },
-}
-
 /// Games whose values a theorem gives in closed form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ClosedForm {
@@ -143,36 +132,12 @@ impl TakeBreak {
         (u8::BITS - leaves.leading_zeros()).saturating_sub(1) as usize
     }
 
-    /// Calls `f` for every group of moves from heap `n`, digit by digit.
-    #[inline(always)]
-    fn for_each_move(&self, n: usize, mut f: impl FnMut(Moves)) {
-        let last_t = self.max_take().map_or(n, |max| max.min(n));
-        for t in 0..=last_t {
-            let digit = self.digit(t);
-            let rest = n - t;
-            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
-                f(Moves::RemoveAll);
-            }
-            if digit.leaves & LEAVE_ONE != 0 && rest >= 1 {
-                f(Moves::Leave(rest));
-            }
-            if digit.leaves & LEAVE_TWO != 0 && rest >= 2 {
-                let pairs = if digit.unequal {
-                    (rest - 1) / 2
-                } else {
-                    rest / 2
-                };
-                f(Moves::Split { rest, pairs });
-            }
-        }
-    }
-
     /// Calls `f` with the parts of every option of heap `n`: `[]` when the
     /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
     /// two.
     ///
     /// Written straight from the digits and deliberately independent of the
-    /// kernel's [`TakeBreak::for_each_move`], so that solving through
+    /// kernel's walk (in `gather_in_words`), so that solving through
     /// [`Plain`](crate::solve::Plain), which sees only these options,
     /// cross-checks the kernel.
     fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
@@ -256,10 +221,25 @@ impl TakeBreak {
                 *slot |= if w == word { bit } else { 0 };
             }
         };
-        self.for_each_move(n, |moves| match moves {
-            Moves::RemoveAll => mark(0),
-            Moves::Leave(rest) => mark(values[rest].get()),
-            Moves::Split { rest, pairs } => {
+        // The walk over digits is written out here rather than shared
+        // through a closure: the whole loop must inline into the
+        // feature-specific callers to be compiled for their vector units.
+        let last_t = self.max_take().map_or(n, |max| max.min(n));
+        for t in 0..=last_t {
+            let digit = self.digit(t);
+            let rest = n - t;
+            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
+                mark(0);
+            }
+            if digit.leaves & LEAVE_ONE != 0 && rest >= 1 {
+                mark(values[rest].get());
+            }
+            if digit.leaves & LEAVE_TWO != 0 && rest >= 2 {
+                let pairs = if digit.unequal {
+                    (rest - 1) / 2
+                } else {
+                    rest / 2
+                };
                 // g(a) ^ g(rest - a) for a = 1..=pairs: a slice against a
                 // reversed slice.
                 let low = &values[1..=pairs];
@@ -268,7 +248,7 @@ impl TakeBreak {
                     mark(a.get() ^ b.get());
                 }
             }
-        });
+        }
         seen.insert_bits(&bits);
     }
 
