@@ -6,7 +6,8 @@
 #
 #   bash bench/sparse.sh [--quick] [--write]
 #
-# --quick skips the runs that take minutes (0.106, Grundy's game to 2^22).
+# --quick skips the two slowest runs (0.106, which ogsolve needs -m rc2 for,
+# and Grundy's game to 2^22).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use grundy::solve::Plain;
+use grundy::solve::{Engine, Plain};
 use grundy::{HeapGame, TableSolver};
 
 /// The best of three runs.
@@ -24,7 +24,9 @@ fn time(mut run: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let solver = TableSolver::new().without_closed_forms();
+    let solver = TableSolver::new()
+        .with_engine(Engine::Dense)
+        .without_closed_forms();
     println!(
         "{:<16} {:>8} {:>12} {:>12} {:>8}",
         "game", "heaps", "baseline", "kernel", "speed-up"

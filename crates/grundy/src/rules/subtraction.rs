@@ -153,7 +153,22 @@ impl HeapRuleset for Subtraction {
         seen: &mut MexScratch,
         _scratch: &mut Options<usize>,
     ) -> Result<()> {
-        self.for_each_amount(n, |s| seen.insert(values[n - s]));
+        // Plain loops, not `for_each_amount`: this is the hot path, and a
+        // closure here was left out of line by the compiler.
+        match &self.set {
+            SubtractionSet::Finite(amounts) => {
+                for &s in amounts.iter().take_while(|&&s| s <= n) {
+                    seen.insert(values[n - s]);
+                }
+            }
+            SubtractionSet::Squares => {
+                let mut k = 1;
+                while k * k <= n {
+                    seen.insert(values[n - k * k]);
+                    k += 1;
+                }
+            }
+        }
         Ok(())
     }
 
