@@ -179,8 +179,8 @@ fn games_lists_every_built_in() {
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
     rejects(&["values", "chess", "--to", "5"], "unknown game 'chess'");
-    rejects(&["values", "0.78", "--to", "5"], "character 4");
-    rejects(&["values", "0.7x", "--to", "5"], "invalid code");
+    rejects(&["values", "0.7%", "--to", "5"], "character 4");
+    rejects(&["values", "0.7#", "--to", "5"], "invalid code");
     rejects(&["values", "2.7", "--to", "5"], "character 1");
     rejects(&["values", "sub(0,1)", "--to", "5"], "removing 0 tokens");
     rejects(&["values", "sub(-2,1)", "--to", "5"], "negative");

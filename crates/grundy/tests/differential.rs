@@ -169,3 +169,84 @@ fn grundys_game_agrees_with_the_generic_solver() {
     assert_eq!(dense(&game, 400), memo(&game, 400));
     assert_eq!(dense(&game, 400)[..10], [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]);
 }
+
+/// Every multiset of `k` positive parts summing to `total`, from scratch:
+/// non-decreasing sequences, by recursion on the first part.
+fn multisets(total: usize, k: usize, least: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return if total == 0 { vec![vec![]] } else { vec![] };
+    }
+    let mut all = Vec::new();
+    for first in least..=total {
+        for mut rest in multisets(total - first, k - 1, first) {
+            rest.insert(0, first);
+            all.push(rest);
+        }
+    }
+    all
+}
+
+/// Values of a code with any digits and constraints, from the definition:
+/// `digits[t] = (d, rule)` where bit `2^k` of `d` allows leaving `k` heaps
+/// and `rule` is one of "", "!", "?", "=".
+fn reference_general(digits: &[(u32, &str)], to: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=to {
+        let mut reachable = Vec::new();
+        for (t, &(d, rule)) in digits.iter().enumerate() {
+            let Some(rest) = n.checked_sub(t) else { break };
+            for k in 0..32 {
+                if d & (1 << k) == 0 || (k == 1 && t == 0) {
+                    continue;
+                }
+                for parts in multisets(rest, k, 1) {
+                    let distinct = parts.windows(2).all(|w| w[0] != w[1]);
+                    let all_equal = parts.windows(2).all(|w| w[0] == w[1]);
+                    // Constraints concern moves that leave two or more heaps.
+                    let allowed = match rule {
+                        _ if k < 2 => true,
+                        "!" => distinct,
+                        "?" => !all_equal,
+                        "=" => all_equal,
+                        _ => true,
+                    };
+                    if allowed {
+                        reachable.push(parts.iter().fold(0, |x, &p| x ^ g[p]));
+                    }
+                }
+            }
+        }
+        g.push((0..).find(|m| !reachable.contains(m)).unwrap());
+    }
+    g
+}
+
+fn general_code(digits: &[(u32, &str)]) -> String {
+    let text: Vec<String> = digits
+        .iter()
+        .map(|&(d, rule)| format!("&{d};{rule}"))
+        .collect();
+    format!("{}.{}", text[0], text[1..].concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// Hexadecimal and wider digits (up to four heaps) with every kind of
+    /// constraint: the table solver and the generic solver agree with the
+    /// definition.
+    #[test]
+    fn wide_digits_and_constraints_agree(
+        d0 in prop::sample::select(vec![0u32, 4, 8, 12, 16, 20, 28]),
+        rest in prop::collection::vec(0u32..32, 1..4),
+        rules in prop::collection::vec(prop::sample::select(vec!["", "!", "?", "="]), 4),
+    ) {
+        let mut digits = vec![(d0, rules[0])];
+        digits.extend(rest.iter().zip(&rules[1..]).map(|(&d, &r)| (d, r)));
+        let text = general_code(&digits);
+        let game: HeapGame = text.parse().unwrap();
+        let expected = reference_general(&digits, 32);
+        prop_assert_eq!(&auto(&game, 32), &expected, "{}", text);
+        prop_assert_eq!(&memo(&game, 32), &expected, "{}", text);
+    }
+}

@@ -132,3 +132,57 @@ fn trivial_and_solved_games_of_tczajka() {
     }
     assert_eq!(checked, 82 + 5);
 }
+
+mod three_heaps {
+    use super::*;
+    use grundy::solve::Engine;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The periodicity theorem for moves that leave three heaps: every
+        /// period `analyze` proves still holds far past the proof's bound.
+        #[test]
+        fn proven_periods_hold_beyond_the_bound(
+            digits in prop::collection::vec(prop::sample::select(vec![0u32, 1, 2, 3, 4, 7, 8, 9, 12, 15]), 1..4),
+        ) {
+            prop_assume!(digits.iter().any(|&d| d & 8 != 0));
+            let code: String = digits.iter().map(|d| format!("&{d};")).collect();
+            let game: HeapGame = format!("0.{code}").parse().unwrap();
+            let limits = Limits { max: 400, ..Limits::default() };
+            let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| true).unwrap();
+            if let (true, Some(p)) = (found.is_proven(), found.periodicity) {
+                let far = 3 * found.computed_to() + 60;
+                let values = TableSolver::new()
+                    .with_engine(Engine::Dense)
+                    .values(&game, far as u64)
+                    .unwrap();
+                for n in p.preperiod..=far - p.period {
+                    prop_assert_eq!(values[n + p.period], values[n], "{} at {}", game, n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_heap_games_are_proven() {
+        // 0.B: remove one token, leave nothing, one heap or three; 4.8:
+        // split in two, or remove one and leave three.
+        for (spec, n0, p, h) in [("0.B", 0, 2, 3), ("4.8", 1, 2, 3), ("0.F", 0, 2, 3)] {
+            let game: HeapGame = spec.parse().unwrap();
+            let limits = Limits {
+                max: 600,
+                ..Limits::default()
+            };
+            let found = analyze(&game, &limits, &TableSolver::new(), &mut |_| true).unwrap();
+            assert!(found.is_proven(), "{spec}");
+            let period = found.periodicity.unwrap();
+            assert_eq!((period.preperiod, period.period), (n0, p), "{spec}");
+            assert!(matches!(
+                found.theorem,
+                Some(grundy::analysis::Theorem::TakeBreak { max_parts, .. }) if max_parts == h
+            ));
+        }
+    }
+}

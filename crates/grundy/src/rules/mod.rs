@@ -88,8 +88,10 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         name: "d0.d1d2...",
         code: None,
         description: "take-and-break code: digit d_t says what may remain after removing t \
-                      tokens (1 = nothing, 2 = one heap, 4 = two heaps; add them); \
-                      `!` after a digit makes the parts unequal, [..] repeats forever",
+                      tokens (1 = nothing, 2 = one heap, 4 = two heaps, 8 = three ...; add \
+                      them; A-Z and &n; past 9, or the set {k,...} of heap counts); a digit \
+                      followed by ! leaves unequal heaps, ? not all equal, = all equal; \
+                      [..] repeats forever",
         example: "0.137",
     },
     CatalogueEntry {
@@ -139,7 +141,11 @@ impl FromStr for HeapGame {
         if lower.starts_with("sub(") {
             return lower.parse().map(HeapGame::Subtraction);
         }
-        if spec.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        // A code: starts with a digit, '.', '&' or '{', or has a point
+        // (game names have none).
+        if spec.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '&' | '{'))
+            || spec.contains('.')
+        {
             return spec.parse().map(HeapGame::TakeBreak);
         }
         Err(Error::UnknownGame {

@@ -7,9 +7,15 @@
 //! Dawson's chess. Digit `d0` (before the point) removes no tokens, so only a
 //! pure split (bit 4) is a real move there: `4.07` may split any heap in two.
 //!
-//! Following CGSuite's notation, a digit followed by `!` requires the parts it
-//! leaves to be pairwise unequal (Grundy's game is `4!.0`), and a bracketed
-//! block repeats forever: `0.[3]` is Nim and `4.[3]` Lasker's Nim.
+//! Bit `2^k` in general lets the move leave `k` heaps: hexadecimal digit 8
+//! leaves three. Following CGSuite's notation, digits past 9 are written
+//! `A`…`Z` (10 to 35) and `&n;` beyond; a digit may also be given as the set
+//! of heap counts it allows, `{2,3}` (the same as `C`). A digit followed by
+//! `!` requires the heaps it leaves to be pairwise unequal (Grundy's game is
+//! `4!.0`), `?` not all equal, `=` all equal — constraints on moves that
+//! leave two or more heaps; a move leaving one heap or none is never
+//! constrained — and a bracketed block repeats forever: `0.[3]` is Nim and
+//! `4.[3]` Lasker's Nim.
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,36 +26,64 @@ use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Digit {
     /// Bit `2^k` set: the move may leave `k` non-empty heaps.
-    leaves: u8,
-    /// The heaps left must be pairwise unequal (`!`).
-    unequal: bool,
+    leaves: u64,
+    /// How the heaps left must relate.
+    parts: Parts,
 }
 
-const LEAVE_NOTHING: u8 = 1;
-const LEAVE_ONE: u8 = 2;
-const LEAVE_TWO: u8 = 4;
+/// A constraint on the heaps a move leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum Parts {
+    /// Any sizes.
+    #[default]
+    Any,
+    /// Pairwise unequal (`!`).
+    Distinct,
+    /// Not all equal (`?`).
+    NotAllEqual,
+    /// All equal (`=`).
+    AllEqual,
+}
+
+const LEAVE_NOTHING: u64 = 1;
+const LEAVE_ONE: u64 = 2;
+const LEAVE_TWO: u64 = 4;
 
 impl Digit {
-    fn new(leaves: u8, unequal: bool) -> Digit {
-        // `!` constrains only moves that leave two or more heaps.
-        Digit {
-            leaves,
-            unequal: unequal && leaves & LEAVE_TWO != 0,
-        }
+    fn new(leaves: u64, parts: Parts) -> Digit {
+        // Constraints bite only on moves that leave two or more heaps, and
+        // for two heaps "not all equal" is "unequal".
+        let parts = match parts {
+            _ if leaves < 4 => Parts::Any,
+            Parts::NotAllEqual if leaves < 8 => Parts::Distinct,
+            other => other,
+        };
+        Digit { leaves, parts }
     }
 
     fn is_zero(self) -> bool {
         self.leaves == 0
     }
+
+    /// The largest number of heaps the digit can leave.
+    fn max_parts(self) -> u32 {
+        (u64::BITS - self.leaves.leading_zeros()).saturating_sub(1)
+    }
 }
 
 impl fmt::Display for Digit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.leaves)?;
-        if self.unequal {
-            f.write_str("!")?;
+        match self.leaves {
+            d @ 0..=9 => write!(f, "{d}")?,
+            d @ 10..=35 => write!(f, "{}", char::from(b'A' + (d - 10) as u8))?,
+            d => write!(f, "&{d};")?,
         }
-        Ok(())
+        f.write_str(match self.parts {
+            Parts::Any => "",
+            Parts::Distinct => "!",
+            Parts::NotAllEqual => "?",
+            Parts::AllEqual => "=",
+        })
     }
 }
 
@@ -98,16 +132,21 @@ impl TakeBreak {
         }
     }
 
-    /// For each number of tokens `t` a move may remove (up to
-    /// [`TakeBreak::max_take`]), `(t, leaves, unequal)`: `leaves` has bit
-    /// `2^k` set when the move may leave `k` heaps, `unequal` when the parts
-    /// must differ. `None` for codes with a repeating block.
-    pub fn digits(&self) -> Option<Vec<(usize, u8, bool)>> {
+    /// For codes without a repeating block whose moves leave at most two
+    /// heaps and constrain them at most to be unequal: for each number of
+    /// tokens `t` a move may remove, `(t, leaves, unequal)`, where `leaves`
+    /// has bit `2^k` set when the move may leave `k` heaps.
+    pub fn octal_digits(&self) -> Option<Vec<(usize, u8, bool)>> {
         let max = self.max_take()?;
+        if self.max_parts() > 2 || self.digits.iter().any(|d| d.parts == Parts::AllEqual) {
+            return None;
+        }
         Some(
             (0..=max)
-                .map(|t| (t, self.digit(t).leaves, self.digit(t).unequal))
-                .filter(|&(_, leaves, _)| leaves != 0)
+                .map(|t| self.digit(t))
+                .enumerate()
+                .filter(|(_, d)| !d.is_zero())
+                .map(|(t, d)| (t, d.leaves as u8, d.parts == Parts::Distinct))
                 .collect(),
         )
     }
@@ -117,19 +156,22 @@ impl TakeBreak {
         self.tail.is_empty().then(|| self.digits.len() - 1)
     }
 
-    /// Whether some digit constrains the parts it leaves (`!`).
+    /// Whether some digit constrains the parts it leaves (`!`, `?`, `=`).
     pub fn has_constraints(&self) -> bool {
-        self.digits.iter().chain(&self.tail).any(|d| d.unequal)
+        self.digits
+            .iter()
+            .chain(&self.tail)
+            .any(|d| d.parts != Parts::Any)
     }
 
     /// The largest number of heaps a move can leave.
     pub fn max_parts(&self) -> usize {
-        let leaves = self
-            .digits
+        self.digits
             .iter()
             .chain(&self.tail)
-            .fold(0, |acc, d| acc | d.leaves);
-        (u8::BITS - leaves.leading_zeros()).saturating_sub(1) as usize
+            .map(|d| d.max_parts() as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Calls `f` with the parts of every option of heap `n`: `[]` when the
@@ -142,21 +184,20 @@ impl TakeBreak {
     /// cross-checks the kernel.
     fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
         let last_t = self.max_take().map_or(n, |max| max.min(n));
+        let mut parts = Vec::new();
         for t in 0..=last_t {
             let digit = self.digit(t);
             let rest = n - t;
-            if digit.leaves & LEAVE_NOTHING != 0 && rest == 0 {
-                f(&[]);
-            }
-            if digit.leaves & LEAVE_ONE != 0 && rest > 0 {
-                f(&[rest]);
-            }
-            if digit.leaves & LEAVE_TWO != 0 {
-                for a in 1..rest {
-                    let b = rest - a;
-                    if a <= b && !(digit.unequal && a == b) {
-                        f(&[a, b]);
-                    }
+            for k in 0..=digit.max_parts() as usize {
+                if digit.leaves & (1 << k) == 0 {
+                    continue;
+                }
+                match k {
+                    0 if rest == 0 => f(&[]),
+                    0 => {}
+                    1 if rest > 0 => f(&[rest]),
+                    1 => {}
+                    _ => partitions(rest, k, 1, digit.parts, &mut parts, &mut f),
                 }
             }
         }
@@ -192,7 +233,16 @@ impl TakeBreak {
     fn gather_portable(&self, n: usize, values: &[Nimber], max: Nimber, seen: &mut MexScratch) {
         // XOR never sets a bit above the highest bit of its operands.
         let bits_needed = u32::BITS - max.get().leading_zeros();
+        let kernel_applies = self.max_parts() <= 2
+            && self
+                .digits
+                .iter()
+                .chain(&self.tail)
+                .all(|d| d.parts != Parts::AllEqual);
         match bits_needed {
+            _ if !kernel_applies => self.for_each_option(n, |parts| {
+                seen.insert(parts.iter().map(|&p| values[p]).sum());
+            }),
             0..=6 => self.gather_in_words::<1>(n, values, seen),
             7 => self.gather_in_words::<2>(n, values, seen),
             8 => self.gather_in_words::<4>(n, values, seen),
@@ -235,7 +285,7 @@ impl TakeBreak {
                 mark(values[rest].get());
             }
             if digit.leaves & LEAVE_TWO != 0 && rest >= 2 {
-                let pairs = if digit.unequal {
+                let pairs = if digit.parts == Parts::Distinct {
                     (rest - 1) / 2
                 } else {
                     rest / 2
@@ -281,15 +331,54 @@ impl TakeBreak {
     }
 
     fn recognize(&self) -> Option<ClosedForm> {
-        let take_any = [Digit::new(LEAVE_NOTHING | LEAVE_ONE, false)];
+        let take_any = [Digit::new(LEAVE_NOTHING | LEAVE_ONE, Parts::Any)];
         if self.tail != take_any || self.digits.len() != 1 {
             return None;
         }
         match self.digits[0] {
             d if d.is_zero() => Some(ClosedForm::Nim),
-            d if d == Digit::new(LEAVE_TWO, false) => Some(ClosedForm::Lasker),
+            d if d == Digit::new(LEAVE_TWO, Parts::Any) => Some(ClosedForm::Lasker),
             _ => None,
         }
+    }
+}
+
+/// Calls `f` with every way to write `rest` as `k` heaps of at least `least`
+/// in non-decreasing order after those already in `parts`, that satisfy
+/// `rule`.
+fn partitions(
+    rest: usize,
+    k: usize,
+    least: usize,
+    rule: Parts,
+    parts: &mut Vec<usize>,
+    f: &mut impl FnMut(&[usize]),
+) {
+    if k == 1 {
+        if rest >= least {
+            parts.push(rest);
+            let first = parts[0];
+            let all_equal = parts.iter().all(|&p| p == first);
+            let keep = match rule {
+                Parts::Any | Parts::Distinct => true,
+                Parts::NotAllEqual => !all_equal,
+                Parts::AllEqual => all_equal,
+            };
+            if keep {
+                f(parts);
+            }
+            parts.pop();
+        }
+        return;
+    }
+    // The smallest heap `a` leaves k - 1 heaps of at least `a` (or a + 1).
+    let step = usize::from(rule == Parts::Distinct);
+    let mut a = least;
+    while a * k + step * k * (k - 1) / 2 <= rest {
+        parts.push(a);
+        partitions(rest - a, k - 1, a + step, rule, parts, f);
+        parts.pop();
+        a += 1;
     }
 }
 
@@ -315,9 +404,9 @@ impl fmt::Display for TakeBreak {
 impl FromStr for TakeBreak {
     type Err = Error;
 
-    /// Parses `d0.d1d2…`, with an optional `d0` (`.77`), optional `!` after
-    /// any digit and an optional repeating block `[…]` at the end. Digits are
-    /// octal (0–7).
+    /// Parses `d0.d1d2…`, with an optional `d0` (`.77`), an optional `!`,
+    /// `?` or `=` after any digit and an optional repeating block `[…]` at
+    /// the end. Digits are `0`–`9`, `A`–`Z`, `&n;` or sets `{k,…}`.
     fn from_str(code: &str) -> Result<TakeBreak> {
         Parser::new(code).parse()
     }
@@ -419,20 +508,81 @@ impl<'a> Parser<'a> {
             return Err(self.error(end, "expected a digit, found the end of the code"));
         };
         let leaves = match c {
-            '0'..='7' => c as u8 - b'0',
-            '8'..='9' | 'a'..='f' | 'A'..='F' => {
+            '0'..='9' => u64::from(c as u8 - b'0'),
+            'A'..='Z' => u64::from(c as u8 - b'A') + 10,
+            'a'..='z' => u64::from(c as u8 - b'a') + 10,
+            '&' => self.entity(at)?,
+            '{' => self.heap_counts(at)?,
+            _ => {
                 return Err(self.error(
                     at,
-                    format!(
-                        "'{c}' is a hexadecimal digit (leaving three or more heaps); \
-                         codes take octal digits 0-7"
-                    ),
+                    format!("expected a digit (0-9, A-Z, &n; or {{...}}), found '{c}'"),
                 ));
             }
-            _ => return Err(self.error(at, format!("expected an octal digit 0-7, found '{c}'"))),
         };
-        let unequal = self.chars.next_if(|&(_, c)| c == '!').is_some();
-        Ok(Digit::new(leaves, unequal))
+        let parts = match self.chars.next_if(|&(_, c)| matches!(c, '!' | '?' | '=')) {
+            Some((_, '!')) => Parts::Distinct,
+            Some((_, '?')) => Parts::NotAllEqual,
+            Some((_, '=')) => Parts::AllEqual,
+            _ => Parts::Any,
+        };
+        Ok(Digit::new(leaves, parts))
+    }
+
+    /// A digit written `&n;`, after its `&` at byte `open`.
+    fn entity(&mut self, open: usize) -> Result<u64> {
+        let mut text = String::new();
+        while let Some((_, c)) = self.chars.next_if(|&(_, c)| c.is_ascii_digit()) {
+            text.push(c);
+        }
+        if self.chars.next_if(|&(_, c)| c == ';').is_none() || text.is_empty() {
+            return Err(self.error(open, "a digit '&n;' needs a number and a closing ';'"));
+        }
+        text.parse::<u64>()
+            .ok()
+            .filter(|&d| d < 1 << 63)
+            .ok_or_else(|| {
+                self.error(
+                    open,
+                    format!("digit &{text}; is too large (at most 2^63 - 1)"),
+                )
+            })
+    }
+
+    /// A digit written as the set of heap counts it allows, `{2,3}`, after
+    /// its `{` at byte `open`.
+    fn heap_counts(&mut self, open: usize) -> Result<u64> {
+        let mut leaves = 0u64;
+        let mut number = String::new();
+        loop {
+            let Some((at, c)) = self.chars.next() else {
+                return Err(self.error(open, "the set of heap counts has no closing '}'"));
+            };
+            match c {
+                '0'..='9' => number.push(c),
+                ',' | '}' => {
+                    let count =
+                        number
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|&k| k < 63)
+                            .ok_or_else(|| {
+                                self.error(at, "expected a heap count from 0 to 62 before this")
+                            })?;
+                    leaves |= 1 << count;
+                    number.clear();
+                    if c == '}' {
+                        return Ok(leaves);
+                    }
+                }
+                _ => {
+                    return Err(self.error(
+                        at,
+                        format!("expected a heap count, ',' or '}}' in the set, found '{c}'"),
+                    ));
+                }
+            }
+        }
     }
 
     /// The digits of a repeating block, after its `[` at byte `open`.
@@ -551,8 +701,14 @@ mod tests {
             other => panic!("{code}: expected an error, got {other:?}"),
         };
         assert_eq!(position(""), 1);
-        assert_eq!(position("0.78"), 4);
-        assert_eq!(position("0.7x"), 4);
+        assert_eq!(position("0.7%"), 4);
+        assert_eq!(position("0.&;"), 3);
+        assert_eq!(position("0.&12"), 3);
+        assert_eq!(position("0.{}"), 4);
+        assert_eq!(position("0.{2,x}"), 6);
+        assert_eq!(position("0.{63}"), 6);
+        assert_eq!(position("0.{2"), 3);
+        assert_eq!(position("{1}.0"), 1);
         assert_eq!(position("0,7"), 2);
         assert_eq!(position("2.7"), 1);
         assert_eq!(position("0.[]"), 3);
@@ -562,6 +718,47 @@ mod tests {
         assert_eq!(position("."), 1);
         assert_eq!(position("0."), 2);
         assert_eq!(position("4!."), 3);
+    }
+
+    #[test]
+    fn every_way_of_writing_a_digit_means_the_same() {
+        assert_eq!(canonical("0.8"), "0.8");
+        assert_eq!(canonical("0.{3}"), "0.8");
+        assert_eq!(canonical("0.{0,1}"), "0.3");
+        assert_eq!(canonical("0.&12;"), "0.C");
+        assert_eq!(canonical("0.c"), "0.C");
+        assert_eq!(canonical("0.{2,5}"), "0.&36;");
+        assert_eq!(canonical("0.&36;"), "0.&36;");
+        assert_eq!(canonical("0.G"), "0.G");
+        // Constraints that cannot bite are dropped; "not all equal" is
+        // "unequal" for two heaps.
+        assert_eq!(canonical("0.3?"), "0.3");
+        assert_eq!(canonical("0.4?"), "0.4!");
+        assert_eq!(canonical("0.8?"), "0.8?");
+        assert_eq!(canonical("0.4="), "0.4=");
+    }
+
+    #[test]
+    fn moves_into_three_heaps_respect_their_constraints() {
+        let options = |code: &str, n: usize| {
+            let code: TakeBreak = code.parse().unwrap();
+            let mut out = Options::new();
+            code.options(&n, &mut out);
+            out.iter().map(<[usize]>::to_vec).collect::<Vec<_>>()
+        };
+        // Remove one token, leave exactly three heaps: 7 -> 6 = 1+1+4,
+        // 1+2+3, 2+2+2.
+        assert_eq!(
+            options("0.8", 7),
+            [vec![1, 1, 4], vec![1, 2, 3], vec![2, 2, 2]]
+        );
+        assert_eq!(options("0.8!", 7), [vec![1, 2, 3]]);
+        assert_eq!(options("0.8?", 7), [vec![1, 1, 4], vec![1, 2, 3]]);
+        assert_eq!(options("0.8=", 7), [vec![2, 2, 2]]);
+        assert_eq!(options("0.4=", 8), Vec::<Vec<usize>>::new());
+        assert_eq!(options("0.4=", 9), [vec![4, 4]]);
+        // Digit C = leave two or three heaps.
+        assert_eq!(options("0.C", 5), [vec![1, 3], vec![2, 2], vec![1, 1, 2]]);
     }
 
     #[test]

@@ -241,12 +241,9 @@ fn mex_from(seen: &[u8], from: u32) -> u32 {
 
 impl SparseSolver {
     /// The solver for `code`, if the method applies: a finite code whose
-    /// moves leave at most two heaps.
+    /// moves leave at most two heaps, unconstrained or unequal.
     pub fn new(code: &TakeBreak) -> Option<SparseSolver> {
-        if code.max_parts() > 2 {
-            return None;
-        }
-        let digits = code.digits()?;
+        let digits = code.octal_digits()?;
         let takes = digits
             .iter()
             .filter(|&&(_, leaves, _)| leaves & 3 != 0)
