@@ -164,6 +164,8 @@ fn games_lists_every_built_in() {
             "d0.d1d2...",
             "sub(a,b,...)",
             "sub(squares)",
+            "sub(a+dk)",
+            "allbut(a,b,...)",
         ]
     );
     let games = stdout_json(&["games", "--format", "json"]);

@@ -92,6 +92,66 @@ fn subtract_a_square_is_a014586() {
 }
 
 #[test]
+fn subtract_a_factorial_is_a014587() {
+    assert_matches_oeis("sub(factorials)", "A014587", 0);
+}
+
+/// Every named or infinite subtraction set against a brute force written
+/// from the set's definition (membership by trial, mex by search).
+#[test]
+fn infinite_subtraction_sets_follow_their_definitions() {
+    let is_prime = |s: usize| {
+        s >= 2
+            && (2..s)
+                .take_while(|d| d * d <= s)
+                .all(|d| !s.is_multiple_of(d))
+    };
+    let fibonacci = |s: usize| {
+        let (mut a, mut b) = (1, 2);
+        while a < s {
+            (a, b) = (b, a + b);
+        }
+        a == s
+    };
+    let factorial = |s: usize| {
+        (1..=20)
+            .scan(1usize, |f, k| {
+                *f *= k;
+                Some(*f)
+            })
+            .any(|f| f == s)
+    };
+    let families: [(&str, &dyn Fn(usize) -> bool); 8] = [
+        ("sub(primes)", &is_prime),
+        ("sub(powers-of-2)", &|s: usize| s.is_power_of_two()),
+        ("sub(fibonacci)", &fibonacci),
+        ("sub(factorials)", &factorial),
+        ("sub(triangular)", &|s: usize| {
+            (1..=s).any(|k| k * (k + 1) / 2 == s)
+        }),
+        ("sub(squares)", &|s: usize| (1..=s).any(|k| k * k == s)),
+        ("sub(2+3k)", &|s: usize| s >= 2 && (s - 2).is_multiple_of(3)),
+        ("allbut(1,2,5)", &|s: usize| {
+            s >= 1 && ![1, 2, 5].contains(&s)
+        }),
+    ];
+    for (spec, member) in families {
+        let got = values(spec, 400);
+        let mut expected: Vec<u32> = Vec::new();
+        for n in 0..=400 {
+            let reachable: Vec<u32> = (1..=n)
+                .filter(|&s| member(s))
+                .map(|s| expected[n - s])
+                .collect();
+            expected.push((0..).find(|m| !reachable.contains(m)).unwrap());
+        }
+        assert_eq!(got, expected, "{spec}");
+        let game: HeapGame = spec.parse().unwrap();
+        assert_eq!(game.to_string(), spec, "{spec} prints as written");
+    }
+}
+
+#[test]
 fn subtraction_2_5_7_is_a266756() {
     assert_matches_oeis("sub(2,5,7)", "A266756", 0);
 }

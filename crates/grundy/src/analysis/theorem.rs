@@ -69,7 +69,7 @@ impl Theorem {
                 SubtractionSet::Finite(amounts) => Some(Theorem::SubtractionWindow {
                     largest_move: *amounts.last()?,
                 }),
-                SubtractionSet::Squares => None,
+                _ => None,
             },
             HeapGame::TakeBreak(code) if !code.has_constraints() => Some(Theorem::TakeBreak {
                 max_take: code.max_take()?,

@@ -10,7 +10,7 @@ mod take_break;
 use std::fmt;
 use std::str::FromStr;
 
-pub use subtraction::{Subtraction, SubtractionSet};
+pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
 
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
@@ -103,8 +103,22 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
     CatalogueEntry {
         name: "sub(squares)",
         code: None,
-        description: "subtract-a-square: remove any positive square number of tokens",
+        description: "subtract-a-square: remove any positive square number of tokens; also \
+                      sub(primes), sub(powers-of-2), sub(fibonacci), sub(factorials), \
+                      sub(triangular)",
         example: "sub(squares)",
+    },
+    CatalogueEntry {
+        name: "sub(a+dk)",
+        code: None,
+        description: "remove a, a+d, a+2d, ... tokens (an arithmetic progression)",
+        example: "sub(2+3k)",
+    },
+    CatalogueEntry {
+        name: "allbut(a,b,...)",
+        code: None,
+        description: "remove any positive number of tokens except a, b, ...",
+        example: "allbut(1,2)",
     },
 ];
 
@@ -138,7 +152,7 @@ impl FromStr for HeapGame {
         {
             return code.parse().map(HeapGame::TakeBreak);
         }
-        if lower.starts_with("sub(") {
+        if lower.starts_with("sub(") || lower.starts_with("allbut(") {
             return lower.parse().map(HeapGame::Subtraction);
         }
         // A code: starts with a digit, '.', '&' or '{', or has a point

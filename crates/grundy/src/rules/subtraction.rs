@@ -1,10 +1,14 @@
 //! Subtraction games: remove `s` tokens from a heap for some `s` in a set.
 //!
 //! `sub(1,3,4)` allows removing 1, 3 or 4 tokens; `sub(squares)` removing any
-//! positive square (subtract-a-square, OEIS A014586).
+//! positive square (subtract-a-square, OEIS A014586); `sub(primes)`,
+//! `sub(powers-of-2)`, `sub(fibonacci)`, `sub(factorials)` (OEIS A014587),
+//! `sub(triangular)` and progressions `sub(2+3k)` (2, 5, 8, ...) name
+//! infinite sets; `allbut(1,2)` allows removing any number but 1 or 2.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::RwLock;
 
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
@@ -15,6 +19,83 @@ pub enum SubtractionSet {
     Finite(Vec<usize>),
     /// The positive squares 1, 4, 9, 16, …
     Squares,
+    /// The primes 2, 3, 5, 7, …
+    Primes(PrimeTable),
+    /// The powers of two 1, 2, 4, 8, …
+    PowersOfTwo,
+    /// The Fibonacci numbers 1, 2, 3, 5, 8, …
+    Fibonacci,
+    /// The factorials 1, 2, 6, 24, …
+    Factorials,
+    /// The triangular numbers 1, 3, 6, 10, …
+    Triangular,
+    /// `first, first + step, first + 2 step, …`
+    Progression {
+        /// The least amount, at least 1.
+        first: usize,
+        /// The difference, at least 1.
+        step: usize,
+    },
+    /// Every positive amount except these (sorted, without repeats).
+    AllBut(Vec<usize>),
+}
+
+/// The primes found so far, grown (by doubling the bound) as larger heaps
+/// ask for them. Shared between threads behind a lock; two tables are equal
+/// whatever they have cached.
+#[derive(Debug, Default)]
+pub struct PrimeTable {
+    /// `(bound, primes up to bound)`.
+    known: RwLock<(usize, Vec<usize>)>,
+}
+
+impl Clone for PrimeTable {
+    fn clone(&self) -> PrimeTable {
+        PrimeTable::default()
+    }
+}
+
+impl PartialEq for PrimeTable {
+    fn eq(&self, _: &PrimeTable) -> bool {
+        true
+    }
+}
+
+impl Eq for PrimeTable {}
+
+impl PrimeTable {
+    /// Calls `f` with every prime up to `n`, in increasing order.
+    fn for_each_up_to(&self, n: usize, mut f: impl FnMut(usize)) {
+        let known = self.known.read().unwrap_or_else(|e| e.into_inner());
+        if known.0 >= n {
+            known.1.iter().take_while(|&&p| p <= n).for_each(|&p| f(p));
+            return;
+        }
+        drop(known);
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
+        if known.0 < n {
+            let bound = n.max(2 * known.0).max(64);
+            *known = (bound, sieve(bound));
+        }
+        known.1.iter().take_while(|&&p| p <= n).for_each(|&p| f(p));
+    }
+}
+
+/// The primes up to `bound` (Eratosthenes).
+fn sieve(bound: usize) -> Vec<usize> {
+    let mut composite = vec![false; bound + 1];
+    let mut primes = Vec::new();
+    for k in 2..=bound {
+        if !composite[k] {
+            primes.push(k);
+            let mut multiple = k * k;
+            while multiple <= bound {
+                composite[multiple] = true;
+                multiple += k;
+            }
+        }
+    }
+    primes
 }
 
 /// A subtraction game.
@@ -65,6 +146,18 @@ impl Subtraction {
     /// Calls `f(s)` for every allowed amount `s <= n`, in increasing order.
     #[inline]
     fn for_each_amount(&self, n: usize, mut f: impl FnMut(usize)) {
+        /// The members of a sequence `first, next(first), ...` up to `n`.
+        fn walk(
+            n: usize,
+            first: usize,
+            next: impl Fn(usize, usize) -> usize,
+            f: impl FnMut(usize),
+        ) {
+            std::iter::successors(Some((first, 1usize)), |&(s, k)| Some((next(s, k), k + 1)))
+                .map(|(s, _)| s)
+                .take_while(|&s| s <= n)
+                .for_each(f);
+        }
         match &self.set {
             SubtractionSet::Finite(amounts) => {
                 amounts.iter().take_while(|&&s| s <= n).for_each(|&s| f(s));
@@ -72,66 +165,156 @@ impl Subtraction {
             SubtractionSet::Squares => {
                 (1..).map(|k| k * k).take_while(|&s| s <= n).for_each(f);
             }
+            SubtractionSet::Primes(table) => table.for_each_up_to(n, f),
+            SubtractionSet::PowersOfTwo => walk(n, 1, |s, _| s.saturating_mul(2), f),
+            SubtractionSet::Factorials => walk(n, 1, |s, k| s.saturating_mul(k + 1), f),
+            SubtractionSet::Triangular => walk(n, 1, |s, k| s.saturating_add(k + 1), f),
+            SubtractionSet::Fibonacci => {
+                let (mut a, mut b) = (1usize, 2usize);
+                while a <= n {
+                    f(a);
+                    (a, b) = (b, a.saturating_add(b));
+                }
+            }
+            SubtractionSet::Progression { first, step } => {
+                (0..)
+                    .map(|k: usize| first.saturating_add(k.saturating_mul(*step)))
+                    .take_while(|&s| s <= n)
+                    .for_each(f);
+            }
+            SubtractionSet::AllBut(excluded) => {
+                let mut skip = excluded.iter().peekable();
+                for s in 1..=n {
+                    if skip.next_if_eq(&&s).is_none() {
+                        f(s);
+                    }
+                }
+            }
         }
     }
 }
 
 impl fmt::Display for Subtraction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |amounts: &[usize]| {
+            let listed: Vec<String> = amounts.iter().map(usize::to_string).collect();
+            listed.join(",")
+        };
         match &self.set {
-            SubtractionSet::Squares => f.write_str("sub(squares)"),
-            SubtractionSet::Finite(amounts) => {
-                let listed: Vec<String> = amounts.iter().map(usize::to_string).collect();
-                write!(f, "sub({})", listed.join(","))
+            SubtractionSet::Finite(amounts) => write!(f, "sub({})", list(amounts)),
+            SubtractionSet::AllBut(excluded) => write!(f, "allbut({})", list(excluded)),
+            SubtractionSet::Progression { first, step } => write!(f, "sub({first}+{step}k)"),
+            family => {
+                let name = families()
+                    .into_iter()
+                    .find(|(_, set)| set == family)
+                    .map_or("?", |(name, _)| name);
+                write!(f, "sub({name})")
             }
         }
     }
 }
 
+/// The named infinite sets, as written inside `sub(...)`.
+fn families() -> [(&'static str, SubtractionSet); 6] {
+    [
+        ("squares", SubtractionSet::Squares),
+        ("primes", SubtractionSet::Primes(PrimeTable::default())),
+        ("powers-of-2", SubtractionSet::PowersOfTwo),
+        ("fibonacci", SubtractionSet::Fibonacci),
+        ("factorials", SubtractionSet::Factorials),
+        ("triangular", SubtractionSet::Triangular),
+    ]
+}
+
 impl FromStr for Subtraction {
     type Err = Error;
 
-    /// Parses `sub(a,b,…)` with positive integers, or `sub(squares)`.
+    /// Parses `sub(a,b,…)` with positive integers, `sub(NAME)` for a named
+    /// set (`squares`, `primes`, `powers-of-2`, `fibonacci`, `factorials`,
+    /// `triangular`), `sub(a+dk)` for a progression, or `allbut(a,b,…)`.
     fn from_str(spec: &str) -> Result<Subtraction> {
         let invalid = |reason: String| Error::InvalidSubtractionSet {
             spec: spec.to_owned(),
             reason,
         };
         let trimmed = spec.trim();
-        let inner = trimmed
-            .strip_prefix("sub(")
-            .ok_or_else(|| invalid("expected 'sub(' at the start".into()))?
+        let (all_but, inner) = if let Some(rest) = trimmed.strip_prefix("allbut(") {
+            (true, rest)
+        } else if let Some(rest) = trimmed.strip_prefix("sub(") {
+            (false, rest)
+        } else {
+            return Err(invalid("expected 'sub(' or 'allbut(' at the start".into()));
+        };
+        let inner = inner
             .strip_suffix(')')
-            .ok_or_else(|| invalid("expected ')' at the end".into()))?;
-        if inner.trim() == "squares" {
-            return Ok(Subtraction::squares());
+            .ok_or_else(|| invalid("expected ')' at the end".into()))?
+            .trim();
+        if !all_but {
+            if let Some((_, set)) = families().into_iter().find(|(name, _)| *name == inner) {
+                return Ok(Subtraction { set });
+            }
+            if let Some((first, step)) = inner.strip_suffix('k').and_then(|p| p.split_once('+')) {
+                let number = |text: &str| {
+                    let text = text.trim();
+                    text.bytes()
+                        .all(|b| b.is_ascii_digit())
+                        .then(|| text.parse::<usize>().ok())
+                        .flatten()
+                        .filter(|&v| v > 0)
+                        .ok_or_else(|| {
+                            invalid(format!(
+                                "'{text}' in a progression a+dk must be a positive integer"
+                            ))
+                        })
+                };
+                return Ok(Subtraction {
+                    set: SubtractionSet::Progression {
+                        first: number(first)?,
+                        step: number(step)?,
+                    },
+                });
+            }
         }
-        if inner.trim().is_empty() {
+        if inner.is_empty() && !all_but {
             return Err(invalid("the set is empty".into()));
         }
-        let amounts = inner
-            .split(',')
-            .map(|item| {
-                let item = item.trim();
-                if item.is_empty() {
-                    Err(invalid("an amount is missing".into()))
-                } else if item.starts_with('-') {
-                    Err(invalid(format!(
-                        "'{item}' is negative; amounts must be positive"
-                    )))
-                } else if !item.bytes().all(|b| b.is_ascii_digit()) {
-                    Err(invalid(format!(
-                        "'{item}' is not a positive integer or the name of a set (squares)"
-                    )))
-                } else {
-                    match item.parse::<usize>() {
-                        Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
-                        Ok(s) => Ok(s),
-                        Err(_) => Err(invalid(format!("'{item}' is too large"))),
+        let amounts = if inner.is_empty() {
+            Vec::new()
+        } else {
+            inner
+                .split(',')
+                .map(|item| {
+                    let item = item.trim();
+                    if item.is_empty() {
+                        Err(invalid("an amount is missing".into()))
+                    } else if item.starts_with('-') {
+                        Err(invalid(format!(
+                            "'{item}' is negative; amounts must be positive"
+                        )))
+                    } else if !item.bytes().all(|b| b.is_ascii_digit()) {
+                        Err(invalid(format!(
+                            "'{item}' is not a positive integer or the name of a set \
+                             (squares, primes, powers-of-2, fibonacci, factorials, triangular)"
+                        )))
+                    } else {
+                        match item.parse::<usize>() {
+                            Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
+                            Ok(s) => Ok(s),
+                            Err(_) => Err(invalid(format!("'{item}' is too large"))),
+                        }
                     }
-                }
-            })
-            .collect::<Result<Vec<usize>>>()?;
+                })
+                .collect::<Result<Vec<usize>>>()?
+        };
+        if all_but {
+            let mut excluded = amounts;
+            excluded.sort_unstable();
+            excluded.dedup();
+            return Ok(Subtraction {
+                set: SubtractionSet::AllBut(excluded),
+            });
+        }
         Subtraction::finite(amounts)
     }
 }
@@ -168,6 +351,7 @@ impl HeapRuleset for Subtraction {
                     k += 1;
                 }
             }
+            _ => self.for_each_amount(n, |s| seen.insert(values[n - s])),
         }
         Ok(())
     }
@@ -202,6 +386,11 @@ mod tests {
             "subtract(1)",
             "sub(+3)",
             "sub(99999999999999999999999)",
+            "sub(cubes)",
+            "sub(0+3k)",
+            "sub(2+0k)",
+            "sub(x+1k)",
+            "allbut(1,x)",
         ] {
             assert!(
                 matches!(
