@@ -164,6 +164,21 @@ fn wide_values_use_every_kernel_width() {
 }
 
 #[test]
+fn divisor_games_agree_with_the_generic_solver() {
+    for spec in [
+        "proper-divisors",
+        "divisors",
+        "equal-split",
+        "mark",
+        "sub(primes)",
+        "allbut(2,3)",
+    ] {
+        let game: HeapGame = spec.parse().unwrap();
+        assert_eq!(dense(&game, 500), memo(&game, 500), "{spec}");
+    }
+}
+
+#[test]
 fn grundys_game_agrees_with_the_generic_solver() {
     let game: HeapGame = "grundy".parse().unwrap();
     assert_eq!(dense(&game, 400), memo(&game, 400));

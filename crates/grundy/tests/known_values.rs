@@ -152,6 +152,41 @@ fn infinite_subtraction_sets_follow_their_definitions() {
 }
 
 #[test]
+fn mark_is_a229764() {
+    assert_matches_oeis("mark", "A229764", 0);
+}
+
+/// The divisor games against a brute force written from their rules.
+#[test]
+fn divisor_games_follow_their_rules() {
+    let mex = |reachable: &[u32]| (0..).find(|m| !reachable.contains(m)).unwrap();
+    let mut proper = vec![0u32];
+    let mut any = vec![0u32];
+    let mut split = vec![0u32];
+    for n in 1..=300usize {
+        let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
+        let from_proper: Vec<u32> = divisors
+            .iter()
+            .filter(|&&d| d < n)
+            .map(|&d| proper[n - d])
+            .collect();
+        proper.push(mex(&from_proper));
+        let from_any: Vec<u32> = divisors.iter().map(|&d| any[n - d]).collect();
+        any.push(mex(&from_any));
+        // k equal heaps of n / k: the XOR of k copies.
+        let from_split: Vec<u32> = divisors
+            .iter()
+            .filter(|&&k| k >= 2)
+            .map(|&k| (0..k).fold(0, |x, _| x ^ split[n / k]))
+            .collect();
+        split.push(mex(&from_split));
+    }
+    assert_eq!(values("proper-divisors", 300), proper);
+    assert_eq!(values("divisors", 300), any);
+    assert_eq!(values("equal-split", 300), split);
+}
+
+#[test]
 fn subtraction_2_5_7_is_a266756() {
     assert_matches_oeis("sub(2,5,7)", "A266756", 0);
 }

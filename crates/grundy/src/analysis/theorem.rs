@@ -75,7 +75,7 @@ impl Theorem {
                 max_take: code.max_take()?,
                 max_parts: code.max_parts(),
             }),
-            HeapGame::TakeBreak(_) => None,
+            HeapGame::TakeBreak(_) | HeapGame::Divisor(_) => None,
         }
     }
 

@@ -4,12 +4,14 @@
 //! (`0.137`, `4!.0`) or a subtraction set (`sub(1,3,4)`, `sub(squares)`);
 //! [`HeapGame`] parses any of them. [`CATALOGUE`] lists what exists.
 
+mod divisor;
 mod subtraction;
 mod take_break;
 
 use std::fmt;
 use std::str::FromStr;
 
+pub use divisor::DivisorGame;
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
 
@@ -85,6 +87,30 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         example: "take-and-split",
     },
     CatalogueEntry {
+        name: "proper-divisors",
+        code: None,
+        description: "remove a proper divisor of the heap (heap 1 cannot move)",
+        example: "proper-divisors",
+    },
+    CatalogueEntry {
+        name: "divisors",
+        code: None,
+        description: "remove any divisor of the heap, the whole heap included",
+        example: "divisors",
+    },
+    CatalogueEntry {
+        name: "equal-split",
+        code: None,
+        description: "split a heap of n into k >= 2 equal heaps, for a divisor k of n",
+        example: "equal-split",
+    },
+    CatalogueEntry {
+        name: "mark",
+        code: None,
+        description: "MARK: remove one token, or halve the heap rounding down",
+        example: "mark",
+    },
+    CatalogueEntry {
         name: "d0.d1d2...",
         code: None,
         description: "take-and-break code: digit d_t says what may remain after removing t \
@@ -137,6 +163,8 @@ pub enum HeapGame {
     TakeBreak(TakeBreak),
     /// A subtraction game.
     Subtraction(Subtraction),
+    /// A game moving by divisors or halving.
+    Divisor(DivisorGame),
 }
 
 impl FromStr for HeapGame {
@@ -151,6 +179,9 @@ impl FromStr for HeapGame {
             .and_then(|entry| entry.code)
         {
             return code.parse().map(HeapGame::TakeBreak);
+        }
+        if let Some(game) = DivisorGame::named(&lower) {
+            return Ok(HeapGame::Divisor(game));
         }
         if lower.starts_with("sub(") || lower.starts_with("allbut(") {
             return lower.parse().map(HeapGame::Subtraction);
@@ -174,6 +205,7 @@ impl fmt::Display for HeapGame {
         match self {
             HeapGame::TakeBreak(game) => game.fmt(f),
             HeapGame::Subtraction(game) => game.fmt(f),
+            HeapGame::Divisor(game) => game.fmt(f),
         }
     }
 }
@@ -185,6 +217,7 @@ impl Ruleset for HeapGame {
         match self {
             HeapGame::TakeBreak(game) => game.options(n, out),
             HeapGame::Subtraction(game) => game.options(n, out),
+            HeapGame::Divisor(game) => game.options(n, out),
         }
     }
 }
@@ -201,6 +234,7 @@ impl HeapRuleset for HeapGame {
         match self {
             HeapGame::TakeBreak(game) => game.gather(n, values, max, seen, scratch),
             HeapGame::Subtraction(game) => game.gather(n, values, max, seen, scratch),
+            HeapGame::Divisor(game) => game.gather(n, values, max, seen, scratch),
         }
     }
 
@@ -208,13 +242,14 @@ impl HeapRuleset for HeapGame {
         match self {
             HeapGame::TakeBreak(game) => game.visit_options(n, visit),
             HeapGame::Subtraction(game) => game.visit_options(n, visit),
+            HeapGame::Divisor(game) => game.visit_options(n, visit),
         }
     }
 
     fn as_take_break(&self) -> Option<&TakeBreak> {
         match self {
             HeapGame::TakeBreak(code) => Some(code),
-            HeapGame::Subtraction(_) => None,
+            HeapGame::Subtraction(_) | HeapGame::Divisor(_) => None,
         }
     }
 
@@ -222,6 +257,7 @@ impl HeapRuleset for HeapGame {
         match self {
             HeapGame::TakeBreak(game) => game.closed_form(n),
             HeapGame::Subtraction(game) => game.closed_form(n),
+            HeapGame::Divisor(game) => game.closed_form(n),
         }
     }
 }
