@@ -449,10 +449,8 @@ impl<'a> Parser<'a> {
             return Err(self.error(
                 0,
                 format!(
-                    "digit {} before the point removes no tokens, so it may only split \
-                     (0 or 4); {} would {}",
-                    d0.leaves,
-                    d0.leaves,
+                    "digit {d0} before the point removes no tokens, so it may only split \
+                     the heap (a multiple of 4, such as 4 or 8); {d0} would {}",
                     if d0.leaves & LEAVE_ONE != 0 {
                         "leave the heap unchanged, a cycle"
                     } else {
