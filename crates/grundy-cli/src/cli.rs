@@ -28,6 +28,9 @@ pub enum Command {
     /// from a file) and a rule for its P-positions, verified on every
     /// computed value.
     Guess(GuessArgs),
+    /// Solve a game given as a graph file: every position's value, the
+    /// P-positions, and every winning move.
+    Graph(GraphArgs),
     /// Print the Grundy values g(0), g(1), ..., g(N) of a heap game.
     Values(ValuesArgs),
     /// Who wins a sum of heaps, and every winning move.
@@ -101,6 +104,17 @@ pub struct GuessArgs {
     pub to: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The graph: an edge list (`FROM TO [LABEL]` or `FROM -> TO [LABEL]`
+    /// per line, a lone name for a position without moves, `#` comments) or
+    /// JSON (`{"edges": [{"from", "to", "label"}], "nodes": [...]}`).
+    pub file: std::path::PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

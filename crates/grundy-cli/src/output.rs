@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
-use grundy::rules::CatalogueEntry;
+use grundy::rules::{CatalogueEntry, GameGraph};
 use grundy::{Component, HeapGame, Nimber, SumAnalysis, WinningMove};
 use serde::Serialize;
 
@@ -578,6 +578,88 @@ pub fn guess(
                     zeros.len(),
                     colon_listing(&zeros, 20)
                 )?,
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy graph --format json`.
+#[derive(Serialize)]
+struct GraphJson<'a> {
+    positions: Vec<PositionJson<'a>>,
+    p_positions: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PositionJson<'a> {
+    name: &'a str,
+    value: u32,
+    winning_moves: Vec<GraphMoveJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct GraphMoveJson<'a> {
+    to: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+}
+
+pub fn graph(
+    out: &mut impl Write,
+    format: SumFormat,
+    graph: &GameGraph,
+    values: &[Nimber],
+) -> Result<(), Failure> {
+    // A move wins when it leads to a P-position.
+    let winning = |p: usize| {
+        graph
+            .moves(p)
+            .filter(|&(q, _)| values[q].is_zero())
+            .map(|(q, label)| GraphMoveJson {
+                to: graph.name(q),
+                label,
+            })
+    };
+    let p_positions: Vec<&str> = (0..graph.len())
+        .filter(|&p| values[p].is_zero())
+        .map(|p| graph.name(p))
+        .collect();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &GraphJson {
+                positions: (0..graph.len())
+                    .map(|p| PositionJson {
+                        name: graph.name(p),
+                        value: values[p].get(),
+                        winning_moves: winning(p).collect(),
+                    })
+                    .collect(),
+                p_positions,
+            },
+        ),
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "{} positions, {} moves; {} P-positions (the player to move loses)",
+                graph.len(),
+                graph.edge_count(),
+                p_positions.len()
+            )?;
+            let width = (0..graph.len())
+                .map(|p| graph.name(p).len())
+                .max()
+                .unwrap_or(0);
+            for p in 0..graph.len() {
+                write!(out, "{:<width$}  {:>3}", graph.name(p), values[p])?;
+                for m in winning(p) {
+                    match m.label {
+                        Some(label) => write!(out, "  -> {} ({label})", m.to)?,
+                        None => write!(out, "  -> {}", m.to)?,
+                    }
+                }
+                writeln!(out)?;
             }
             Ok(())
         }

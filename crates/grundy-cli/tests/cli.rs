@@ -412,3 +412,34 @@ fn checkpoints_resume_byte_identical_even_after_sigkill() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn graphs_give_values_and_winning_moves() {
+    let dir = std::env::temp_dir().join(format!("grundy-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tasks.txt");
+    std::fs::write(
+        &file,
+        "# a small state machine\nstart a\nstart -> b take-two\na end\nb a\nend\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let solved = stdout_json(&["graph", path, "--format", "json"]);
+    assert_eq!(solved["p_positions"], json!(["b", "end"]));
+    assert_eq!(
+        solved["positions"][0],
+        json!({"name": "start", "value": 2, "winning_moves": [{"to": "b", "label": "take-two"}]})
+    );
+    let text = grundy(&["graph", path]).success();
+    let text = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with("4 positions, 4 moves; 2 P-positions"),
+        "{text}"
+    );
+    std::fs::write(&file, "x y\ny z\nz x\n").unwrap();
+    rejects(&["graph", path], "cycle through x -> y -> z -> x");
+    std::fs::write(&file, "{\"edges\": [[\"a\"]]}").unwrap();
+    rejects(&["graph", path], "invalid graph");
+    rejects(&["graph", "/nonexistent/graph.txt"], "cannot read");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -81,6 +81,15 @@ pub enum Error {
         heaps: u64,
     },
 
+    /// A graph file is malformed.
+    #[error("invalid graph{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
+    InvalidGraph {
+        /// The 1-based line of an edge list, or 0.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+
     /// A checkpoint file could not be written or read.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {
@@ -99,7 +108,7 @@ pub enum Error {
 
     /// The generic solver met a position that is its own follower: the game
     /// is loopy and has no Grundy value in the finite theory.
-    #[error("the game has a cycle through position {position}")]
+    #[error("the game has a cycle through {position}")]
     Cycle {
         /// A position on the cycle, formatted with `Debug`.
         position: String,

@@ -5,6 +5,7 @@
 //! [`HeapGame`] parses any of them. [`CATALOGUE`] lists what exists.
 
 mod divisor;
+mod graph;
 mod subtraction;
 mod take_break;
 
@@ -12,6 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use divisor::DivisorGame;
+pub use graph::{GameGraph, GraphValues};
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
 
