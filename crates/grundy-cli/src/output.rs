@@ -651,8 +651,8 @@ pub fn graph(
                 .map(|p| graph.name(p).len())
                 .max()
                 .unwrap_or(0);
-            for p in 0..graph.len() {
-                write!(out, "{:<width$}  {:>3}", graph.name(p), values[p])?;
+            for (p, value) in values.iter().enumerate() {
+                write!(out, "{:<width$}  {:>3}", graph.name(p), value)?;
                 for m in winning(p) {
                     match m.label {
                         Some(label) => write!(out, "  -> {} ({label})", m.to)?,
