@@ -12,10 +12,14 @@
 //! - **rules** describe games: the [`Ruleset`] trait (positions and options,
 //!   each option a sum of components) and [`HeapRuleset`] for games on single
 //!   heaps; built-in rulesets in [`rules`] — take-and-break codes
-//!   ([`TakeBreak`]), subtraction games ([`Subtraction`]) and named games such
-//!   as Kayles, all reachable through [`HeapGame`]'s parser;
+//!   ([`TakeBreak`], any digits and CGSuite's constraints), subtraction games
+//!   ([`Subtraction`], finite or named infinite sets), divisor games and
+//!   named games such as Kayles, all reachable through [`HeapGame`]'s
+//!   parser — and explicit game graphs ([`rules::GameGraph`]);
 //! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
-//!   [`TableSolver`] for heap tables;
+//!   [`TableSolver`] for heap tables, which picks a closed form, the
+//!   sparse-space engine ([`solve::SparseSolver`]) or the dense one, and can
+//!   checkpoint long runs;
 //! - **analysis** turns values into answers: [`analyze_sum`] for sums,
 //!   [`analysis::analyze`] for periods proven by theorem, with certificates.
 //!
