@@ -9,7 +9,7 @@
 //! at any moment leaves either the previous checkpoint or the new one.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -58,17 +58,17 @@ impl Checkpoint {
             heaps: values.len() as u64,
             width,
         };
-        let mut bytes = serde_json::to_vec(&header).map_err(|e| failure(path, e))?;
-        bytes.push(b'\n');
-        bytes.reserve(values.len() * usize::from(width));
-        for v in values {
-            bytes.extend_from_slice(&v.get().to_le_bytes()[..usize::from(width)]);
-        }
+        let mut line = serde_json::to_vec(&header).map_err(|e| failure(path, e))?;
+        line.push(b'\n');
         let partial = PathBuf::from(format!("{}.partial", path.display()));
+        // Streamed through a buffer: saving needs no copy of the table.
         let write = || -> std::io::Result<()> {
-            let mut file = File::create(&partial)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
+            let mut file = BufWriter::new(File::create(&partial)?);
+            file.write_all(&line)?;
+            for v in values {
+                file.write_all(&v.get().to_le_bytes()[..usize::from(width)])?;
+            }
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
             std::fs::rename(&partial, path)
         };
         write().map_err(|e| failure(path, e))
