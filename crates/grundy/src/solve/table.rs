@@ -156,21 +156,24 @@ impl TableSolver {
             return self.extend_once(rules, values, to, progress);
         };
         self.check_fits(to)?;
-        // Chunks grow until one takes about half the interval.
+        // Each chunk is sized from the rate of the last one to take about
+        // the interval, growing at most eightfold at a time.
         let mut chunk: u64 = 1 << 16;
         let mut stats = None;
         loop {
             let started = Instant::now();
-            let target = to.min(values.len() as u64 + chunk - 1);
+            let before = values.len() as u64;
+            let target = to.min(before + chunk - 1);
             let result = self.extend_once(rules, values, target, progress);
             Checkpoint::save(&policy.path, &policy.game, values)?;
             stats = result?.or(stats);
             if values.len() as u64 > to {
                 return Ok(stats);
             }
-            if started.elapsed() < policy.every / 2 {
-                chunk = chunk.saturating_mul(2);
-            }
+            let done = values.len() as u64 - before;
+            let seconds = started.elapsed().as_secs_f64().max(1e-3);
+            let fitting = (done as f64 / seconds * policy.every.as_secs_f64()) as u64;
+            chunk = fitting.clamp(1 << 16, chunk.saturating_mul(8));
         }
     }
 
