@@ -295,8 +295,16 @@ pub fn compare(
         to: (!provable).then_some(to),
         ..limits.clone()
     };
-    let first = analyze(a, &effort, solver, &mut |_| true)?;
-    let second = analyze(b, &effort, solver, &mut |_| true)?;
+    // The two games are independent: analyse them on two threads.
+    let (first, second) = std::thread::scope(|scope| {
+        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| true));
+        let second = analyze(b, &effort, solver, &mut |_| true);
+        let first = first
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    });
+    let (first, second) = (first?, second?);
     let mut enough = to;
     let mut proof_reach = None;
     if let (Some(x), Some(y)) = (first.periodicity, second.periodicity)
