@@ -31,6 +31,11 @@ pub enum Command {
     /// Solve a game given as a graph file: every position's value, the
     /// P-positions, and every winning move.
     Graph(GraphArgs),
+    /// Solve a grid game drawn as an ASCII map ('#' wall, '.' floor, a letter
+    /// or digit for each figure; a figure moves any number of squares left
+    /// or up through floor): every square's value, the winner, every winning
+    /// move.
+    Maze(MazeArgs),
     /// Print the Grundy values g(0), g(1), ..., g(N) of a heap game.
     Values(ValuesArgs),
     /// Who wins a sum of heaps, and every winning move.
@@ -114,6 +119,15 @@ pub struct GraphArgs {
     /// The graph: an edge list (`FROM TO [LABEL]` or `FROM -> TO [LABEL]`
     /// per line, a lone name for a position without moves, `#` comments) or
     /// JSON (`{"edges": [{"from", "to", "label"}], "nodes": [...]}`).
+    pub file: std::path::PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct MazeArgs {
+    /// The map file.
     pub file: std::path::PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]

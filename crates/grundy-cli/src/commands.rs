@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{self, ANALYSIS_BYTES_PER_HEAP, Certificate, Limits};
-use grundy::rules::{CATALOGUE, GameGraph, parse_size};
+use grundy::rules::{CATALOGUE, GameGraph, Maze, parse_size};
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs, ResumeArgs,
-    SumArgs, TableArgs, ValuesArgs,
+    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs, MazeArgs,
+    ResumeArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -165,6 +165,15 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
     let graph = GameGraph::parse(&text)?;
     let solved = graph.solve()?;
     output::graph(out, args.format, &graph, &solved.values)
+}
+
+/// `grundy maze FILE`.
+pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", args.file.display())))?;
+    let maze = Maze::parse(&text)?;
+    let values = maze.values()?;
+    output::maze(out, args.format, &maze, &values)
 }
 
 /// `grundy check FILE`: exit 0 when the certificate is valid, 1 when it is

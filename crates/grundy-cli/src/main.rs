@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare(&args, &mut out),
         Command::Guess(args) => commands::guess(&args, &mut out),
         Command::Graph(args) => commands::graph(&args, &mut out),
+        Command::Maze(args) => commands::maze(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),
         Command::Games(args) => commands::games(&args, &mut out),

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
-use grundy::rules::{CatalogueEntry, GameGraph};
+use grundy::rules::{CatalogueEntry, GameGraph, Maze};
 use grundy::{Component, HeapGame, Nimber, SumAnalysis, WinningMove};
 use serde::Serialize;
 
@@ -660,6 +660,118 @@ pub fn graph(
                     }
                 }
                 writeln!(out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy maze --format json`: rows and columns from 0.
+#[derive(Serialize)]
+struct MazeJson<'a> {
+    /// `values[row][column]`, null on walls.
+    values: Vec<Vec<Option<u32>>>,
+    figures: Vec<FigureJson>,
+    nim_sum: u32,
+    winner: &'static str,
+    winning_moves: &'a [FigureMoveJson],
+}
+
+#[derive(Serialize)]
+struct FigureJson {
+    mark: char,
+    row: usize,
+    column: usize,
+    value: u32,
+}
+
+#[derive(Serialize)]
+struct FigureMoveJson {
+    figure: usize,
+    mark: char,
+    from: [usize; 2],
+    to: [usize; 2],
+}
+
+pub fn maze(
+    out: &mut impl Write,
+    format: SumFormat,
+    maze: &Maze,
+    values: &[Vec<Option<Nimber>>],
+) -> Result<(), Failure> {
+    let value = |(r, c): (usize, usize)| values[r][c].unwrap_or(Nimber::ZERO);
+    let nim_sum: Nimber = maze.figures().iter().map(|&(_, at)| value(at)).sum();
+    // A move wins when it takes its figure's value g to g ^ nim_sum.
+    let mut moves = Vec::new();
+    if !nim_sum.is_zero() {
+        for (i, &(mark, at)) in maze.figures().iter().enumerate() {
+            let target = value(at) ^ nim_sum;
+            for to in maze.moves(at).filter(|&to| value(to) == target) {
+                moves.push(FigureMoveJson {
+                    figure: i,
+                    mark,
+                    from: [at.0, at.1],
+                    to: [to.0, to.1],
+                });
+            }
+        }
+    }
+    let winner = if nim_sum.is_zero() { "second" } else { "first" };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &MazeJson {
+                values: values
+                    .iter()
+                    .map(|row| row.iter().map(|v| v.map(Nimber::get)).collect())
+                    .collect(),
+                figures: maze
+                    .figures()
+                    .iter()
+                    .map(|&(mark, at)| FigureJson {
+                        mark,
+                        row: at.0,
+                        column: at.1,
+                        value: value(at).get(),
+                    })
+                    .collect(),
+                nim_sum: nim_sum.get(),
+                winner,
+                winning_moves: &moves,
+            },
+        ),
+        SumFormat::Text => {
+            let width = values
+                .iter()
+                .flatten()
+                .flatten()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1);
+            for row in values {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|v| match v {
+                        Some(v) => format!("{v:>width$}"),
+                        None => format!("{:>width$}", "#"),
+                    })
+                    .collect();
+                writeln!(out, "{}", cells.join(" "))?;
+            }
+            if maze.figures().is_empty() {
+                return Ok(());
+            }
+            writeln!(out, "{winner} player wins (nim-sum {nim_sum})")?;
+            for m in &moves {
+                writeln!(
+                    out,
+                    "{} (row {}, column {}) moves to row {}, column {}",
+                    m.mark,
+                    m.from[0] + 1,
+                    m.from[1] + 1,
+                    m.to[0] + 1,
+                    m.to[1] + 1
+                )?;
             }
             Ok(())
         }

@@ -443,3 +443,34 @@ fn graphs_give_values_and_winning_moves() {
     rejects(&["graph", "/nonexistent/graph.txt"], "cannot read");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn mazes_give_square_values_and_winning_moves() {
+    let dir = std::env::temp_dir().join(format!("grundy-maze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("maze.txt");
+    std::fs::write(&file, "..#....\n.A...#.\n#..#...\n....B..\n.#.....\n").unwrap();
+    let path = file.to_str().unwrap();
+    let solved = stdout_json(&["maze", path, "--format", "json"]);
+    assert_eq!(solved["values"][0], json!([0, 1, null, 0, 1, 2, 3]));
+    assert_eq!(solved["nim_sum"], 5);
+    assert_eq!(
+        solved["winning_moves"],
+        json!([
+            {"figure": 1, "mark": "B", "from": [3, 4], "to": [3, 0]},
+            {"figure": 1, "mark": "B", "from": [3, 4], "to": [2, 4]}
+        ])
+    );
+    // Every winning move leaves the figures worth nothing together.
+    let values = &solved["values"];
+    for m in solved["winning_moves"].as_array().unwrap() {
+        let to = &m["to"];
+        let moved = values[to[0].as_u64().unwrap() as usize][to[1].as_u64().unwrap() as usize]
+            .as_u64()
+            .unwrap();
+        assert_eq!(moved ^ solved["figures"][0]["value"].as_u64().unwrap(), 0);
+    }
+    std::fs::write(&file, "..\n.?\n").unwrap();
+    rejects(&["maze", path], "line 2");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

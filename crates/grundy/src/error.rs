@@ -90,6 +90,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A map of a grid game is malformed.
+    #[error("invalid map{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
+    InvalidMap {
+        /// The 1-based line, or 0.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+
     /// A checkpoint file could not be written or read.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {

@@ -6,6 +6,7 @@
 
 mod divisor;
 mod graph;
+mod maze;
 mod subtraction;
 mod take_break;
 
@@ -14,6 +15,7 @@ use std::str::FromStr;
 
 pub use divisor::DivisorGame;
 pub use graph::{GameGraph, GraphValues};
+pub use maze::Maze;
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
 
