@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{self, ANALYSIS_BYTES_PER_HEAP, Certificate, Limits};
-use grundy::rules::{CATALOGUE, GameGraph, Maze, parse_size};
+use grundy::rules::{CATALOGUE, GameGraph, Maze, PairGame, parse_size};
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 
@@ -19,6 +19,11 @@ use crate::{Failure, output, progress};
 
 /// `grundy values GAME --to N`.
 pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if let Some(game) = PairGame::named(args.game.trim()) {
+        let to = parse_size(&args.to)?;
+        let table = game.table(to, parse_bytes(&args.table.memory_limit)?)?;
+        return output::pair_values(out, args.format, &game.to_string(), &table);
+    }
     let game: HeapGame = args.game.parse()?;
     let to = parse_size(&args.to)?;
     let (solver, mut values) = resumable(solver(&args.table)?, &game, &args.resumable)?;

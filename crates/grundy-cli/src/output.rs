@@ -777,3 +777,67 @@ pub fn maze(
         }
     }
 }
+
+/// `grundy values` for a game on pairs: `{"game", "values": [[g(0,0), g(0,1),
+/// ...], [g(1,0), ...], ...]}`.
+#[derive(Serialize)]
+struct PairValuesJson<'a> {
+    game: &'a str,
+    values: Vec<Vec<u32>>,
+}
+
+pub fn pair_values(
+    out: &mut impl Write,
+    format: Format,
+    name: &str,
+    table: &[Vec<Nimber>],
+) -> Result<(), Failure> {
+    match format {
+        Format::Json => json(
+            out,
+            &PairValuesJson {
+                game: name,
+                values: table
+                    .iter()
+                    .map(|row| row.iter().map(|v| v.get()).collect())
+                    .collect(),
+            },
+        ),
+        Format::Csv => {
+            writeln!(out, "a,b,value")?;
+            for (a, row) in table.iter().enumerate() {
+                for (b, v) in row.iter().enumerate() {
+                    writeln!(out, "{a},{b},{v}")?;
+                }
+            }
+            Ok(())
+        }
+        Format::Text => {
+            let last = table.len().saturating_sub(1);
+            writeln!(
+                out,
+                "{name}: g(a, b) for 0 <= a, b <= {last} (row a, column b)"
+            )?;
+            let width = table
+                .iter()
+                .flatten()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1)
+                .max(last.to_string().len());
+            write!(out, "{:>width$} |", "")?;
+            for b in 0..table.len() {
+                write!(out, " {b:>width$}")?;
+            }
+            writeln!(out)?;
+            for (a, row) in table.iter().enumerate() {
+                write!(out, "{a:>width$} |")?;
+                for v in row {
+                    write!(out, " {v:>width$}")?;
+                }
+                writeln!(out)?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -165,6 +165,7 @@ fn games_lists_every_built_in() {
             "divisors",
             "equal-split",
             "mark",
+            "wythoff",
             "d0.d1d2...",
             "sub(a,b,...)",
             "sub(squares)",
@@ -473,4 +474,19 @@ fn mazes_give_square_values_and_winning_moves() {
     std::fs::write(&file, "..\n.?\n").unwrap();
     rejects(&["maze", path], "line 2");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wythoff_tables() {
+    let table = stdout_json(&["values", "wythoff", "--to", "3", "--format", "json"]);
+    assert_eq!(
+        table["values"],
+        json!([[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]])
+    );
+    let csv = grundy(&["values", "wythoff", "--to", "1", "--format", "csv"]).success();
+    assert_eq!(
+        String::from_utf8_lossy(&csv.get_output().stdout),
+        "a,b,value\n0,0,0\n0,1,1\n1,0,1\n1,1,2\n"
+    );
+    rejects(&["values", "wythoff", "--to", "1e7"], "over the limit");
 }

@@ -187,6 +187,26 @@ fn divisor_games_follow_their_rules() {
 }
 
 #[test]
+fn wythoff_is_a004481_a047708_and_a004484() {
+    let table = grundy::rules::PairGame::Wythoff
+        .table(130, 1 << 24)
+        .unwrap();
+    let g = |a: usize, b: usize| table[a][b].get();
+    // Antidiagonals a + b = d, in order of increasing a (the table is
+    // symmetric, so the order within one does not matter).
+    let antidiagonals: Vec<u32> = (0..)
+        .flat_map(|d: usize| (0..=d).map(move |a| (a, d - a)))
+        .take(oeis("A004481").len())
+        .map(|(a, b)| g(a, b))
+        .collect();
+    assert_eq!(antidiagonals, oeis("A004481"));
+    let diagonal: Vec<u32> = (0..oeis("A047708").len()).map(|n| g(n, n)).collect();
+    assert_eq!(diagonal, oeis("A047708"));
+    let row_three: Vec<u32> = (0..oeis("A004484").len()).map(|n| g(3, n)).collect();
+    assert_eq!(row_three, oeis("A004484"));
+}
+
+#[test]
 fn subtraction_2_5_7_is_a266756() {
     assert_matches_oeis("sub(2,5,7)", "A266756", 0);
 }
