@@ -142,8 +142,7 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
             (spec.trim().to_owned(), found.values.clone(), Some(found))
         }
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+            let text = read(path)?;
             let values = text
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|item| !item.is_empty())
@@ -165,8 +164,7 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// `grundy graph FILE`.
 pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", args.file.display())))?;
+    let text = read(&args.file)?;
     let graph = GameGraph::parse(&text)?;
     let solved = graph.solve()?;
     output::graph(out, args.format, &graph, &solved.values)
@@ -174,8 +172,7 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// `grundy maze FILE`.
 pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", args.file.display())))?;
+    let text = read(&args.file)?;
     let maze = Maze::parse(&text)?;
     let values = maze.values()?;
     output::maze(out, args.format, &maze, &values)
@@ -185,8 +182,7 @@ pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// not (saying exactly what fails), 2 when the file cannot be read.
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let path = args.file.display();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Failure::Input(format!("cannot read {path}: {e}")))?;
+    let text = read(&args.file)?;
     let certificate: Certificate = serde_json::from_str(&text)
         .map_err(|e| Failure::Input(format!("{path} is not a certificate: {e}")))?;
     match certificate.check() {
@@ -256,6 +252,12 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// `grundy games`.
 pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
     output::catalogue(out, args.format, CATALOGUE)
+}
+
+/// The text of a file the user named; failing to read it is bad input.
+fn read(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))
 }
 
 fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {
