@@ -120,6 +120,10 @@ pub struct GraphArgs {
     /// per line, a lone name for a position without moves, `#` comments) or
     /// JSON (`{"edges": [{"from", "to", "label"}], "nodes": [...]}`).
     pub file: std::path::PathBuf,
+    /// Play a sum: one token on each named position (names may repeat), and
+    /// print who wins and every winning move instead of the whole table.
+    #[arg(long, num_args = 1.., value_name = "POSITION")]
+    pub sum: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

@@ -167,7 +167,19 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let graph = GameGraph::parse(&text)?;
     let solved = graph.solve()?;
-    output::graph(out, args.format, &graph, &solved.values)
+    if args.sum.is_empty() {
+        return output::graph(out, args.format, &graph, &solved.values);
+    }
+    let tokens = args
+        .sum
+        .iter()
+        .map(|name| {
+            graph
+                .position(name)
+                .ok_or_else(|| Failure::Input(format!("the graph has no position '{name}'")))
+        })
+        .collect::<Result<Vec<usize>, Failure>>()?;
+    output::graph_sum(out, args.format, &graph, &solved.values, &tokens)
 }
 
 /// `grundy maze FILE`.

@@ -841,3 +841,88 @@ pub fn pair_values(
         }
     }
 }
+
+/// `grundy graph FILE --sum ... --format json`.
+#[derive(Serialize)]
+struct GraphSumJson<'a> {
+    components: Vec<GraphTokenJson<'a>>,
+    nim_sum: u32,
+    winner: &'static str,
+    winning_moves: Vec<GraphSumMoveJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct GraphTokenJson<'a> {
+    position: &'a str,
+    value: u32,
+}
+
+#[derive(Serialize)]
+struct GraphSumMoveJson<'a> {
+    component: usize,
+    from: &'a str,
+    to: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+}
+
+/// A sum of tokens on a graph: token `i` moving `p -> q` wins exactly when
+/// it takes `g(p)` to `g(p) ^ G`, `G` the nim-sum of all tokens.
+pub fn graph_sum(
+    out: &mut impl Write,
+    format: SumFormat,
+    graph: &GameGraph,
+    values: &[Nimber],
+    tokens: &[usize],
+) -> Result<(), Failure> {
+    let nim_sum: Nimber = tokens.iter().map(|&p| values[p]).sum();
+    let winner = if nim_sum.is_zero() { "second" } else { "first" };
+    let mut moves = Vec::new();
+    if !nim_sum.is_zero() {
+        for (i, &p) in tokens.iter().enumerate() {
+            let target = values[p] ^ nim_sum;
+            for (q, label) in graph.moves(p).filter(|&(q, _)| values[q] == target) {
+                moves.push(GraphSumMoveJson {
+                    component: i,
+                    from: graph.name(p),
+                    to: graph.name(q),
+                    label,
+                });
+            }
+        }
+    }
+    match format {
+        SumFormat::Json => json(
+            out,
+            &GraphSumJson {
+                components: tokens
+                    .iter()
+                    .map(|&p| GraphTokenJson {
+                        position: graph.name(p),
+                        value: values[p].get(),
+                    })
+                    .collect(),
+                nim_sum: nim_sum.get(),
+                winner,
+                winning_moves: moves,
+            },
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{winner} player wins (nim-sum {nim_sum})")?;
+            for m in &moves {
+                write!(
+                    out,
+                    "token {} moves {} -> {}",
+                    m.component + 1,
+                    m.from,
+                    m.to
+                )?;
+                match m.label {
+                    Some(label) => writeln!(out, " ({label})")?,
+                    None => writeln!(out)?,
+                }
+            }
+            Ok(())
+        }
+    }
+}

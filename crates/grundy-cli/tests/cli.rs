@@ -437,6 +437,26 @@ fn graphs_give_values_and_winning_moves() {
         text.starts_with("4 positions, 4 moves; 2 P-positions"),
         "{text}"
     );
+    // Tokens on start (2), a (1) and a (1): nim-sum 2. The only winning
+    // move takes start to b (value 0); a token on a would need to reach
+    // value 3, which no move gives.
+    let sum = stdout_json(&[
+        "graph", path, "--sum", "start", "a", "a", "--format", "json",
+    ]);
+    assert_eq!(sum["nim_sum"], 2);
+    assert_eq!(
+        sum["winning_moves"],
+        json!([{"component": 0, "from": "start", "to": "b", "label": "take-two"}])
+    );
+    let text = grundy(&["graph", path, "--sum", "b", "end"]).success();
+    assert_eq!(
+        String::from_utf8_lossy(&text.get_output().stdout),
+        "second player wins (nim-sum 0)\n"
+    );
+    rejects(
+        &["graph", path, "--sum", "nowhere"],
+        "no position 'nowhere'",
+    );
     std::fs::write(&file, "x y\ny z\nz x\n").unwrap();
     rejects(&["graph", path], "cycle through x -> y -> z -> x");
     std::fs::write(&file, "{\"edges\": [[\"a\"]]}").unwrap();

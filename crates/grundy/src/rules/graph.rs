@@ -205,6 +205,11 @@ impl GameGraph {
         &self.names[p]
     }
 
+    /// The position named `name`, if there is one (a linear search).
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
     /// The moves of position `p`: `(target, label)`.
     pub fn moves(&self, p: usize) -> impl Iterator<Item = (usize, Option<&str>)> + '_ {
         (self.starts[p]..self.starts[p + 1])
