@@ -177,10 +177,12 @@ pub fn analyze_from(
             });
         }
         // Jump to what the candidate's proof needs (growing by at least a
-        // sixteenth, so refuted candidates cannot make us creep), or double.
+        // sixteenth, so refuted candidates cannot make us creep), or grow by
+        // half: a period shows as a candidate once its tail spans two
+        // periods, and smaller steps overshoot the proof's bound less.
         target = match needed {
             Some(last) if last > target => last.max(target + target / 16),
-            _ => target.saturating_mul(2),
+            _ => target.saturating_add(target / 2).max(target + 1),
         }
         .min(limits.max);
     }
