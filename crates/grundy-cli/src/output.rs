@@ -53,6 +53,12 @@ struct GameJson<'a> {
     example: &'a str,
 }
 
+/// Who wins a sum worth `nim_sum`: the player to move ("first") unless it
+/// is zero.
+fn winner(nim_sum: Nimber) -> &'static str {
+    if nim_sum.is_zero() { "second" } else { "first" }
+}
+
 fn json(out: &mut impl Write, value: &impl Serialize) -> Result<(), Failure> {
     serde_json::to_writer(&mut *out, value).map_err(|e| Failure::Io(e.into()))?;
     writeln!(out)?;
@@ -111,11 +117,7 @@ pub fn sum(
     components: &[Component],
     analysis: &SumAnalysis,
 ) -> Result<(), Failure> {
-    let winner = if analysis.first_player_wins() {
-        "first"
-    } else {
-        "second"
-    };
+    let winner = winner(analysis.nim_sum);
     match format {
         SumFormat::Json => {
             let moves: Vec<WinningMoveJson> = analysis
@@ -716,7 +718,7 @@ pub fn maze(
             }
         }
     }
-    let winner = if nim_sum.is_zero() { "second" } else { "first" };
+    let winner = winner(nim_sum);
     match format {
         SumFormat::Json => json(
             out,
@@ -876,7 +878,7 @@ pub fn graph_sum(
     tokens: &[usize],
 ) -> Result<(), Failure> {
     let nim_sum: Nimber = tokens.iter().map(|&p| values[p]).sum();
-    let winner = if nim_sum.is_zero() { "second" } else { "first" };
+    let winner = winner(nim_sum);
     let mut moves = Vec::new();
     if !nim_sum.is_zero() {
         for (i, &p) in tokens.iter().enumerate() {

@@ -2,10 +2,8 @@
 
 use grundy::{HeapGame, HeapRuleset, TableSolver};
 
-fn testdata(path: &str) -> String {
-    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"))
-}
+mod common;
+use common::testdata;
 
 /// The terms of an OEIS sequence, from its first listed term on.
 fn oeis(anumber: &str) -> Vec<u32> {

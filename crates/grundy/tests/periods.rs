@@ -5,10 +5,8 @@
 use grundy::analysis::{Limits, Support, analyze};
 use grundy::{HeapGame, TableSolver};
 
-fn testdata(path: &str) -> String {
-    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"))
-}
+mod common;
+use common::testdata;
 
 /// `(preperiod, period, saltus, proven)` from an adaptive analysis.
 fn analyze_to(spec: &str, max: u64) -> (usize, usize, u64, bool) {

@@ -5,10 +5,8 @@ use grundy::solve::{Checkpoint, Engine, SparseSolver};
 use grundy::{HeapGame, Nimber, TableSolver, TakeBreak};
 use proptest::prelude::*;
 
-fn testdata(path: &str) -> String {
-    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("cannot read {full}: {e}"))
-}
+mod common;
+use common::testdata;
 
 fn sparse(code: &TakeBreak, to: u64) -> Vec<Nimber> {
     let mut values = Vec::new();
