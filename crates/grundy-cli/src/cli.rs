@@ -73,8 +73,8 @@ pub struct AnalyzeArgs {
     )]
     pub to: Option<String>,
     /// The largest heap an adaptive run computes (default 2^17). Values
-    /// take 4 bytes per heap; plain tables cost about N^2 / 4 operations
-    /// for games that split heaps.
+    /// take 1 byte per heap while below 256 (see --memory-limit); plain
+    /// tables cost about N^2 / 4 operations for games that split heaps.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub max: Option<String>,
     /// Write a certificate of the proven period to FILE (JSON), for
@@ -203,9 +203,11 @@ pub struct ResumeArgs {
 #[derive(Debug, Args)]
 pub struct TableArgs {
     /// The most memory a run may take, e.g. 512M or 16G. A table of heaps
-    /// 0..=N needs 6(N+1) bytes (4(N+1) with --engine dense), and
-    /// `analyze`, `guess` and `compare` 4(N+1) more; a run that would need
-    /// more is refused before it starts.
+    /// 0..=N holds N+1 bytes while every value is below 256 and 2(N+1)
+    /// below 65536; a run is allowed 3(N+1) bytes (the peak while a table
+    /// widens; 6(N+1) with --engine dense, which keeps a 4-byte working
+    /// copy) and is refused before it starts if that exceeds the limit.
+    /// The period search adds a fixed 16 MiB at most.
     #[arg(long, value_name = "BYTES", default_value = "4G")]
     pub memory_limit: String,
     /// How values are computed: `sparse` (the rare/common method, for

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use grundy::analysis::{self, ANALYSIS_BYTES_PER_HEAP, Certificate, Limits};
+use grundy::analysis::{self, Certificate, Limits};
 use grundy::rules::{CATALOGUE, GameGraph, Maze, PairGame, parse_size};
 use grundy::solve::{Checkpoint, Engine};
-use grundy::{Component, HeapGame, TableSolver, analyze_sum};
+use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum};
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs, MazeArgs,
@@ -44,8 +44,8 @@ fn resumable(
     solver: TableSolver,
     game: &HeapGame,
     args: &ResumeArgs,
-) -> Result<(TableSolver, Vec<grundy::Nimber>), Failure> {
-    let mut values = Vec::new();
+) -> Result<(TableSolver, ValueTable), Failure> {
+    let mut values = ValueTable::new();
     if let Some(path) = &args.resume {
         let saved = Checkpoint::load(path)?;
         if saved.game != game.to_string() {
@@ -102,7 +102,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         limits.max = parse_size(max)?;
     }
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
-    solver.check_fits_with(limits.to.unwrap_or(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
+    solver.check_fits(limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let interrupted = stop_flag(&args.resumable);
     let found = analysis::analyze_from(&game, values, &limits, &solver, &mut |n| {
@@ -137,9 +137,9 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
                 limits.to = Some(parse_size(to)?);
             }
             let solver = solver(&args.table)?;
-            solver.check_fits_with(limits.to.unwrap_or(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
+            solver.check_fits(limits.to.unwrap_or(limits.max))?;
             let found = analysis::analyze(&game, &limits, &solver, &mut |_| true)?;
-            (spec.trim().to_owned(), found.values.clone(), Some(found))
+            (spec.trim().to_owned(), found.values.to_vec(), Some(found))
         }
         (None, Some(path)) => {
             let text = read(path)?;
@@ -222,7 +222,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
     let limits = Limits::default();
-    solver.check_fits_with(to.max(limits.max), ANALYSIS_BYTES_PER_HEAP)?;
+    solver.check_fits(to.max(limits.max))?;
     let comparison = analysis::compare(&first, &second, to, &limits, &solver)?;
     output::comparison(
         out,

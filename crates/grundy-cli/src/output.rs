@@ -7,7 +7,7 @@ use std::io::Write;
 
 use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
 use grundy::rules::{CatalogueEntry, GameGraph, Maze};
-use grundy::{Component, HeapGame, Nimber, SumAnalysis, WinningMove};
+use grundy::{Component, HeapGame, Nimber, SumAnalysis, ValueTable, WinningMove};
 use serde::Serialize;
 
 use crate::Failure;
@@ -70,7 +70,7 @@ pub fn values(
     format: Format,
     name: &str,
     game: &HeapGame,
-    values: &[Nimber],
+    values: &ValueTable,
 ) -> Result<(), Failure> {
     match format {
         Format::Json => json(
@@ -97,13 +97,15 @@ pub fn values(
                 writeln!(out, "{name} ({canonical}): g(0..={last})")?;
             }
             let index_width = last.to_string().len();
-            let value_width = values.iter().max().map_or(1, |v| v.to_string().len());
-            for (row, chunk) in values.chunks(10).enumerate() {
-                write!(out, "{:>index_width$}:", row * 10)?;
-                for v in chunk {
-                    write!(out, " {v:>value_width$}")?;
+            let value_width = values.max().map_or(1, |v| v.to_string().len());
+            for (n, v) in values.iter().enumerate() {
+                if n % 10 == 0 {
+                    write!(out, "{n:>index_width$}:")?;
                 }
-                writeln!(out)?;
+                write!(out, " {v:>value_width$}")?;
+                if n % 10 == 9 || n == last {
+                    writeln!(out)?;
+                }
             }
             Ok(())
         }
@@ -244,14 +246,56 @@ struct AnalysisJson<'a> {
     max_value_at: usize,
     histogram: Vec<[u64; 2]>,
     p_position_count: usize,
-    /// The list, or `{"count", "first"}` when longer than 1000.
+    /// Each the list, or `{"count", "first"}` when longer than 1000.
     p_positions: serde_json::Value,
-    exceptions: Vec<usize>,
+    exceptions: serde_json::Value,
     first_values: Vec<u32>,
 }
 
-/// How many P-positions JSON lists before it switches to a count.
-const P_POSITIONS_LISTED: usize = 1000;
+/// How many heaps JSON lists (P-positions, exceptions) before it switches to
+/// a count and the first ones.
+const HEAPS_LISTED: usize = 1000;
+
+/// A count of heaps with the first [`HEAPS_LISTED`] of them, taken from an
+/// iterator so that a table of 10^9 heaps needs no list of them.
+struct Sample {
+    count: usize,
+    first: Vec<usize>,
+}
+
+impl Sample {
+    fn of(heaps: impl Iterator<Item = usize>) -> Sample {
+        let mut sample = Sample {
+            count: 0,
+            first: Vec::new(),
+        };
+        for heap in heaps {
+            if sample.count < HEAPS_LISTED {
+                sample.first.push(heap);
+            }
+            sample.count += 1;
+        }
+        sample
+    }
+
+    /// The list, or `{"count", "first"}` past [`HEAPS_LISTED`].
+    fn json(&self) -> serde_json::Value {
+        if self.count <= HEAPS_LISTED {
+            serde_json::json!(self.first)
+        } else {
+            serde_json::json!({ "count": self.count, "first": self.first })
+        }
+    }
+
+    /// `": a b c ..."` with at most `limit` heaps, or nothing when empty.
+    fn colon_listing(&self, limit: usize) -> String {
+        if self.count == 0 {
+            String::new()
+        } else {
+            format!(": {}", listing_of(&self.first, self.count, limit))
+        }
+    }
+}
 
 pub fn analysis(
     out: &mut impl Write,
@@ -260,8 +304,8 @@ pub fn analysis(
     found: &Analysis,
 ) -> Result<(), Failure> {
     let (max_value, max_value_at) = found.max_value();
-    let p_positions = found.p_positions();
-    let exceptions = found.exceptions();
+    let p_positions = Sample::of(found.p_positions());
+    let exceptions = Sample::of(found.exceptions());
     let (support, theorem, last_heap_needed) = match (found.periodicity, found.support) {
         (None, _) => ("none", None, None),
         (
@@ -276,49 +320,39 @@ pub fn analysis(
     };
     let period = found.periodicity;
     match format {
-        SumFormat::Json => {
-            let listed = if p_positions.len() <= P_POSITIONS_LISTED {
-                serde_json::json!(p_positions)
-            } else {
-                serde_json::json!({
-                    "count": p_positions.len(),
-                    "first": &p_positions[..P_POSITIONS_LISTED],
-                })
-            };
-            json(
-                out,
-                &AnalysisJson {
-                    game: name,
-                    canonical: &found.game,
-                    period: period.map(|p| p.period),
-                    preperiod: period.map(|p| p.preperiod),
-                    saltus: period.map(|p| p.saltus),
-                    proven: found.is_proven(),
-                    support,
-                    theorem,
-                    last_heap_needed,
-                    heaps_needed_for_proof: found.heaps_needed_for_proof(),
-                    rare_values: found.sparse.as_ref().map(|s| s.mask),
-                    rare_count: found.sparse.as_ref().map(|s| s.rare_count),
-                    last_rare: found.sparse.as_ref().and_then(|s| s.last_rare),
-                    position_parity: found.sparse.as_ref().map(|s| s.position_parity),
-                    sparse_scans: found.sparse.as_ref().map(|s| s.scans),
-                    sparse_scan_pairs: found.sparse.as_ref().map(|s| s.scan_pairs),
-                    computed_to: found.computed_to(),
-                    max_value: max_value.get(),
-                    max_value_at,
-                    histogram: found
-                        .histogram()
-                        .into_iter()
-                        .map(|(v, c)| [u64::from(v), c])
-                        .collect(),
-                    p_position_count: p_positions.len(),
-                    p_positions: listed,
-                    exceptions,
-                    first_values: found.values.iter().take(100).map(|v| v.get()).collect(),
-                },
-            )
-        }
+        SumFormat::Json => json(
+            out,
+            &AnalysisJson {
+                game: name,
+                canonical: &found.game,
+                period: period.map(|p| p.period),
+                preperiod: period.map(|p| p.preperiod),
+                saltus: period.map(|p| p.saltus),
+                proven: found.is_proven(),
+                support,
+                theorem,
+                last_heap_needed,
+                heaps_needed_for_proof: found.heaps_needed_for_proof(),
+                rare_values: found.sparse.as_ref().map(|s| s.mask),
+                rare_count: found.sparse.as_ref().map(|s| s.rare_count),
+                last_rare: found.sparse.as_ref().and_then(|s| s.last_rare),
+                position_parity: found.sparse.as_ref().map(|s| s.position_parity),
+                sparse_scans: found.sparse.as_ref().map(|s| s.scans),
+                sparse_scan_pairs: found.sparse.as_ref().map(|s| s.scan_pairs),
+                computed_to: found.computed_to(),
+                max_value: max_value.get(),
+                max_value_at,
+                histogram: found
+                    .histogram()
+                    .into_iter()
+                    .map(|(v, c)| [u64::from(v), c])
+                    .collect(),
+                p_position_count: p_positions.count,
+                p_positions: p_positions.json(),
+                exceptions: exceptions.json(),
+                first_values: found.values.iter().take(100).map(|v| v.get()).collect(),
+            },
+        ),
         SumFormat::Text => {
             let title = if found.game == name {
                 name.to_owned()
@@ -326,7 +360,15 @@ pub fn analysis(
                 format!("{name} ({})", found.game)
             };
             writeln!(out, "{title}, computed g(0..={})", found.computed_to())?;
-            writeln!(out, "values       {}", listing(&found.values, 40))?;
+            writeln!(
+                out,
+                "values       {}",
+                listing_of(
+                    &found.values.iter().take(40).collect::<Vec<_>>(),
+                    found.values.len(),
+                    40
+                )
+            )?;
             match period {
                 None => writeln!(
                     out,
@@ -368,19 +410,20 @@ pub fn analysis(
                         "period       {kind}, pre-period {}: {how}",
                         p.preperiod
                     )?;
-                    let block = &found.values[p.preperiod..(p.preperiod + p.period)];
-                    writeln!(out, "repeats      {}", listing(block, 60))?;
+                    let block: Vec<Nimber> = found
+                        .values
+                        .iter()
+                        .skip(p.preperiod)
+                        .take(p.period.min(61))
+                        .collect();
+                    writeln!(out, "repeats      {}", listing_of(&block, p.period, 60))?;
                     if p.saltus == 0 {
                         writeln!(
                             out,
                             "exceptions   {} heap(s) before {} break the period{}",
-                            exceptions.len(),
+                            exceptions.count,
                             p.preperiod,
-                            if exceptions.is_empty() {
-                                String::new()
-                            } else {
-                                format!(": {}", listing(&exceptions, 20))
-                            }
+                            exceptions.colon_listing(20)
                         )?;
                     }
                 }
@@ -392,9 +435,9 @@ pub fn analysis(
             writeln!(
                 out,
                 "P-positions  {} in 0..={}{}",
-                p_positions.len(),
+                p_positions.count,
                 found.computed_to(),
-                colon_listing(&p_positions, 20)
+                p_positions.colon_listing(20)
             )?;
             let histogram: Vec<String> = found
                 .histogram()
@@ -410,8 +453,13 @@ pub fn analysis(
 /// The first `limit` items separated by spaces, then `...` if there are
 /// more.
 fn listing<T: std::fmt::Display>(items: &[T], limit: usize) -> String {
+    listing_of(items, items.len(), limit)
+}
+
+/// [`listing`] of the first items of a list of `total`.
+fn listing_of<T: std::fmt::Display>(items: &[T], total: usize, limit: usize) -> String {
     let shown: Vec<String> = items.iter().take(limit).map(T::to_string).collect();
-    shorten(&shown, limit) + if items.len() > limit { " ..." } else { "" }
+    shorten(&shown, limit) + if total > limit { " ..." } else { "" }
 }
 
 /// `": a b c ..."`, or nothing for an empty list.

@@ -50,6 +50,7 @@ mod nimber;
 pub mod rules;
 pub mod solve;
 mod sum;
+mod values;
 
 pub use error::{Error, Result};
 pub use game::{HeapRuleset, Options, Ruleset};
@@ -58,3 +59,5 @@ pub use nimber::Nimber;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{Component, SumAnalysis, WinningMove, analyze_sum};
+pub(crate) use values::with_slice;
+pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

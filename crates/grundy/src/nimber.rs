@@ -76,6 +76,12 @@ impl From<Nimber> for u64 {
     }
 }
 
+impl From<Nimber> for u32 {
+    fn from(n: Nimber) -> u32 {
+        n.0
+    }
+}
+
 impl BitXor for Nimber {
     type Output = Nimber;
     fn bitxor(self, rhs: Nimber) -> Nimber {

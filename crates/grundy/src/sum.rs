@@ -7,7 +7,7 @@
 //! moves are found component by component, without searching the product
 //! space.
 
-use crate::{Error, HeapRuleset, Nimber, Result, TableSolver};
+use crate::{Error, HeapRuleset, Nimber, Result, TableSolver, ValueTable};
 
 /// One component of a sum: a heap of one of the sum's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,10 +92,13 @@ pub fn analyze_sum<G: HeapRuleset>(
     for (game, largest) in games.iter().zip(&largest) {
         tables.push(match largest {
             Some(heap) => solver.values(game, *heap as u64)?,
-            None => Vec::new(),
+            None => ValueTable::new(),
         });
     }
-    let values: Vec<Nimber> = components.iter().map(|c| tables[c.game][c.heap]).collect();
+    let values: Vec<Nimber> = components
+        .iter()
+        .map(|c| tables[c.game].at(c.heap))
+        .collect();
     let nim_sum: Nimber = values.iter().copied().sum();
 
     let mut winning_moves = Vec::new();
@@ -104,7 +107,7 @@ pub fn analyze_sum<G: HeapRuleset>(
             let target = value ^ nim_sum;
             let table = &tables[component.game];
             games[component.game].visit_options(component.heap, &mut |option| {
-                let reached: Nimber = option.iter().map(|&part| table[part]).sum();
+                let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
                 if reached == target {
                     let mut to: Vec<usize> = option.iter().copied().filter(|&p| p > 0).collect();
                     to.sort_unstable();

@@ -224,7 +224,7 @@ fn lasker_search_equals_its_closed_form() {
         .values(&lasker, 600)
         .unwrap();
     for (n, v) in searched.iter().enumerate() {
-        assert_eq!(Some(u64::from(*v)), lasker.closed_form(n), "g({n})");
+        assert_eq!(Some(u64::from(v)), lasker.closed_form(n), "g({n})");
     }
 }
 

@@ -157,7 +157,7 @@ mod three_heaps {
                     .values(&game, far as u64)
                     .unwrap();
                 for n in p.preperiod..=far - p.period {
-                    prop_assert_eq!(values[n + p.period], values[n], "{} at {}", game, n);
+                    prop_assert_eq!(values.at(n + p.period), values.at(n), "{} at {}", game, n);
                 }
             }
         }

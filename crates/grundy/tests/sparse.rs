@@ -2,14 +2,14 @@
 //! value histograms at scale.
 
 use grundy::solve::{Checkpoint, Engine, SparseSolver};
-use grundy::{HeapGame, Nimber, TableSolver, TakeBreak};
+use grundy::{HeapGame, TableSolver, TakeBreak, ValueTable};
 use proptest::prelude::*;
 
 mod common;
 use common::testdata;
 
-fn sparse(code: &TakeBreak, to: u64) -> Vec<Nimber> {
-    let mut values = Vec::new();
+fn sparse(code: &TakeBreak, to: u64) -> ValueTable {
+    let mut values = ValueTable::new();
     SparseSolver::new(code)
         .expect("the method applies")
         .extend(&mut values, to, &mut |_| true)
@@ -19,14 +19,18 @@ fn sparse(code: &TakeBreak, to: u64) -> Vec<Nimber> {
 
 /// Panics naming the first heap where two tables differ (a plain
 /// `assert_eq!` would print both tables).
-fn assert_same(got: &[Nimber], expected: &[Nimber], what: &str) {
+fn assert_same(got: &ValueTable, expected: &ValueTable, what: &str) {
     assert_eq!(got.len(), expected.len(), "{what}: lengths");
-    if let Some(n) = (0..got.len()).find(|&n| got[n] != expected[n]) {
-        panic!("{what}: g({n}) is {}, expected {}", got[n], expected[n]);
+    if let Some(n) = (0..got.len()).find(|&n| got.at(n) != expected.at(n)) {
+        panic!(
+            "{what}: g({n}) is {}, expected {}",
+            got.at(n),
+            expected.at(n)
+        );
     }
 }
 
-fn dense(code: &TakeBreak, to: u64) -> Vec<Nimber> {
+fn dense(code: &TakeBreak, to: u64) -> ValueTable {
     TableSolver::new()
         .with_engine(Engine::Dense)
         .values(&HeapGame::TakeBreak(code.clone()), to)
@@ -55,20 +59,20 @@ fn trivial_games_agree_to_20000() {
 #[test]
 fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
     let code: HeapGame = "0.137".parse().unwrap();
-    let mut values = Vec::new();
+    let mut values = ValueTable::new();
     let stats = TableSolver::new()
         .extend(&code, &mut values, 5000, &mut |_| true)
         .unwrap();
     assert!(stats.is_some(), "auto uses the sparse engine for 0.137");
     let lasker: HeapGame = "lasker".parse().unwrap();
     let stats = TableSolver::new()
-        .extend(&lasker, &mut Vec::new(), 100, &mut |_| true)
+        .extend(&lasker, &mut ValueTable::new(), 100, &mut |_| true)
         .unwrap();
     assert!(stats.is_none(), "a closed form beats any search");
     let squares: HeapGame = "sub(squares)".parse().unwrap();
     let forced = TableSolver::new().with_engine(Engine::Sparse).extend(
         &squares,
-        &mut Vec::new(),
+        &mut ValueTable::new(),
         100,
         &mut |_| true,
     );
@@ -83,7 +87,7 @@ fn the_position_parity_split_is_found_where_it_pays() {
     for (game, rare) in [("0.106", 15), ("0.127", 693)] {
         let code: TakeBreak = game.parse().unwrap();
         let solver = SparseSolver::new(&code).unwrap();
-        let mut values = Vec::new();
+        let mut values = ValueTable::new();
         let stats = solver.extend(&mut values, 60_000, &mut |_| true).unwrap();
         assert!(stats.position_parity, "{game}: {stats:?}");
         assert_eq!(stats.rare_count, rare, "{game}: {stats:?}");
@@ -101,7 +105,7 @@ fn grundys_game_agrees() {
 fn extending_in_steps_equals_one_run() {
     let code: TakeBreak = "0.165".parse().unwrap();
     let solver = SparseSolver::new(&code).unwrap();
-    let mut stepped = Vec::new();
+    let mut stepped = ValueTable::new();
     for to in [0, 5, 700, 1500, 9000] {
         solver.extend(&mut stepped, to, &mut |_| true).unwrap();
     }
@@ -119,7 +123,7 @@ proptest! {
         let mark = if unequal && d0 == 4 { "!" } else { "" };
         let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
         let (got, expected) = (sparse(&code, 3000), dense(&code, 3000));
-        let first_difference = (0..got.len()).find(|&n| got[n] != expected[n]);
+        let first_difference = (0..got.len()).find(|&n| got.at(n) != expected.at(n));
         prop_assert_eq!(first_difference, None, "{}", code);
     }
 }
@@ -143,7 +147,7 @@ fn histograms_to_2_20_match_rogalski() {
         let code: TakeBreak = game.parse().unwrap();
         let values = sparse(&code, 1 << 20);
         let mut counts = std::collections::BTreeMap::new();
-        for v in &values[1..] {
+        for v in values.iter().skip(1) {
             *counts.entry(v.get()).or_insert(0u64) += 1;
         }
         let counts: Vec<(u32, u64)> = counts.into_iter().collect();
@@ -163,7 +167,7 @@ fn an_interrupted_run_resumes_to_the_same_table() {
             game.to_owned(),
             std::time::Duration::from_secs(60),
         );
-        let mut values = Vec::new();
+        let mut values = ValueTable::new();
         // Stop from inside the run, as Ctrl-C does.
         let stopped = solver.extend(&code, &mut values, 200_000, &mut |n| n < 100_000);
         assert!(

@@ -62,8 +62,10 @@ impl Certificate {
             period: found.period,
             saltus: found.saltus,
             last_heap_needed,
-            values: analysis.values[..=last_heap_needed]
+            values: analysis
+                .values
                 .iter()
+                .take(last_heap_needed + 1)
                 .map(|v| v.get())
                 .collect(),
         })
@@ -117,7 +119,8 @@ impl Certificate {
         }
         let plain = TableSolver::new()
             .without_closed_forms()
-            .values(&Plain(&game), needed as u64)?;
+            .values(&Plain(&game), needed as u64)?
+            .to_vec();
         if let Some(n) = (0..=needed).find(|&n| plain[n].get() != self.values[n]) {
             return Err(reject(format!(
                 "g({n}) is {}, the certificate says {}",

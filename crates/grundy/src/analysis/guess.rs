@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::find_period;
-use crate::Nimber;
+use crate::{Nimber, ValueTable};
 
 /// A closed description of `g(n)` for `n` from some heap on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -271,7 +271,7 @@ pub fn guess_formula(values: &[Nimber]) -> Option<Guess> {
         &values
             .iter()
             .map(|&v| Nimber::new(v as u32))
-            .collect::<Vec<_>>(),
+            .collect::<ValueTable>(),
     ) {
         let block = values[found.preperiod..found.preperiod + found.period].to_vec();
         candidates.push(if found.saltus == 0 {
@@ -431,7 +431,7 @@ fn residues(members: &[u64], limit: u64) -> Option<SetRule> {
     for &m in members {
         *indicator.get_mut(usize::try_from(m).ok()?)? = Nimber::new(1);
     }
-    let found = find_period(&indicator).filter(|f| f.saltus == 0)?;
+    let found = find_period(&ValueTable::from(indicator.clone())).filter(|f| f.saltus == 0)?;
     let (from, modulus) = (found.preperiod as u64, found.period as u64);
     let residues: Vec<u64> = (from..from + modulus)
         .filter(|&n| indicator[n as usize].get() == 1)

@@ -18,7 +18,7 @@ pub use period::{Periodicity, find_period, period_candidate};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
-use crate::{HeapGame, HeapRuleset, Nimber, Result, TableSolver, TakeBreak};
+use crate::{HeapGame, HeapRuleset, Nimber, Result, TableSolver, TakeBreak, ValueTable};
 
 /// How far [`analyze`] computes.
 #[derive(Clone, Debug)]
@@ -40,10 +40,6 @@ impl Default for Limits {
         }
     }
 }
-
-/// Bytes per heap an analysis needs beside the value table: the period
-/// search's failure function (4).
-pub const ANALYSIS_BYTES_PER_HEAP: u64 = 4;
 
 /// The default largest heap of an adaptive analysis (2^17).
 pub const DEFAULT_MAX: u64 = 1 << 17;
@@ -71,7 +67,7 @@ pub struct Analysis {
     /// The canonical specification of the game.
     pub game: String,
     /// `g(0..=computed_to)`.
-    pub values: Vec<Nimber>,
+    pub values: ValueTable,
     /// The periodic behaviour found, if any.
     pub periodicity: Option<Periodicity>,
     /// How the periodicity is supported (meaningless without one).
@@ -99,14 +95,14 @@ pub fn analyze(
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
-    analyze_from(game, Vec::new(), limits, solver, progress)
+    analyze_from(game, ValueTable::new(), limits, solver, progress)
 }
 
 /// [`analyze`], starting from values already computed (heaps
 /// `0..values.len()`, as from a [`Checkpoint`](crate::solve::Checkpoint)).
 pub fn analyze_from(
     game: &HeapGame,
-    mut values: Vec<Nimber>,
+    mut values: ValueTable,
     limits: &Limits,
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
@@ -190,11 +186,11 @@ pub fn analyze_from(
 
 /// Whether every computed value equals the game's closed form, which is
 /// itself a theorem (Nim, Lasker's Nim).
-fn follows_closed_form(game: &HeapGame, values: &[Nimber]) -> bool {
+fn follows_closed_form(game: &HeapGame, values: &ValueTable) -> bool {
     values
         .iter()
         .enumerate()
-        .all(|(n, v)| game.closed_form(n) == Some(u64::from(*v)))
+        .all(|(n, v)| game.closed_form(n) == Some(u64::from(v)))
 }
 
 impl Analysis {
@@ -221,15 +217,15 @@ impl Analysis {
 
     /// The largest value and the first heap that has it.
     pub fn max_value(&self) -> (Nimber, usize) {
-        let max = self.values.iter().copied().max().unwrap_or(Nimber::ZERO);
-        let at = self.values.iter().position(|&v| v == max).unwrap_or(0);
+        let max = self.values.max().unwrap_or(Nimber::ZERO);
+        let at = self.values.iter().position(|v| v == max).unwrap_or(0);
         (max, at)
     }
 
     /// `(value, how many heaps in 0..=computed_to have it)`, by value.
     pub fn histogram(&self) -> Vec<(Nimber, u64)> {
         let mut counts: Vec<u64> = Vec::new();
-        for v in &self.values {
+        for v in self.values.iter() {
             if v.index() >= counts.len() {
                 counts.resize(v.index() + 1, 0);
             }
@@ -243,26 +239,26 @@ impl Analysis {
             .collect()
     }
 
-    /// The heaps with value 0 (P-positions: the player to move loses).
-    pub fn p_positions(&self) -> Vec<usize> {
-        (0..self.values.len())
-            .filter(|&n| self.values[n].is_zero())
-            .collect()
+    /// The heaps with value 0 (P-positions: the player to move loses), in
+    /// order.
+    pub fn p_positions(&self) -> impl Iterator<Item = usize> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_zero())
+            .map(|(n, _)| n)
     }
 
     /// Heaps before the pre-period whose values differ from what the
-    /// (plain) period, extended backwards, would give.
-    pub fn exceptions(&self) -> Vec<usize> {
-        let Some(p) = self.periodicity.filter(|p| p.saltus == 0) else {
-            return Vec::new();
-        };
-        (0..p.preperiod)
-            .filter(|&n| {
-                let back = (p.preperiod - n) % p.period;
-                let image = p.preperiod + (p.period - back) % p.period;
-                self.values[n] != self.values[image]
-            })
-            .collect()
+    /// (plain) period, extended backwards, would give, in order.
+    pub fn exceptions(&self) -> impl Iterator<Item = usize> + '_ {
+        let period = self.periodicity.filter(|p| p.saltus == 0);
+        (0..period.map_or(0, |p| p.preperiod)).filter(move |&n| {
+            let p = period.expect("a plain period");
+            let back = (p.preperiod - n) % p.period;
+            let image = p.preperiod + (p.period - back) % p.period;
+            self.values.at(n) != self.values.at(image)
+        })
     }
 }
 
@@ -327,8 +323,8 @@ pub fn compare(
     solver.extend(b, &mut ys, enough, &mut |_| true)?;
     let compared = enough as usize;
     let first_difference = (0..=compared)
-        .find(|&n| xs[n] != ys[n])
-        .map(|n| (n, xs[n], ys[n]));
+        .find(|&n| xs.at(n) != ys.at(n))
+        .map(|n| (n, xs.at(n), ys.at(n)));
     Ok(Comparison {
         compared_to: compared,
         proven_equal: first_difference.is_none() && proof_reach.is_some(),

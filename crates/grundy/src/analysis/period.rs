@@ -14,7 +14,17 @@
 //! (k - 1)s`, a contradiction. So we report the minimal period and its
 //! smallest pre-period, never a multiple.
 
-use crate::Nimber;
+use crate::{ValueTable, with_slice};
+
+/// Tables up to this length are searched with the exact `O(N)`-memory
+/// failure-function method; longer ones with markers (see
+/// [`period_candidate`]), which needs memory only for the positions of one
+/// value.
+const FAILURE_FUNCTION_LIMIT: usize = 1 << 22;
+
+/// How often the marker value of [`candidate_by_markers`] should occur in
+/// the last quarter of the table, when some value does.
+const MARKERS_WANTED: u64 = 64;
 
 /// Periodic behaviour observed in a finite sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,18 +40,24 @@ pub struct Periodicity {
 impl Periodicity {
     /// Whether `g(n + p) = g(n) + s` holds for every `n` in `from..to` (and
     /// `n + p` within `values`).
-    pub fn holds_on(&self, values: &[Nimber], from: usize, to: usize) -> bool {
+    pub fn holds_on(&self, values: &ValueTable, from: usize, to: usize) -> bool {
         let end = to.min(values.len().saturating_sub(self.period));
+        if from >= end {
+            return true;
+        }
+        if self.saltus == 0 {
+            return values.ranges_equal(from, from + self.period, end - from);
+        }
         (from..end)
-            .all(|n| u64::from(values[n + self.period]) == u64::from(values[n]) + self.saltus)
+            .all(|n| u64::from(values.at(n + self.period)) == u64::from(values.at(n)) + self.saltus)
     }
 
     /// The value this periodicity predicts for heap `n >= preperiod`, from
     /// the values of the first period after the pre-period.
-    pub fn predict(&self, values: &[Nimber], n: usize) -> Option<u64> {
+    pub fn predict(&self, values: &ValueTable, n: usize) -> Option<u64> {
         let offset = n.checked_sub(self.preperiod)?;
         let base = values.get(self.preperiod + offset % self.period)?;
-        Some(u64::from(*base) + self.saltus * (offset / self.period) as u64)
+        Some(u64::from(base) + self.saltus * (offset / self.period) as u64)
     }
 }
 
@@ -51,25 +67,23 @@ impl Periodicity {
 /// half of the sequence, so a few coincidences at the end of an aperiodic
 /// sequence are not reported.
 ///
-/// Plain periodicity is looked for first, in `O(N)` time: with `r` the
-/// sequence reversed, a tail of length `l` has minimal period
-/// `l - border(l)`, where `border` is the Knuth–Morris–Pratt failure function
-/// of `r`. Arithmetic periodicity (for growing sequences) is tried next, for
-/// each candidate period in turn, scanning back from the end until the first
+/// Plain periodicity is looked for first (see [`period_candidate`]).
+/// Arithmetic periodicity (for growing sequences) is tried next, for each
+/// candidate period in turn, scanning back from the end until the first
 /// mismatch.
 ///
 /// ```
 /// use grundy::analysis::find_period;
-/// use grundy::Nimber;
-/// let seq: Vec<Nimber> = [5, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]
+/// use grundy::{Nimber, ValueTable};
+/// let seq: ValueTable = [5, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]
 ///     .into_iter().map(Nimber::new).collect();
 /// let found = find_period(&seq).unwrap();
 /// assert_eq!((found.preperiod, found.period, found.saltus), (1, 3, 0));
 /// ```
-pub fn find_period(values: &[Nimber]) -> Option<Periodicity> {
+pub fn find_period(values: &ValueTable) -> Option<Periodicity> {
     period_candidate(values)
         .filter(|found| convincing(values.len() - found.preperiod, found.period, values.len()))
-        .or_else(|| find_arithmetic_period(values))
+        .or_else(|| with_slice!(values.as_slice(), s => find_arithmetic_period(s)))
 }
 
 /// Whether a periodic part of `length` with period `period` is convincing in
@@ -82,58 +96,205 @@ fn convincing(length: usize, period: usize, total: usize) -> bool {
 /// of its periods, however short that tail is: a candidate to prove or
 /// refute, not a finding to report. Its period is the minimal period of that
 /// tail and its pre-period the smallest for that period.
-pub fn period_candidate(values: &[Nimber]) -> Option<Periodicity> {
-    let total = values.len();
-    if total < 2 {
-        return None;
-    }
+///
+/// Up to 2^22 values the search is exact, in `O(N)` time and memory: with
+/// `r` the sequence reversed, a tail of length `l` has minimal period
+/// `l - border(l)`, where `border` is the Knuth–Morris–Pratt failure
+/// function of `r`. Longer tables would need four bytes per heap for that,
+/// more than the table itself, so they are searched through the positions of
+/// one *marker* value instead (see [`candidate_by_markers`]).
+pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
+    with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
+        candidate_by_failure_function(s)
+    } else {
+        candidate_by_markers(s)
+    })
+}
 
-    let reversed = |i: usize| values[total - 1 - i];
-    // border[i]: the longest proper border of reversed[0..=i].
-    let mut border = vec![0u32; total];
-    let mut best: Option<(usize, usize)> = None; // (period, longest tail)
-    for i in 1..total {
-        let mut k = border[i - 1] as usize;
-        while k > 0 && reversed(i) != reversed(k) {
-            k = border[k - 1] as usize;
-        }
-        if reversed(i) == reversed(k) {
-            k += 1;
-        }
-        border[i] = k as u32;
-    }
-    // The minimal period of a tail never decreases as the tail grows, so
-    // scanning lengths upward, the last convincing period is the answer and
-    // the longest tail with that period gives the smallest pre-period.
-    for length in 1..=total {
-        let period = length - border[length - 1] as usize;
-        match best {
-            Some((p, _)) if p == period => best = Some((p, length)),
-            _ if length >= 2 * period => best = Some((period, length)),
-            _ => {}
-        }
-    }
-    let (period, length) = best?;
+/// [`period_candidate`] by the failure function of the reversed sequence.
+fn candidate_by_failure_function<C: Copy + Eq>(values: &[C]) -> Option<Periodicity> {
+    let (period, length) = *periodic_prefixes(values.len(), |i, j| {
+        values[values.len() - 1 - i] == values[values.len() - 1 - j]
+    })
+    .last()?;
     Some(Periodicity {
-        preperiod: total - length,
+        preperiod: values.len() - length,
         period,
         saltus: 0,
     })
 }
 
-fn find_arithmetic_period(values: &[Nimber]) -> Option<Periodicity> {
+/// For a sequence `x` of `len` symbols compared by `same(i, j)`: each
+/// minimal period `p` of a prefix that spans at least two periods, with the
+/// longest such prefix, in increasing order of `p`. Knuth–Morris–Pratt: a
+/// prefix of length `l` has minimal period `l - border(l)`, which never
+/// decreases as the prefix grows.
+fn periodic_prefixes(len: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    if len < 2 {
+        return found;
+    }
+    // border[i]: the longest proper border of x[0..=i].
+    let mut border = vec![0u32; len];
+    for i in 1..len {
+        let mut k = border[i - 1] as usize;
+        while k > 0 && !same(i, k) {
+            k = border[k - 1] as usize;
+        }
+        if same(i, k) {
+            k += 1;
+        }
+        border[i] = k as u32;
+    }
+    for length in 1..=len {
+        let period = length - border[length - 1] as usize;
+        match found.last_mut() {
+            Some((p, longest)) if *p == period => *longest = length,
+            _ if length >= 2 * period => found.push((period, length)),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// [`period_candidate`] for long tables, in memory proportional to the
+/// occurrences of one value.
+///
+/// If the tail from `n0` has period `p`, the positions of any value `v` in
+/// that tail are invariant under a shift by `p`, so the gaps between
+/// consecutive positions of `v`, read from the end, repeat with some `k`
+/// gaps summing to `p`. The marker `v` is the least frequent value seen in
+/// the last quarter (at least 64 times there, if some value is), which lies
+/// in any convincing periodic tail (one covering half of the table), so `v`
+/// occurs in every period of it. The failure function of its
+/// reversed gap sequence gives, for each stretch of marker positions from
+/// the end, its minimal gap period; over the stretch inside the values'
+/// periodic tail that period divides `k` (Fine and Wilf), so `p` is a
+/// multiple of the shift `s` it spans. The multiples `s, 2s, ...` of every
+/// such shift are tried on the values themselves, each by scanning back from
+/// the end to its first mismatch; the one with the longest tail spanning two
+/// periods is then reduced to the minimal period of that tail by trying
+/// `p/q` for each prime `q | p`.
+/// Every reported period is verified on the values. The search is exact for
+/// convincing tails spanning three periods; a shorter tail may be missed (no
+/// candidate yet), never misreported.
+fn candidate_by_markers<C: Copy + Eq + Into<u32>>(values: &[C]) -> Option<Periodicity> {
+    let total = values.len();
+    let top = values.iter().map(|&v| v.into()).max()? as usize;
+    if top >= 1 << 24 {
+        return None;
+    }
+    let mut counts = vec![(0u64, 0u64); top + 1]; // (everywhere, last quarter)
+    for (n, &v) in values.iter().enumerate() {
+        let count = &mut counts[v.into() as usize];
+        count.0 += 1;
+        count.1 += u64::from(n >= total - total / 4);
+    }
+    // A marker seen only once or twice per period needs three periods of
+    // tail to show its gap period; one seen often shows it within a little
+    // more than two.
+    let rarest_with = |least: u64| {
+        (0..=top)
+            .filter(|&v| counts[v].1 >= least)
+            .min_by_key(|&v| counts[v].0)
+    };
+    let marker = rarest_with(MARKERS_WANTED).or_else(|| rarest_with(1))? as u32;
+    // Positions of the marker, from the end.
+    let positions: Vec<usize> = (0..total)
+        .rev()
+        .filter(|&n| values[n].into() == marker)
+        .collect();
+    let gaps: Vec<usize> = positions.windows(2).map(|w| w[0] - w[1]).collect();
+    // Each periodic stretch of gaps proposes the shift of one gap period.
+    let shifts = periodic_prefixes(gaps.len(), |i, j| gaps[i] == gaps[j])
+        .into_iter()
+        .map(|(k, _)| positions[0] - positions[k]);
+    // The longest tail wins. A multiple of the best period so far is
+    // periodic on that period's tail already: only what lies before it is
+    // scanned.
+    let mut best: Option<(usize, usize)> = None; // (period, tail)
+    for shift in shifts {
+        for p in (1..).map(|j| j * shift).take_while(|&p| 2 * p <= total) {
+            let known = best
+                .filter(|&(q, _)| p.is_multiple_of(q))
+                .map_or(p, |(_, l)| l.max(p));
+            let length = periodic_tail_beyond(values, p, known);
+            if length >= 2 * p && best.is_none_or(|(_, longest)| length > longest) {
+                best = Some((p, length));
+            }
+        }
+    }
+    let (p, length) = best?;
+    Some(Periodicity {
+        preperiod: total - length,
+        period: minimal_period(values, p, length),
+        saltus: 0,
+    })
+}
+
+/// The length of the longest tail of `values` with period `p < len`.
+fn periodic_tail<C: Eq>(values: &[C], p: usize) -> usize {
+    periodic_tail_beyond(values, p, p)
+}
+
+/// [`periodic_tail`], given that the last `known >= p` values are already
+/// known to have period `p`. Compared a block at a time going back; blocks
+/// start small and double, so a wrong `p` is rejected after a few
+/// comparisons.
+fn periodic_tail_beyond<C: Eq>(values: &[C], p: usize, known: usize) -> usize {
+    let total = values.len();
+    let mut start = total - known; // values[start..total - p] match p later
+    let mut block = 8;
+    while start > 0 {
+        let low = start.saturating_sub(block);
+        if values[low..start] != values[low + p..start + p] {
+            while values[start - 1] == values[start - 1 + p] {
+                start -= 1;
+            }
+            break;
+        }
+        start = low;
+        block = (2 * block).min(1 << 12);
+    }
+    total - start
+}
+
+/// The minimal period of the tail of `length` values that has period `p`:
+/// every period `p' < p` of a tail spanning `p + p'` values divides `p`
+/// (Fine and Wilf), so dividing out prime factors while the quotient still
+/// fits finds it.
+fn minimal_period<C: Eq>(values: &[C], mut p: usize, length: usize) -> usize {
+    let mut rest = p;
+    let mut q = 2;
+    while rest > 1 {
+        if q * q > rest {
+            q = rest; // what is left is prime
+        }
+        if rest.is_multiple_of(q) {
+            while rest.is_multiple_of(q) {
+                rest /= q;
+            }
+            while p.is_multiple_of(q) && periodic_tail(values, p / q) >= length {
+                p /= q;
+            }
+        }
+        q += 1;
+    }
+    p
+}
+
+fn find_arithmetic_period<C: Copy + Into<u32>>(values: &[C]) -> Option<Periodicity> {
     let total = values.len();
     let last = total.checked_sub(1)?;
+    let value = |n: usize| u64::from(values[n].into());
     (1..=total / 4).find_map(|period| {
-        let top = u64::from(values[last]);
-        let saltus = top.checked_sub(u64::from(values[last - period]))?;
+        let top = value(last);
+        let saltus = top.checked_sub(value(last - period))?;
         if saltus == 0 {
             return None;
         }
         let mut start = last - period;
-        while start > 0
-            && u64::from(values[start - 1 + period]) == u64::from(values[start - 1]) + saltus
-        {
+        while start > 0 && value(start - 1 + period) == value(start - 1) + saltus {
             start -= 1;
         }
         convincing(total - start, period, total).then_some(Periodicity {
@@ -147,16 +308,18 @@ fn find_arithmetic_period(values: &[Nimber]) -> Option<Periodicity> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Nimber;
     use proptest::prelude::*;
 
-    fn nimbers(values: &[u32]) -> Vec<Nimber> {
+    fn nimbers(values: &[u32]) -> ValueTable {
         values.iter().copied().map(Nimber::new).collect()
     }
 
     /// By brute force: among the periods `p` whose longest periodic tail
     /// `l(p)` spans two periods, the one with the longest tail (the smallest
     /// `p` on ties), if that tail covers half the sequence.
-    fn brute_force(values: &[Nimber]) -> Option<(usize, usize)> {
+    fn brute_force(values: &ValueTable) -> Option<(usize, usize)> {
+        let values = values.to_vec();
         let total = values.len();
         let tail = |p: usize| {
             total
@@ -182,12 +345,12 @@ mod tests {
     #[test]
     fn finds_the_smallest_preperiod() {
         // 1 2 3 | then (0 1) repeated: g(2) = 3 differs from g(4) = 0 ...
-        let mut seq = vec![1, 2, 3];
+        let mut seq: Vec<u32> = vec![1, 2, 3];
         seq.extend([0, 1].repeat(10));
         let found = find_period(&nimbers(&seq)).unwrap();
         assert_eq!((found.period, found.preperiod), (2, 3));
         // ... but a prefix that happens to fit the period is not pre-period.
-        let mut seq = vec![7, 0, 1];
+        let mut seq: Vec<u32> = vec![7, 0, 1];
         seq.extend([0, 1].repeat(10));
         let found = find_period(&nimbers(&seq)).unwrap();
         assert_eq!((found.period, found.preperiod), (2, 1));
@@ -219,6 +382,43 @@ mod tests {
         assert_eq!((found.preperiod, found.period, found.saltus), (0, 1, 1));
     }
 
+    #[test]
+    fn markers_find_long_periods_and_reduce_to_the_minimal_one() {
+        // A pre-period of noise, then a block of 500 repeated 9 times; the
+        // block itself is (x, 3, 3, ...) with one rare value 9 at its start.
+        let block: Vec<u32> = (0..500u32)
+            .map(|i| if i == 0 { 9 } else { i % 7 % 3 })
+            .collect();
+        let mut seq: Vec<u32> = (0..300).map(|i| (i * 7 + 1) % 5).collect();
+        for _ in 0..9 {
+            seq.extend(&block);
+        }
+        seq.extend(&block[..123]);
+        let found = candidate_by_markers(&seq).unwrap();
+        assert_eq!(found.period, 500);
+        assert_eq!(Some(found), candidate_by_failure_function(&seq));
+        // Pseudo-random values: a pre-period, then a tail of barely more
+        // than two periods, as when an adaptive run first sees its period.
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 40) as u32
+        };
+        let mut seq: Vec<u32> = (0..3000).map(|_| next()).collect();
+        let block: Vec<u32> = (0..2000).map(|_| next()).collect();
+        seq.extend(&block);
+        seq.extend(&block);
+        seq.extend(&block[..500]);
+        let found = candidate_by_markers(&seq).unwrap();
+        assert_eq!((found.period, found.preperiod), (2000, 3000));
+        // A tail of period 6 whose markers repeat every 3 heaps.
+        let seq: Vec<u32> = [0, 1, 0, 0, 2, 0].repeat(40);
+        let found = candidate_by_markers(&seq).unwrap();
+        assert_eq!((found.period, found.preperiod), (6, 0));
+    }
+
     proptest! {
         #[test]
         fn agrees_with_brute_force(
@@ -235,6 +435,34 @@ mod tests {
             let seq = nimbers(&seq);
             let found = find_period(&seq).filter(|f| f.saltus == 0).map(|f| (f.period, f.preperiod));
             prop_assert_eq!(found, brute_force(&seq));
+        }
+
+        #[test]
+        fn markers_agree_with_the_failure_function(
+            prefix in prop::collection::vec(0u32..5, 0..60),
+            cycle in prop::collection::vec(0u32..5, 1..40),
+            repeats in 2usize..16,
+            tail in 0usize..40,
+        ) {
+            let mut seq = prefix;
+            for _ in 0..repeats {
+                seq.extend(&cycle);
+            }
+            seq.extend(cycle.iter().take(tail));
+            let exact = candidate_by_failure_function(&seq);
+            let by_markers = candidate_by_markers(&seq);
+            // Markers need a little more than two periods of evidence.
+            let clear = |f: &Periodicity| {
+                let length = seq.len() - f.preperiod;
+                convincing(length, f.period, seq.len()) && length >= 3 * f.period
+            };
+            if seq.len() >= 16 && exact.as_ref().is_some_and(clear) {
+                prop_assert_eq!(by_markers, exact);
+            } else if let Some(found) = by_markers {
+                // Whatever it reports is a real periodic tail.
+                prop_assert!(periodic_tail(&seq, found.period) == seq.len() - found.preperiod);
+                prop_assert!(seq.len() - found.preperiod >= 2 * found.period);
+            }
         }
     }
 }

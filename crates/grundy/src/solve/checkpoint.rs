@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Nimber, Result};
+use crate::{Error, Nimber, Result, ValueSlice, ValueTable};
 
 /// The `format` of every checkpoint this version writes.
 pub const CHECKPOINT_FORMAT: &str = "grundy-checkpoint/1";
@@ -33,7 +33,7 @@ pub struct Checkpoint {
     /// The game's canonical specification.
     pub game: String,
     /// The values finished when the checkpoint was written.
-    pub values: Vec<Nimber>,
+    pub values: ValueTable,
 }
 
 fn failure(path: &Path, reason: impl std::fmt::Display) -> Error {
@@ -44,19 +44,15 @@ fn failure(path: &Path, reason: impl std::fmt::Display) -> Error {
 }
 
 impl Checkpoint {
-    /// Writes `values` of `game` to `path`, atomically.
-    pub fn save(path: &Path, game: &str, values: &[Nimber]) -> Result<()> {
-        let max = values.iter().copied().max().unwrap_or(Nimber::ZERO).get();
-        let width: u8 = match max {
-            0..=0xff => 1,
-            0x100..=0xffff => 2,
-            _ => 4,
-        };
+    /// Writes `values` of `game` to `path`, atomically, at the table's
+    /// width (the narrowest that holds its values).
+    pub fn save(path: &Path, game: &str, values: &ValueTable) -> Result<()> {
+        let width = values.width();
         let header = Header {
             format: CHECKPOINT_FORMAT.to_owned(),
             game: game.to_owned(),
             heaps: values.len() as u64,
-            width,
+            width: width as u8,
         };
         let mut line = serde_json::to_vec(&header).map_err(|e| failure(path, e))?;
         line.push(b'\n');
@@ -65,8 +61,12 @@ impl Checkpoint {
         let write = || -> std::io::Result<()> {
             let mut file = BufWriter::new(File::create(&partial)?);
             file.write_all(&line)?;
-            for v in values {
-                file.write_all(&v.get().to_le_bytes()[..usize::from(width)])?;
+            if let ValueSlice::U8(bytes) = values.as_slice() {
+                file.write_all(bytes)?;
+            } else {
+                for v in values {
+                    file.write_all(&v.get().to_le_bytes()[..width])?;
+                }
             }
             file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
             std::fs::rename(&partial, path)
@@ -74,9 +74,12 @@ impl Checkpoint {
         write().map_err(|e| failure(path, e))
     }
 
-    /// Reads a checkpoint, checking its header and length.
+    /// Reads a checkpoint, checking its header and length. The values are
+    /// streamed into a table of the narrowest width, so loading needs no
+    /// more memory than the table itself.
     pub fn load(path: &Path) -> Result<Checkpoint> {
         let file = File::open(path).map_err(|e| failure(path, e))?;
+        let size = file.metadata().map_err(|e| failure(path, e))?.len();
         let mut reader = BufReader::new(file);
         let mut line = String::new();
         reader.read_line(&mut line).map_err(|e| failure(path, e))?;
@@ -89,28 +92,34 @@ impl Checkpoint {
         if ![1, 2, 4].contains(&width) {
             return Err(failure(path, format!("invalid value width {width}")));
         }
-        let mut data = Vec::new();
-        reader
-            .read_to_end(&mut data)
-            .map_err(|e| failure(path, e))?;
-        if data.len() as u64 != header.heaps.saturating_mul(width as u64) {
+        let data_bytes = size - line.len() as u64;
+        if data_bytes != header.heaps.saturating_mul(width as u64) {
             return Err(failure(
                 path,
                 format!(
-                    "holds {} bytes of values, its header promises {} heaps of {width}",
-                    data.len(),
+                    "holds {data_bytes} bytes of values, its header promises {} heaps of {width}",
                     header.heaps
                 ),
             ));
         }
-        let values = data
-            .chunks_exact(width)
-            .map(|chunk| {
+        let mut values = ValueTable::new();
+        values
+            .try_reserve_exact(usize::try_from(header.heaps).unwrap_or(usize::MAX))
+            .map_err(|_| failure(path, "too large to load"))?;
+        let mut chunk = vec![0u8; width << 16];
+        let mut left = data_bytes as usize;
+        while left > 0 {
+            let take = left.min(chunk.len());
+            reader
+                .read_exact(&mut chunk[..take])
+                .map_err(|e| failure(path, e))?;
+            values.extend(chunk[..take].chunks_exact(width).map(|bytes| {
                 let mut word = [0u8; 4];
-                word[..width].copy_from_slice(chunk);
+                word[..width].copy_from_slice(bytes);
                 Nimber::new(u32::from_le_bytes(word))
-            })
-            .collect();
+            }));
+            left -= take;
+        }
         Ok(Checkpoint {
             game: header.game,
             values,
@@ -128,7 +137,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("table.ckpt");
         for top in [7u32, 300, 70_000] {
-            let values: Vec<Nimber> = (0..1000).map(|n| Nimber::new(n * top / 999)).collect();
+            let values: ValueTable = (0..1000).map(|n| Nimber::new(n * top / 999)).collect();
             Checkpoint::save(&path, "0.354", &values).unwrap();
             let back = Checkpoint::load(&path).unwrap();
             assert_eq!(back.game, "0.354");

@@ -32,7 +32,8 @@
 //! values it passed only when it finds `m` (it needs them then to find the
 //! next `m`). A scan that finds nothing needs no marks at all.
 
-use crate::{Error, Nimber, Result, TakeBreak};
+use crate::values::Cells;
+use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
@@ -69,7 +70,7 @@ pub struct SparseStats {
 /// use grundy::{TableSolver, HeapGame, TakeBreak};
 /// let code: TakeBreak = "0.165".parse().unwrap();
 /// let sparse = SparseSolver::new(&code).unwrap();
-/// let mut values = Vec::new();
+/// let mut values = grundy::ValueTable::new();
 /// sparse.extend(&mut values, 20_000, &mut |_| true).unwrap();
 /// let dense = TableSolver::new()
 ///     .with_engine(Engine::Dense)
@@ -257,13 +258,14 @@ impl SparseSolver {
         Some(SparseSolver { takes, splits })
     }
 
-    /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`.
+    /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`, in
+    /// place at the table's width (widening it when a value needs it).
     /// Returns statistics of the run, or [`Error::Interrupted`] when
     /// `progress` (called every 4096 heaps) returns `false`; `values` then
     /// holds every heap finished so far.
     pub fn extend(
         &self,
-        values: &mut Vec<Nimber>,
+        values: &mut ValueTable,
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<SparseStats> {
@@ -289,48 +291,41 @@ impl SparseSolver {
         for (k, v) in values.iter().enumerate() {
             run.count(k, v.get());
         }
-        if values.len() >= WARM_UP {
-            run.choose_mask(values);
+        with_slice!(values.as_slice(), g => if g.len() >= WARM_UP {
+            run.choose_mask(g)
         } else {
-            run.rebuild_rare(values);
-        }
-        values.reserve(end.saturating_sub(values.len()));
-        let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
-        let finish = |outcome: Outcome, run: Run, values: &[Nimber]| match outcome {
-            Outcome::Done => Some(Ok(run.finish())),
-            Outcome::Stopped => Some(Err(Error::Interrupted {
-                heaps: values.len() as u64,
-            })),
-            Outcome::Widen => None,
-        };
-        if max < u8::LIMIT {
-            let mut table: Vec<u8> = values.iter().map(|v| u8::new(v.get())).collect();
-            let outcome = self.run(&mut table, values, end, &mut run, progress);
-            if outcome != Outcome::Widen {
-                return finish(outcome, run, values).expect("not widening");
+            run.rebuild_rare(g)
+        });
+        loop {
+            let outcome = match values.cells_mut() {
+                Cells::U8(table) => self.run(table, end, &mut run, progress),
+                Cells::U16(table) => self.run(table, end, &mut run, progress),
+                Cells::U32(_) => {
+                    return Err(Error::NimberOverflow {
+                        value: u64::from(u16::LIMIT),
+                    });
+                }
+            };
+            match outcome {
+                Outcome::Done => return Ok(run.finish()),
+                Outcome::Stopped => {
+                    return Err(Error::Interrupted {
+                        heaps: values.len() as u64,
+                    });
+                }
+                Outcome::Widen => values.widen(),
             }
         }
-        if values.iter().all(|v| v.get() < u16::LIMIT) {
-            let mut table: Vec<u16> = values.iter().map(|v| u16::new(v.get())).collect();
-            let outcome = self.run(&mut table, values, end, &mut run, progress);
-            if let Some(result) = finish(outcome, run, values) {
-                return result;
-            }
-        }
-        Err(Error::NimberOverflow {
-            value: u64::from(u16::LIMIT),
-        })
     }
 
-    /// Computes heaps `table.len()..end` into `table` and `values`, until
-    /// done, until a value does not fit the cell type (nothing is pushed for
-    /// it), or until `progress` returns `false`.
+    /// Computes heaps `table.len()..end` into `table`, until done, until a
+    /// value does not fit the cell type (nothing is pushed for it), or until
+    /// `progress` returns `false`.
     /// Runs the loop compiled for the widest vector instructions the CPU
     /// has.
     fn run<C: Cell>(
         &self,
         table: &mut Vec<C>,
-        values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
         progress: &mut dyn FnMut(usize) -> bool,
@@ -341,15 +336,15 @@ impl SparseSolver {
             if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
                 // SAFETY: the CPU supports these features, checked above.
                 #[allow(unsafe_code)]
-                return unsafe { self.run_avx512(table, values, end, run, progress) };
+                return unsafe { self.run_avx512(table, end, run, progress) };
             }
             if has!("avx2") {
                 // SAFETY: the CPU supports AVX2, checked above.
                 #[allow(unsafe_code)]
-                return unsafe { self.run_avx2(table, values, end, run, progress) };
+                return unsafe { self.run_avx2(table, end, run, progress) };
             }
         }
-        self.run_portable(table, values, end, run, progress)
+        self.run_portable(table, end, run, progress)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -357,12 +352,11 @@ impl SparseSolver {
     fn run_avx512<C: Cell>(
         &self,
         table: &mut Vec<C>,
-        values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
-        self.run_portable(table, values, end, run, progress)
+        self.run_portable(table, end, run, progress)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -370,37 +364,29 @@ impl SparseSolver {
     fn run_avx2<C: Cell>(
         &self,
         table: &mut Vec<C>,
-        values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
-        self.run_portable(table, values, end, run, progress)
+        self.run_portable(table, end, run, progress)
     }
 
     #[inline(always)]
     fn run_portable<C: Cell>(
         &self,
         table: &mut Vec<C>,
-        values: &mut Vec<Nimber>,
         end: usize,
         run: &mut Run,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
         table.reserve(end.saturating_sub(table.len()));
-        let first = table.len();
-        // `values` catches up with `table` on the way out.
-        let publish = |table: &[C], values: &mut Vec<Nimber>| {
-            values.extend(table[first..].iter().map(|c| Nimber::new(c.get())));
-        };
-        for n in first..end {
+        for n in table.len()..end {
             if n == run.next_choice {
                 run.choose_mask(table);
                 run.next_choice *= 2;
             }
             let v = self.value(n, table, run);
             if v >= C::LIMIT {
-                publish(table, values);
                 return Outcome::Widen;
             }
             table.push(C::new(v));
@@ -410,11 +396,9 @@ impl SparseSolver {
                 run.rare_values.push(v);
             }
             if n % 4096 == 0 && !progress(n) {
-                publish(table, values);
                 return Outcome::Stopped;
             }
         }
-        publish(table, values);
         progress(end.saturating_sub(1));
         Outcome::Done
     }

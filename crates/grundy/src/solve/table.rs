@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::{Checkpoint, SparseSolver, SparseStats};
 use crate::error::human_bytes;
-use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result};
+use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, ValueTable};
 
 /// Which engine fills a table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,27 +102,22 @@ impl TableSolver {
         self
     }
 
-    /// The bytes a table of heaps `0..=to` takes: 4 per heap, plus up to 2
-    /// for the compact copy the sparse engine works on (which also bounds a
-    /// checkpoint's write buffer).
+    /// The bytes a table of heaps `0..=to` may take at its peak. The table
+    /// itself holds one byte per heap while every value is below 256 and two
+    /// below 65536; the sparse engine works on it in place (3 bytes per heap
+    /// at the moment it widens from one byte to two), while the dense engine
+    /// also keeps a four-byte working copy.
     pub fn table_bytes(&self, to: u64) -> u128 {
         let per_heap = match self.engine {
-            Engine::Dense => 4,
-            Engine::Auto | Engine::Sparse => 6,
+            Engine::Dense => 6,
+            Engine::Auto | Engine::Sparse => 3,
         };
         (u128::from(to) + 1) * per_heap
     }
 
     /// Checks up front that a table of heaps `0..=to` fits the memory limit.
     pub fn check_fits(&self, to: u64) -> Result<()> {
-        self.check_fits_with(to, 0)
-    }
-
-    /// Like [`TableSolver::check_fits`], for a caller that needs
-    /// `extra_per_heap` more bytes per heap beside the table (an analysis,
-    /// say).
-    pub fn check_fits_with(&self, to: u64, extra_per_heap: u64) -> Result<()> {
-        let needed = self.table_bytes(to) + (u128::from(to) + 1) * u128::from(extra_per_heap);
+        let needed = self.table_bytes(to);
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
@@ -134,8 +129,8 @@ impl TableSolver {
     }
 
     /// The values of heaps `0..=to`.
-    pub fn values<R: HeapRuleset + ?Sized>(&self, rules: &R, to: u64) -> Result<Vec<Nimber>> {
-        let mut values = Vec::new();
+    pub fn values<R: HeapRuleset + ?Sized>(&self, rules: &R, to: u64) -> Result<ValueTable> {
+        let mut values = ValueTable::new();
         self.extend(rules, &mut values, to, &mut |_| true)?;
         Ok(values)
     }
@@ -148,7 +143,7 @@ impl TableSolver {
     pub fn extend<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
-        values: &mut Vec<Nimber>,
+        values: &mut ValueTable,
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<SparseStats>> {
@@ -180,7 +175,7 @@ impl TableSolver {
     fn extend_once<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
-        values: &mut Vec<Nimber>,
+        values: &mut ValueTable,
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<SparseStats>> {
@@ -212,13 +207,35 @@ impl TableSolver {
         }
     }
 
+    /// The dense engine: each heap's options gathered from a four-byte
+    /// working copy of the table, which is compacted back at the end (also
+    /// when interrupted).
     fn extend_dense<R: HeapRuleset + ?Sized>(
+        &self,
+        rules: &R,
+        table: &mut ValueTable,
+        end: usize,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<()> {
+        let mut values = table.to_vec();
+        let result = self.fill_dense(rules, &mut values, end, progress);
+        *table = ValueTable::from(values);
+        result
+    }
+
+    fn fill_dense<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
         values: &mut Vec<Nimber>,
         end: usize,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<()> {
+        values
+            .try_reserve_exact(end.saturating_sub(values.len()))
+            .map_err(|_| Error::OutOfMemory {
+                to: end as u64 - 1,
+                needed: human_bytes(self.table_bytes(end as u64 - 1)),
+            })?;
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
