@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Sparse-space engine against the reference tool ogsolve 0.0.7 (crates.io),
-# both run here, one after the other, on the same work. Prints a Markdown
+# both run here, one after the other, on the same work; grundy runs twice,
+# on one thread (--threads 1) and on two (the default). Prints a Markdown
 # table of times and ratios; with --write, also replaces the sparse section
 # of BENCHMARKS.md.
 #
-#   bash bench/sparse.sh [--quick] [--write]
+#   bash bench/sparse.sh [--quick] [--moonshot] [--write]
 #
 # --quick skips the two slowest runs (0.106, which ogsolve needs -m rc2 for,
-# and Grundy's game to 2^22).
+# and Grundy's game to 2^22); --moonshot adds the proof of 0.1777's period
+# (about two minutes per run), with its peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=false
 write=false
+moonshot=false
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=true ;;
+    --moonshot) moonshot=true ;;
     --write) write=true ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
@@ -41,45 +45,55 @@ seconds() {
 }
 
 rows=()
-# name | grundy command | baseline name | baseline command (or a fixed time)
+# name | grundy arguments | baseline name | baseline command (or fixed:SECONDS) | goal
 compare() {
-  local name=$1 ours_cmd=$2 base_name=$3 base_cmd=$4 goal=$5
-  local ours base ratio
-  ours=$(seconds bash -c "$ours_cmd")
+  local name=$1 args=$2 base_name=$3 base_cmd=$4 goal=$5
+  local one two base
+  one=$(seconds bash -c "$grundy $args --threads 1")
+  two=$(seconds bash -c "$grundy $args --threads 2")
   if [[ $base_cmd == fixed:* ]]; then
     base=${base_cmd#fixed:}
   else
     base=$(seconds bash -c "$base_cmd")
   fi
-  ratio=$(python3 -c "print($base / $ours)")
-  rows+=("$(printf '| %s | %.2f s | %s | %.2f s | %.2fx | %s |' \
-    "$name" "$ours" "$base_name" "$base" "$ratio" "$goal")")
+  rows+=("$(python3 -c "
+one, two, base = $one, $two, $base
+print('| $name | %.2f s | %.2f s | %.2fx | $base_name | %.2f s | %.2fx | %.2fx | $goal |'
+      % (one, two, one / two, base, base / one, base / two))")")
   echo "${rows[-1]}" >&2
 }
 
 compare "0.354: prove the period (20.1M heaps)" \
-  "$grundy analyze 0.354 --max 2^25 --format json" \
+  "analyze 0.354 --max 2^25 --format json" \
   "ogsolve -m rc -n 20200000" "$ogsolve -m rc -n 20200000 0.354" ">= 2x"
 compare "0.376 to 2^21" \
-  "$grundy analyze 0.376 --to 2^21 --format json" \
+  "analyze 0.376 --to 2^21 --format json" \
   "ogsolve -m rc -n 2097152" "$ogsolve -m rc -n 2097152 0.376" ">= 4x"
 compare "Grundy's game to 2^20" \
-  "$grundy analyze grundy --to 2^20 --format json" \
+  "analyze grundy --to 2^20 --format json" \
   "best published C++ solver (9 s, DESIGN.md)" "fixed:9" ">= 2x"
 if ! $quick; then
   compare "0.106 to 2^20" \
-    "$grundy analyze 0.106 --to 2^20 --format json" \
+    "analyze 0.106 --to 2^20 --format json" \
     "ogsolve -m rc2 -n 1048576" "$ogsolve -m rc2 -n 1048576 0.106" ">= 1x"
   compare "Grundy's game to 2^22" \
-    "$grundy analyze grundy --to 2^22 --format json" \
+    "analyze grundy --to 2^22 --format json" \
     "one minute" "fixed:60" "> 1x"
+fi
+if $moonshot; then
+  compare "0.1777: prove the period (443M heaps)" \
+    "analyze 0.1777 --max 2^29 --format json" \
+    "five minutes" "fixed:300" "> 1x"
+  peak=$( { /usr/bin/time -f "%M" "$grundy" analyze 0.1777 --max 2^29 --format json > /dev/null; } 2>&1 | tail -1)
+  rows+=("| 0.1777: peak memory | $((peak / 1024)) MiB | | | one gigabyte | 1024 MiB | $(python3 -c "print('%.2fx' % (1024 * 1024 / $peak))") | | <= 1 GiB |")
+  echo "${rows[-1]}" >&2
 fi
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
 table=$(printf '%s\n' \
-  "Latest run ($(date -u +%Y-%m-%d), $machine; grundy on one thread):" "" \
-  "| work | grundy | baseline | baseline time | ratio (baseline / grundy) | goal |" \
-  "| --- | ---: | --- | ---: | ---: | --- |" "${rows[@]}")
+  "Latest run ($(date -u +%Y-%m-%d), $machine):" "" \
+  "| work | grundy, 1 thread | grundy, 2 threads | 2 threads / 1 | baseline | baseline time | ratio, 1 thread | ratio, 2 threads | goal |" \
+  "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |" "${rows[@]}")
 echo "$table"
 
 if $write; then

@@ -280,7 +280,8 @@ fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {
     };
     Ok(TableSolver::new()
         .with_memory_limit(parse_bytes(&args.memory_limit)?)
-        .with_engine(engine))
+        .with_engine(engine)
+        .with_threads(args.threads as usize))
 }
 
 /// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.

@@ -1,7 +1,7 @@
 //! The sparse-space solver against the dense one, and against published
 //! value histograms at scale.
 
-use grundy::solve::{Checkpoint, Engine, SparseSolver};
+use grundy::solve::{Checkpoint, Engine, Pipeline, SparseSolver};
 use grundy::{HeapGame, TableSolver, TakeBreak, ValueTable};
 use proptest::prelude::*;
 
@@ -9,9 +9,14 @@ mod common;
 use common::testdata;
 
 fn sparse(code: &TakeBreak, to: u64) -> ValueTable {
+    sparse_with(code, to, Pipeline::Off)
+}
+
+fn sparse_with(code: &TakeBreak, to: u64, pipeline: Pipeline) -> ValueTable {
     let mut values = ValueTable::new();
     SparseSolver::new(code)
         .expect("the method applies")
+        .with_pipeline(pipeline)
         .extend(&mut values, to, &mut |_| true)
         .unwrap();
     values
@@ -46,11 +51,10 @@ fn trivial_games_agree_to_20000() {
         let Ok(code) = code.parse::<TakeBreak>() else {
             continue;
         };
-        assert_same(
-            &sparse(&code, 20_000),
-            &dense(&code, 20_000),
-            &code.to_string(),
-        );
+        let expected = dense(&code, 20_000);
+        assert_same(&sparse(&code, 20_000), &expected, &code.to_string());
+        let pipelined = sparse_with(&code, 20_000, Pipeline::Always);
+        assert_same(&pipelined, &expected, &format!("{code}, two threads"));
         checked += 1;
     }
     assert_eq!(checked, 82);
@@ -98,7 +102,39 @@ fn the_position_parity_split_is_found_where_it_pays() {
 #[test]
 fn grundys_game_agrees() {
     let code: TakeBreak = "4!.0".parse().unwrap();
-    assert_same(&sparse(&code, 20_000), &dense(&code, 20_000), "4!.0");
+    let expected = dense(&code, 20_000);
+    assert_same(&sparse(&code, 20_000), &expected, "4!.0");
+    let pipelined = sparse_with(&code, 20_000, Pipeline::Always);
+    assert_same(&pipelined, &expected, "4!.0, two threads");
+}
+
+#[test]
+fn two_threads_agree_where_both_options_are_deferred_and_the_table_widens() {
+    // 4.777...: heap n + 1 reaches heap n both by taking one token and by
+    // the split (1, n); values pass 255, so the table widens mid-run.
+    for code in [
+        "4.7777777777777777777777777777777777",
+        "0.7777777777777777777777777777777777777777",
+    ] {
+        let code: TakeBreak = code.parse().unwrap();
+        let pipelined = sparse_with(&code, 3000, Pipeline::Always);
+        assert!(pipelined.width() == 2, "{code} widens");
+        assert_same(&pipelined, &dense(&code, 3000), &code.to_string());
+    }
+}
+
+#[test]
+fn two_threads_stop_when_asked_and_resume_exactly() {
+    let code: TakeBreak = "4!.0".parse().unwrap();
+    let solver = SparseSolver::new(&code)
+        .unwrap()
+        .with_pipeline(Pipeline::Always);
+    let mut values = ValueTable::new();
+    let stopped = solver.extend(&mut values, 20_000, &mut |n| n < 9000);
+    assert!(matches!(stopped, Err(grundy::Error::Interrupted { .. })));
+    assert!(values.len() >= 9000 && values.len() < 20_001);
+    solver.extend(&mut values, 20_000, &mut |_| true).unwrap();
+    assert_same(&values, &dense(&code, 20_000), "4!.0 stopped and resumed");
 }
 
 #[test]
@@ -122,9 +158,12 @@ proptest! {
         let rest: String = digits.iter().map(|d| d.to_string()).collect();
         let mark = if unequal && d0 == 4 { "!" } else { "" };
         let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
-        let (got, expected) = (sparse(&code, 3000), dense(&code, 3000));
-        let first_difference = (0..got.len()).find(|&n| got.at(n) != expected.at(n));
-        prop_assert_eq!(first_difference, None, "{}", code);
+        let expected = dense(&code, 3000);
+        for pipeline in [Pipeline::Off, Pipeline::Always] {
+            let got = sparse_with(&code, 3000, pipeline);
+            let first_difference = (0..got.len()).find(|&n| got.at(n) != expected.at(n));
+            prop_assert_eq!(first_difference, None, "{} {:?}", code, pipeline);
+        }
     }
 }
 

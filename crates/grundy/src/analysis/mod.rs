@@ -293,7 +293,9 @@ pub fn compare(
         to: (!provable).then_some(to),
         ..limits.clone()
     };
-    // The two games are independent: analyse them on two threads.
+    // The two games are independent: analyse them on two threads, each
+    // with one.
+    let solver = &solver.clone().with_threads(1);
     let (first, second) = std::thread::scope(|scope| {
         let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| true));
         let second = analyze(b, &effort, solver, &mut |_| true);

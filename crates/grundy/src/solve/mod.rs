@@ -18,5 +18,5 @@ mod table;
 pub use checkpoint::{CHECKPOINT_FORMAT, Checkpoint};
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
 pub use plain::Plain;
-pub use sparse::{SparseSolver, SparseStats};
+pub use sparse::{Pipeline, SparseSolver, SparseStats};
 pub use table::{DEFAULT_TABLE_LIMIT, Engine, TableSolver};

@@ -32,6 +32,11 @@
 //! values it passed only when it finds `m` (it needs them then to find the
 //! next `m`). A scan that finds nothing needs no marks at all.
 
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
 use crate::values::Cells;
 use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 
@@ -84,6 +89,121 @@ pub struct SparseSolver {
     takes: Vec<(usize, bool, bool)>,
     /// `(t, parts unequal)` for digits that may leave two heaps, by `t`.
     splits: Vec<(usize, bool)>,
+    pipeline: Pipeline,
+}
+
+/// Whether a run computes two heaps at a time on two threads.
+///
+/// Heap `n + 1` depends on heap `n` through at most two options: taking one
+/// token and leaving heap `n`, and (for a digit with `t = 0`, as in Grundy's
+/// game) the split `(1, n)`. So a second thread can compute the mex `v'` of
+/// every *other* option of `n + 1` while the first computes `g(n)`; then
+/// `g(n + 1) = v'` unless `v'` is the value of one of those deferred
+/// options, in which case heap `n + 1` is computed again (rarely: 10 times
+/// in the first 6000 heaps of Grundy's game). Values are exact either way.
+/// The handshake costs a few hundred nanoseconds per pair of heaps, so it
+/// pays only when heaps are expensive; [`Pipeline::Auto`] times each block
+/// of heaps, tries pairs above 800 ns per heap, and keeps them only while
+/// they are clearly faster.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pipeline {
+    /// One thread.
+    Off,
+    /// Two threads while heaps are expensive enough to pay for it.
+    #[default]
+    Auto,
+    /// Two threads from the first heap on (for testing).
+    Always,
+}
+
+/// Heaps per block: progress is reported, and the pipeline decided, once
+/// per block.
+const STRIDE: usize = 4096;
+
+/// [`Pipeline::Auto`] tries the pipeline above this many nanoseconds per
+/// heap.
+const PIPELINE_FROM_NANOS: u128 = 800;
+
+/// Decides, block by block, whether [`Pipeline::Auto`] computes heaps in
+/// pairs: it tries pairs when heaps are expensive, keeps them while a
+/// paired block is clearly faster per heap than the last single one, and
+/// otherwise (the other core busy, say) waits 1, 2, 4, ... up to 64 blocks
+/// before trying again.
+#[derive(Default)]
+struct Advisor {
+    /// Nanoseconds per heap of the last block computed one by one.
+    single: u128,
+    /// Blocks to compute one by one before the next try.
+    wait: u32,
+    /// The wait after the next failed try.
+    backoff: u32,
+}
+
+impl Advisor {
+    fn pair_next(&mut self, paired: bool, per_heap: u128) -> bool {
+        if paired {
+            if per_heap * 10 < self.single * 8 {
+                self.backoff = 0;
+                return true;
+            }
+            self.backoff = (2 * self.backoff).clamp(1, 64);
+            self.wait = self.backoff;
+            return false;
+        }
+        self.single = per_heap;
+        if self.wait > 0 {
+            self.wait -= 1;
+            return false;
+        }
+        per_heap >= PIPELINE_FROM_NANOS
+    }
+}
+
+/// The work of one thread in a run, each compiled for the vector
+/// instructions the CPU has.
+enum Job<'a, C> {
+    /// The main thread of a run to `end`, with the helper's thread if any.
+    Lead(
+        &'a Pipe<C>,
+        Option<&'a Thread>,
+        usize,
+        &'a mut Scratch,
+        &'a mut dyn FnMut(usize) -> bool,
+    ),
+    /// The helper thread of a pipelined run.
+    Help(&'a Pipe<C>, &'a mut Scratch),
+}
+
+/// What the two threads of a pipelined run share.
+struct Pipe<C> {
+    /// The table and the run's state: read by both threads while they
+    /// compute a pair of heaps, written by the main thread in between.
+    state: RwLock<(Vec<C>, Run)>,
+    /// The heap the helper is asked for (`usize::MAX`: stop). Each signal
+    /// has a cache line of its own, so that a thread spinning on one does
+    /// not slow the other's lock and stores.
+    job: CacheLine<AtomicUsize>,
+    /// The last heap the helper finished, and its partial value.
+    done: CacheLine<(AtomicUsize, AtomicU32)>,
+}
+
+/// A value alone on its (pair of) cache lines.
+#[repr(align(128))]
+struct CacheLine<T>(T);
+
+impl<C> Pipe<C> {
+    fn read(&self) -> RwLockReadGuard<'_, (Vec<C>, Run)> {
+        self.state.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, (Vec<C>, Run)> {
+        self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Whether a second thread can run at the same time as this one.
+fn has_second_core() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
 }
 
 /// How one pass of the main loop ended.
@@ -98,7 +218,7 @@ enum Outcome {
 }
 
 /// A compact table cell holding values below `LIMIT`.
-trait Cell: Copy + Default + 'static {
+trait Cell: Copy + Default + Send + Sync + 'static {
     /// Every value stored is below this.
     const LIMIT: u32;
     /// The cell of a value below `LIMIT`.
@@ -185,6 +305,7 @@ impl Split {
 }
 
 /// The evolving state of one run.
+#[derive(Default)]
 struct Run {
     split: Split,
     /// Rare heaps, heap 0 excluded, increasing.
@@ -197,13 +318,30 @@ struct Run {
     /// The parity of `t` shared by every splitting digit, which the
     /// position-parity split needs.
     split_parity: Option<usize>,
-    /// Option values of the current heap, one byte per value, sized for
-    /// every XOR of two table values plus one byte that stays unmarked.
-    seen: Vec<u8>,
     /// Every table value is below `2^bits`.
     bits: u32,
     next_choice: usize,
     stats: SparseStats,
+}
+
+/// What one thread needs to compute a heap: marks and counters.
+#[derive(Default)]
+struct Scratch {
+    /// Option values of the current heap, one byte per value, sized for
+    /// every XOR of two table values plus one byte that stays unmarked.
+    seen: Vec<u8>,
+    scans: u64,
+    scan_pairs: u64,
+}
+
+impl Scratch {
+    /// Sizes `seen` for values below `2^bits`.
+    fn fit(&mut self, bits: u32) {
+        let size = (1usize << bits) + 1;
+        if self.seen.len() < size {
+            self.seen.resize(size, 0);
+        }
+    }
 }
 
 /// Marks `v` as the value of an option. `seen` holds one byte per value, so
@@ -255,7 +393,17 @@ impl SparseSolver {
             .filter(|&&(_, leaves, _)| leaves & 4 != 0)
             .map(|&(t, _, unequal)| (t, unequal))
             .collect();
-        Some(SparseSolver { takes, splits })
+        Some(SparseSolver {
+            takes,
+            splits,
+            pipeline: Pipeline::Off,
+        })
+    }
+
+    /// Chooses whether runs use a second thread (off by default).
+    pub fn with_pipeline(mut self, pipeline: Pipeline) -> SparseSolver {
+        self.pipeline = pipeline;
+        self
     }
 
     /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`, in
@@ -283,7 +431,6 @@ impl SparseSolver {
                 .first()
                 .copied()
                 .filter(|&p| parities.iter().all(|&q| q == p)),
-            seen: vec![0; 2],
             bits: 0,
             next_choice: values.len().max(WARM_UP).next_power_of_two(),
             stats: SparseStats::default(),
@@ -296,10 +443,11 @@ impl SparseSolver {
         } else {
             run.rebuild_rare(g)
         });
+        let mut scratch = Scratch::default();
         loop {
             let outcome = match values.cells_mut() {
-                Cells::U8(table) => self.run(table, end, &mut run, progress),
-                Cells::U16(table) => self.run(table, end, &mut run, progress),
+                Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
+                Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
                 Cells::U32(_) => {
                     return Err(Error::NimberOverflow {
                         value: u64::from(u16::LIMIT),
@@ -307,7 +455,7 @@ impl SparseSolver {
                 }
             };
             match outcome {
-                Outcome::Done => return Ok(run.finish()),
+                Outcome::Done => return Ok(run.finish(&scratch)),
                 Outcome::Stopped => {
                     return Err(Error::Interrupted {
                         heaps: values.len() as u64,
@@ -328,85 +476,278 @@ impl SparseSolver {
         table: &mut Vec<C>,
         end: usize,
         run: &mut Run,
+        scratch: &mut Scratch,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
+        table.reserve(end.saturating_sub(table.len()));
+        // Table and state move into a lock both threads read while they
+        // compute a pair of heaps; the main thread alone writes.
+        let pipe = Pipe {
+            state: RwLock::new((std::mem::take(table), std::mem::take(run))),
+            job: CacheLine(AtomicUsize::new(0)),
+            done: CacheLine((AtomicUsize::new(0), AtomicU32::new(0))),
+        };
+        let paired = self.pipeline != Pipeline::Off && has_second_core();
+        let (outcome, helper_scratch) = std::thread::scope(|scope| {
+            let helper = paired.then(|| {
+                scope.spawn(|| {
+                    let mut scratch = Scratch::default();
+                    self.dispatch(Job::Help(&pipe, &mut scratch));
+                    scratch
+                })
+            });
+            let thread = helper.as_ref().map(|h| h.thread());
+            let outcome = self.dispatch(Job::Lead(&pipe, thread, end, scratch, progress));
+            let helper_scratch = helper.map(|helper| {
+                pipe.job.0.store(usize::MAX, Ordering::Release);
+                helper.thread().unpark();
+                helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (outcome, helper_scratch.unwrap_or_default())
+        });
+        (*table, *run) = pipe
+            .state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        scratch.scans += helper_scratch.scans;
+        scratch.scan_pairs += helper_scratch.scan_pairs;
+        outcome
+    }
+
+    /// Runs `job` compiled for the widest vector instructions the CPU has.
+    fn dispatch<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
                 // SAFETY: the CPU supports these features, checked above.
                 #[allow(unsafe_code)]
-                return unsafe { self.run_avx512(table, end, run, progress) };
+                return unsafe { self.job_avx512(job) };
             }
             if has!("avx2") {
                 // SAFETY: the CPU supports AVX2, checked above.
                 #[allow(unsafe_code)]
-                return unsafe { self.run_avx2(table, end, run, progress) };
+                return unsafe { self.job_avx2(job) };
             }
         }
-        self.run_portable(table, end, run, progress)
+        self.job(job)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn run_avx512<C: Cell>(
-        &self,
-        table: &mut Vec<C>,
-        end: usize,
-        run: &mut Run,
-        progress: &mut dyn FnMut(usize) -> bool,
-    ) -> Outcome {
-        self.run_portable(table, end, run, progress)
+    fn job_avx512<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+        self.job(job)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn run_avx2<C: Cell>(
-        &self,
-        table: &mut Vec<C>,
-        end: usize,
-        run: &mut Run,
-        progress: &mut dyn FnMut(usize) -> bool,
-    ) -> Outcome {
-        self.run_portable(table, end, run, progress)
+    fn job_avx2<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+        self.job(job)
     }
 
     #[inline(always)]
-    fn run_portable<C: Cell>(
+    fn job<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+        match job {
+            Job::Lead(pipe, helper, end, scratch, progress) => {
+                self.lead(pipe, helper, end, scratch, progress)
+            }
+            Job::Help(pipe, scratch) => {
+                self.help(pipe, scratch);
+                Outcome::Done
+            }
+        }
+    }
+
+    /// Computes heaps `table.len()..stop` one at a time; `false` when a
+    /// value does not fit the cell type.
+    #[inline(always)]
+    fn one_by_one<C: Cell>(
         &self,
         table: &mut Vec<C>,
-        end: usize,
+        stop: usize,
         run: &mut Run,
-        progress: &mut dyn FnMut(usize) -> bool,
-    ) -> Outcome {
-        table.reserve(end.saturating_sub(table.len()));
-        for n in table.len()..end {
+        scratch: &mut Scratch,
+    ) -> bool {
+        for n in table.len()..stop {
             if n == run.next_choice {
                 run.choose_mask(table);
                 run.next_choice *= 2;
             }
-            let v = self.value(n, table, run);
+            let v = self.value::<C, false>(n, table, run, scratch);
             if v >= C::LIMIT {
+                return false;
+            }
+            run.record(table, n, v);
+        }
+        true
+    }
+
+    /// The main thread of a run: block by block, one heap at a time or, with
+    /// a helper, two at a time, as the block timings advise.
+    #[inline(always)]
+    fn lead<C: Cell>(
+        &self,
+        pipe: &Pipe<C>,
+        helper: Option<&Thread>,
+        end: usize,
+        scratch: &mut Scratch,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Outcome {
+        let mut paired = self.pipeline == Pipeline::Always;
+        let mut advisor = Advisor::default();
+        let mut n = pipe.write().0.len();
+        while n < end {
+            let stop = ((n / STRIDE + 1) * STRIDE).min(end);
+            let started = Instant::now();
+            let fits = match helper {
+                Some(helper) if paired => self.two_by_two(pipe, helper, stop, scratch),
+                _ => {
+                    let (table, run) = &mut *pipe.write();
+                    self.one_by_one(table, stop, run, scratch)
+                }
+            };
+            if !fits {
                 return Outcome::Widen;
             }
-            table.push(C::new(v));
-            run.count(n, v);
-            if n > 0 && run.split.is_rare(n, v) {
-                run.rare.push(n);
-                run.rare_values.push(v);
+            if self.pipeline == Pipeline::Auto {
+                let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
+                paired = advisor.pair_next(paired, per_heap);
             }
-            if n % 4096 == 0 && !progress(n) {
+            n = stop;
+            if !progress(n - 1) {
                 return Outcome::Stopped;
             }
         }
-        progress(end.saturating_sub(1));
         Outcome::Done
     }
 
-    /// `g(n)` from the values of smaller heaps.
+    /// Computes heaps up to `stop` in pairs: heap `n` here while the helper
+    /// computes the options of heap `n + 1` that do not involve heap `n`.
     #[inline(always)]
-    fn value<C: Cell>(&self, n: usize, g: &[C], run: &mut Run) -> u32 {
-        let seen = &mut run.seen[..];
+    fn two_by_two<C: Cell>(
+        &self,
+        pipe: &Pipe<C>,
+        helper: &Thread,
+        stop: usize,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let (mut n, mut next_choice) = {
+            let state = pipe.read();
+            (state.0.len(), state.1.next_choice)
+        };
+        while n < stop {
+            if n + 1 >= stop || n + 1 == next_choice || n == next_choice || n < 2 {
+                let (table, run) = &mut *pipe.write();
+                if !self.one_by_one(table, n + 1, run, scratch) {
+                    return false;
+                }
+                (n, next_choice) = (n + 1, run.next_choice);
+                continue;
+            }
+            pipe.job.0.store(n + 1, Ordering::Release);
+            helper.unpark();
+            let first = {
+                let state = pipe.read();
+                self.value::<C, false>(n, &state.0, &state.1, scratch)
+            };
+            let mut spins = 0u32;
+            while pipe.done.0.0.load(Ordering::Acquire) != n + 1 {
+                // Spin, but give the core away if the helper is not running.
+                spins += 1;
+                if spins < 1 << 12 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+            let partial = pipe.done.0.1.load(Ordering::Relaxed);
+            let (table, run) = &mut *pipe.write();
+            if first >= C::LIMIT {
+                return false;
+            }
+            run.record(table, n, first);
+            let second = if self.deferred(n + 1, table).any(|v| v == partial) {
+                self.value::<C, false>(n + 1, table, run, scratch)
+            } else {
+                partial
+            };
+            if second >= C::LIMIT {
+                return false;
+            }
+            run.record(table, n + 1, second);
+            n += 2;
+        }
+        true
+    }
+
+    /// The helper thread: for each heap `k` posted, the mex of the options
+    /// of `k` that do not involve heap `k - 1`, which is not computed yet.
+    #[inline(always)]
+    fn help<C: Cell>(&self, pipe: &Pipe<C>, scratch: &mut Scratch) {
+        let mut last = 0;
+        loop {
+            let mut spins = 0u32;
+            let k = loop {
+                let k = pipe.job.0.load(Ordering::Acquire);
+                if k != last {
+                    break k;
+                }
+                // Spin while pairs follow each other; sleep between blocks
+                // the main thread computes alone.
+                spins += 1;
+                if spins < 1 << 12 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::park_timeout(Duration::from_millis(1));
+                }
+            };
+            if k == usize::MAX {
+                return;
+            }
+            last = k;
+            let value = {
+                let state = pipe.read();
+                self.value::<C, true>(k, &state.0[..k - 1], &state.1, scratch)
+            };
+            pipe.done.0.1.store(value, Ordering::Relaxed);
+            pipe.done.0.0.store(k, Ordering::Release);
+        }
+    }
+
+    /// The values of the options of heap `n` that involve heap `n - 1`
+    /// (`table` holds heaps `0..n`): taking one token and leaving it, and
+    /// the split `(1, n - 1)` of a digit with `t = 0`.
+    fn deferred<'a, C: Cell>(&'a self, n: usize, table: &'a [C]) -> impl Iterator<Item = u32> + 'a {
+        let last = table[n - 1].get();
+        let take = self
+            .takes
+            .iter()
+            .any(|&(t, _, one)| t == 1 && one)
+            .then_some(last);
+        let split = self
+            .splits
+            .iter()
+            .any(|&(t, unequal)| t == 0 && !(unequal && n == 2))
+            .then(|| table[1].get() ^ last);
+        take.into_iter().chain(split)
+    }
+
+    /// `g(n)` from the values of smaller heaps, `g = g(0..n)`; or, when
+    /// `PARTIAL`, with `g = g(0..n - 1)` (heap `n - 1` still being
+    /// computed), the mex of every option of `n` that does not involve heap
+    /// `n - 1`.
+    #[inline(always)]
+    fn value<C: Cell, const PARTIAL: bool>(
+        &self,
+        n: usize,
+        g: &[C],
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> u32 {
+        scratch.fit(run.bits);
+        let seen = &mut scratch.seen[..];
         seen.fill(0);
         for &(t, nothing, one) in &self.takes {
             if t > n {
@@ -415,7 +756,7 @@ impl SparseSolver {
             if nothing && n == t {
                 mark(seen, 0);
             }
-            if one && n > t {
+            if one && n > t && !(PARTIAL && t == 1) {
                 mark(seen, g[n - t].get());
             }
         }
@@ -426,11 +767,17 @@ impl SparseSolver {
                 Some(&last) if last >= rest => run.rare.partition_point(|&r| r < rest),
                 _ => run.rare.len(),
             };
+            // Partners past the table (only heap n - 1, when it is missing).
+            let above = match (rest + 1).checked_sub(g.len()) {
+                Some(lowest) if PARTIAL => run.rare.partition_point(|&r| r < lowest),
+                _ => 0,
+            };
             // XORs of two values below 2^bits stay below it; masking with
             // 2^bits - 1 lets the compiler drop the bounds check.
             let top = (1usize << run.bits) - 1;
             let marks = &mut seen[..=top];
-            for (&r, &value) in run.rare[..below].iter().zip(&run.rare_values) {
+            let rare = run.rare[above..below].iter().zip(&run.rare_values[above..]);
+            for (&r, &value) in rare {
                 if !(unequal && 2 * r == rest) {
                     marks[(value ^ g[rest - r].get()) as usize & top] = 1;
                 }
@@ -442,8 +789,8 @@ impl SparseSolver {
         if run.split == Split::default() || self.exact(n, m, run) {
             return m;
         }
-        run.stats.scans += 1;
-        self.scan(n, g, run, m)
+        scratch.scans += 1;
+        self.scan::<C, PARTIAL>(n, g, run, scratch, m)
     }
 
     /// Whether no split of two common heaps can be worth `m`, so that `m`,
@@ -465,12 +812,25 @@ impl SparseSolver {
     /// that the next `m` accounts for them; a scan that never finds `m`
     /// marks nothing.
     #[inline(always)]
-    fn scan<C: Cell>(&self, n: usize, g: &[C], run: &mut Run, mut m: u32) -> u32 {
+    fn scan<C: Cell, const PARTIAL: bool>(
+        &self,
+        n: usize,
+        g: &[C],
+        run: &Run,
+        scratch: &mut Scratch,
+        mut m: u32,
+    ) -> u32 {
         let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
         // The splits (a, rest - a) for a in `from..to`, per digit.
         let blocks = |from: usize, to: usize| {
             self.splits.iter().filter_map(move |&(t, unequal)| {
                 let rest = n.checked_sub(t).filter(|&r| r >= 2)?;
+                // Partners must lie in the table: a > rest - g.len().
+                let from = if PARTIAL {
+                    from.max((rest + 1).saturating_sub(g.len()))
+                } else {
+                    from
+                };
                 let last = to.min(pairs_of(rest, unequal) + 1);
                 (last > from).then(|| (&g[from..last], &g[rest + 1 - last..=rest - from]))
             })
@@ -489,18 +849,18 @@ impl SparseSolver {
             if blocks(start, stop).any(|(low, high)| contains(low, high, m)) {
                 for (low, high) in blocks(marked, stop) {
                     for (a, b) in low.iter().zip(high.iter().rev()) {
-                        mark(&mut run.seen, a.get() ^ b.get());
+                        mark(&mut scratch.seen, a.get() ^ b.get());
                     }
                 }
                 marked = stop;
-                m = mex_from(&run.seen, m);
+                m = mex_from(&scratch.seen, m);
                 if self.exact(n, m, run) {
                     break;
                 }
             }
             start = stop;
         }
-        run.stats.scan_pairs += (start.min(most + 1) - 1) as u64 * self.splits.len() as u64;
+        scratch.scan_pairs += (start.min(most + 1) - 1) as u64 * self.splits.len() as u64;
         m
     }
 }
@@ -516,6 +876,17 @@ fn contains<C: Cell>(low: &[C], high: &[C], m: u32) -> bool {
 }
 
 impl Run {
+    /// Appends `g(n) = v` to the table and to the counts and rare heaps.
+    #[inline(always)]
+    fn record<C: Cell>(&mut self, table: &mut Vec<C>, n: usize, v: u32) {
+        table.push(C::new(v));
+        self.count(n, v);
+        if n > 0 && self.split.is_rare(n, v) {
+            self.rare.push(n);
+            self.rare_values.push(v);
+        }
+    }
+
     fn count(&mut self, k: usize, v: u32) {
         let v = v as usize;
         let counts = &mut self.histogram[k & 1];
@@ -523,15 +894,13 @@ impl Run {
             counts.resize(v + 1, 0);
         }
         counts[v] += 1;
-        // Keep `seen` large enough for every XOR of two values and their mex.
-        let bits = u32::BITS - (v as u32).leading_zeros();
-        if bits > self.bits {
-            self.bits = bits;
-            self.seen.resize((1usize << bits) + 1, 0);
-        }
+        // Scratch `seen` arrays are sized for every XOR of two values.
+        self.bits = self.bits.max(u32::BITS - (v as u32).leading_zeros());
     }
 
-    fn finish(mut self) -> SparseStats {
+    fn finish(mut self, scratch: &Scratch) -> SparseStats {
+        self.stats.scans += scratch.scans;
+        self.stats.scan_pairs += scratch.scan_pairs;
         self.stats.mask = self.split.mask;
         self.stats.position_parity = self.split.parity.is_some();
         self.stats.rare_count = self.rare.len();

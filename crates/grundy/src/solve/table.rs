@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::{Checkpoint, SparseSolver, SparseStats};
+use super::{Checkpoint, Pipeline, SparseSolver, SparseStats};
 use crate::error::human_bytes;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, ValueTable};
 
@@ -47,6 +47,7 @@ pub struct TableSolver {
     memory_limit: u64,
     use_closed_forms: bool,
     engine: Engine,
+    pipeline: Pipeline,
     checkpoint: Option<CheckpointPolicy>,
 }
 
@@ -64,6 +65,7 @@ impl Default for TableSolver {
             memory_limit: DEFAULT_TABLE_LIMIT,
             use_closed_forms: true,
             engine: Engine::Auto,
+            pipeline: Pipeline::Auto,
             checkpoint: None,
         }
     }
@@ -86,6 +88,18 @@ impl TableSolver {
     /// [`Checkpoint::load`]. A run killed outright loses at most one chunk.
     pub fn with_checkpoint(mut self, path: PathBuf, game: String, every: Duration) -> TableSolver {
         self.checkpoint = Some(CheckpointPolicy { path, game, every });
+        self
+    }
+
+    /// How many threads a table may use: the sparse engine uses a second one
+    /// while heaps are expensive (see [`Pipeline`]); 1 keeps every run on
+    /// one thread. The default is two.
+    pub fn with_threads(mut self, threads: usize) -> TableSolver {
+        self.pipeline = if threads >= 2 {
+            Pipeline::Auto
+        } else {
+            Pipeline::Off
+        };
         self
     }
 
@@ -191,7 +205,10 @@ impl TableSolver {
                 needed: human_bytes(self.table_bytes(to)),
             })?;
         let closed_form = self.use_closed_forms && rules.closed_form(0).is_some();
-        let sparse = rules.as_take_break().and_then(SparseSolver::new);
+        let sparse = rules
+            .as_take_break()
+            .and_then(SparseSolver::new)
+            .map(|sparse| sparse.with_pipeline(self.pipeline));
         match (self.engine, sparse) {
             (Engine::Sparse, None) => Err(Error::EngineUnavailable {
                 reason: "the sparse engine applies only to take-and-break codes without a \
