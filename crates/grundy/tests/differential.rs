@@ -205,13 +205,21 @@ fn multisets(total: usize, k: usize, least: usize) -> Vec<Vec<usize>> {
 /// `digits[t] = (d, rule)` where bit `2^k` of `d` allows leaving `k` heaps
 /// and `rule` is one of "", "!", "?", "=".
 fn reference_general(digits: &[(u32, &str)], to: usize) -> Vec<u32> {
+    let open: Vec<_> = digits.iter().map(|&(d, rule)| (d, None, rule)).collect();
+    reference_open(&open, to)
+}
+
+/// [`reference_general`] with open-ended digits: `(d, Some(k), rule)` also
+/// allows leaving any number `>= k` of heaps.
+fn reference_open(digits: &[(u32, Option<usize>, &str)], to: usize) -> Vec<u32> {
     let mut g: Vec<u32> = Vec::new();
     for n in 0..=to {
         let mut reachable = Vec::new();
-        for (t, &(d, rule)) in digits.iter().enumerate() {
+        for (t, &(d, open, rule)) in digits.iter().enumerate() {
             let Some(rest) = n.checked_sub(t) else { break };
-            for k in 0..32 {
-                if d & (1 << k) == 0 || (k == 1 && t == 0) {
+            for k in 0..32.max(rest + 1) {
+                let allowed = (k < 32 && d & (1 << k) != 0) || open.is_some_and(|o| k >= o);
+                if !allowed || (k == 1 && t == 0) {
                     continue;
                 }
                 for parts in multisets(rest, k, 1) {
@@ -264,4 +272,47 @@ proptest! {
         prop_assert_eq!(&auto(&game, 32), &expected, "{}", text);
         prop_assert_eq!(&memo(&game, 32), &expected, "{}", text);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Open-ended digits such as `{2+}` (split into any number of heaps),
+    /// unconstrained or all equal: the composition sets of the table
+    /// solver and the partitions of the generic solver agree with the
+    /// definition.
+    #[test]
+    fn open_ended_digits_agree(
+        d0_open in prop::option::of(2usize..5),
+        rest in prop::collection::vec((0u32..8, prop::option::of(0usize..5)), 1..4),
+        rules in prop::collection::vec(prop::sample::select(vec!["", "="]), 4),
+    ) {
+        let mut digits = vec![(0u32, d0_open, rules[0])];
+        digits.extend(rest.iter().zip(&rules[1..]).map(|(&(d, o), &r)| (d, o, r)));
+        let text: Vec<String> = digits
+            .iter()
+            .map(|&(d, open, rule)| {
+                let mut counts: Vec<String> =
+                    (0..8).filter(|k| d & (1 << k) != 0).map(|k| k.to_string()).collect();
+                counts.extend(open.map(|o| format!("{o}+")));
+                format!("{{{}}}{rule}", counts.join(","))
+            })
+            .collect();
+        let text = format!("{}.{}", text[0], text[1..].concat());
+        let Ok(game) = text.parse::<HeapGame>() else {
+            // `{}` alone is not a digit.
+            prop_assume!(false);
+            unreachable!()
+        };
+        let expected = reference_open(&digits, 22);
+        prop_assert_eq!(&auto(&game, 22), &expected, "{}", text);
+        prop_assert_eq!(&memo(&game, 22), &expected, "{}", text);
+    }
+}
+
+#[test]
+fn equal_splits_into_any_number_are_the_equal_split_game() {
+    let open: HeapGame = "{2+}=.0".parse().unwrap();
+    let divisor: HeapGame = "equal-split".parse().unwrap();
+    assert_eq!(dense(&open, 300), dense(&divisor, 300));
 }

@@ -62,7 +62,8 @@ impl Theorem {
     /// None applies to infinite subtraction sets, to codes with a repeating
     /// block (they may remove any number of tokens) or to codes whose digits
     /// constrain the parts (`!`: the shift in the proof can make two parts
-    /// equal, so Grundy's game `4!.0` is not covered).
+    /// equal, so Grundy's game `4!.0` is not covered) or may leave any
+    /// number of heaps (`{2+}`).
     pub fn for_game(game: &HeapGame) -> Option<Theorem> {
         match game {
             HeapGame::Subtraction(sub) => match sub.set() {
@@ -73,7 +74,7 @@ impl Theorem {
             },
             HeapGame::TakeBreak(code) if !code.has_constraints() => Some(Theorem::TakeBreak {
                 max_take: code.max_take()?,
-                max_parts: code.max_parts(),
+                max_parts: code.max_parts()?,
             }),
             HeapGame::TakeBreak(_) | HeapGame::Divisor(_) => None,
         }

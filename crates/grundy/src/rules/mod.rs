@@ -128,7 +128,8 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         code: None,
         description: "take-and-break code: digit d_t says what may remain after removing t \
                       tokens (1 = nothing, 2 = one heap, 4 = two heaps, 8 = three ...; add \
-                      them; A-Z and &n; past 9, or the set {k,...} of heap counts); a digit \
+                      them; A-Z and &n; past 9, or the set {k,...} of heap counts, {2+} for \
+                      two or more heaps); a digit \
                       followed by ! leaves unequal heaps, ? not all equal, = all equal; \
                       [..] repeats forever",
         example: "0.137",
