@@ -46,11 +46,23 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ValuesArgs {
-    /// The game, e.g. kayles, 0.137 or sub(1,3,4).
+    /// The game, e.g. kayles, 0.137 or sub(1,3,4), or a script FILE.rhai
+    /// defining options(p) (see the README).
     pub game: String,
     /// The largest heap: 100, 1e6 and 2^20 are all accepted.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub to: String,
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        required_unless_present = "position"
+    )]
+    pub to: Option<String>,
+    /// For a script: a position to evaluate, a heap (7) or a tuple ([3,4]);
+    /// several are played together as a sum, with its winning moves.
+    #[arg(long, value_name = "P", conflicts_with = "to")]
+    pub position: Vec<String>,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
@@ -197,6 +209,17 @@ pub struct ResumeArgs {
     /// to it, unless --checkpoint names another file).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<std::path::PathBuf>,
+}
+
+/// Limits for game scripts.
+#[derive(Debug, Args)]
+pub struct ScriptArgs {
+    /// For a script: the most operations one call of options(p) may take.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub ops_limit: u64,
+    /// For a script: the most seconds the whole run may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub time_limit: f64,
 }
 
 /// Options shared by commands that build value tables.

@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{self, Certificate, Limits};
-use grundy::rules::{CATALOGUE, GameGraph, Maze, PairGame, parse_size};
+use grundy::rules::{
+    CATALOGUE, GameGraph, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition, parse_size,
+    script_sum,
+};
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum};
 
@@ -17,15 +20,23 @@ use crate::cli::{
 };
 use crate::{Failure, output, progress};
 
-/// `grundy values GAME --to N`.
+/// `grundy values GAME --to N`, or `grundy values FILE.rhai --position P`.
 pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    if let Some(game) = PairGame::named(args.game.trim()) {
-        let to = parse_size(&args.to)?;
+    let spec = args.game.trim();
+    if spec.ends_with(".rhai") {
+        return script_values(args, out);
+    }
+    let Some(to) = &args.to else {
+        return Err(Failure::Input(
+            "--position is for game scripts (FILE.rhai); give --to N".into(),
+        ));
+    };
+    let to = parse_size(to)?;
+    if let Some(game) = PairGame::named(spec) {
         let table = game.table(to, parse_bytes(&args.table.memory_limit)?)?;
         return output::pair_values(out, args.format, &game.to_string(), &table);
     }
     let game: HeapGame = args.game.parse()?;
-    let to = parse_size(&args.to)?;
     let (solver, mut values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
     let bar = progress::heaps(to.saturating_add(1), "values");
@@ -36,7 +47,39 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     result.map_err(|e| interruption(e, &args.resumable))?;
-    output::values(out, args.format, args.game.trim(), &game, &values)
+    output::values(out, args.format, spec, &game.to_string(), &values)
+}
+
+/// `grundy values FILE.rhai`: heaps `0..=N` of a scripted game, or the
+/// positions given, played together.
+fn script_values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let path = std::path::Path::new(args.game.trim());
+    let name = path.display().to_string();
+    let time = Duration::try_from_secs_f64(args.script.time_limit)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            Failure::Input("--time-limit must be a positive number of seconds".into())
+        })?;
+    let limits = ScriptLimits {
+        operations: args.script.ops_limit,
+        time,
+        ..ScriptLimits::default()
+    };
+    let game = ScriptGame::compile(&name, &read(path)?, limits)?;
+    if let Some(to) = &args.to {
+        let to = parse_size(to)?;
+        solver(&args.table)?.check_fits(to)?;
+        let values = game.heap_values(to)?;
+        return output::values(out, args.format, &name, &name, &values);
+    }
+    let positions = args
+        .position
+        .iter()
+        .map(|p| p.parse::<ScriptPosition>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let sum = script_sum(&game, &positions)?;
+    output::script_sum(out, args.format, &positions, &sum)
 }
 
 /// The solver with checkpoints as asked, and the values to start from.

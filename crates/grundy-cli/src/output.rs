@@ -7,7 +7,8 @@ use std::io::Write;
 
 use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
 use grundy::rules::{CatalogueEntry, GameGraph, Maze};
-use grundy::{Component, HeapGame, Nimber, SumAnalysis, ValueTable, WinningMove};
+use grundy::rules::{ScriptPosition, ScriptSum};
+use grundy::{Component, Nimber, SumAnalysis, ValueTable, WinningMove};
 use serde::Serialize;
 
 use crate::Failure;
@@ -69,7 +70,7 @@ pub fn values(
     out: &mut impl Write,
     format: Format,
     name: &str,
-    game: &HeapGame,
+    canonical: &str,
     values: &ValueTable,
 ) -> Result<(), Failure> {
     match format {
@@ -77,7 +78,7 @@ pub fn values(
             out,
             &ValuesJson {
                 game: name,
-                canonical: game.to_string(),
+                canonical: canonical.to_owned(),
                 values: values.iter().map(|v| v.get()).collect(),
             },
         ),
@@ -89,7 +90,6 @@ pub fn values(
             Ok(())
         }
         Format::Text => {
-            let canonical = game.to_string();
             let last = values.len().saturating_sub(1);
             if canonical == name {
                 writeln!(out, "{name}: g(0..={last})")?;
@@ -971,6 +971,90 @@ pub fn graph_sum(
                     Some(label) => writeln!(out, " ({label})")?,
                     None => writeln!(out)?,
                 }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ScriptSumJson {
+    positions: Vec<ScriptTokenJson>,
+    nim_sum: u32,
+    winner: &'static str,
+    winning_moves: Vec<ScriptMoveJson>,
+}
+
+#[derive(Serialize)]
+struct ScriptTokenJson {
+    position: String,
+    value: u32,
+}
+
+#[derive(Serialize)]
+struct ScriptMoveJson {
+    component: usize,
+    from: String,
+    /// The positions the move leaves, played together.
+    to: Vec<String>,
+}
+
+/// Positions of a scripted game played together: values, the winner and
+/// every winning move.
+pub fn script_sum(
+    out: &mut impl Write,
+    format: Format,
+    positions: &[ScriptPosition],
+    sum: &ScriptSum,
+) -> Result<(), Failure> {
+    let (values, nim_sum) = (&sum.values, sum.nim_sum);
+    let winner = winner(nim_sum);
+    let moves = sum.winning_moves.iter().map(|m| ScriptMoveJson {
+        component: m.component,
+        from: positions[m.component].to_string(),
+        to: m.to.iter().map(ToString::to_string).collect(),
+    });
+    match format {
+        Format::Json => json(
+            out,
+            &ScriptSumJson {
+                positions: positions
+                    .iter()
+                    .zip(values)
+                    .map(|(p, v)| ScriptTokenJson {
+                        position: p.to_string(),
+                        value: v.get(),
+                    })
+                    .collect(),
+                nim_sum: nim_sum.get(),
+                winner,
+                winning_moves: moves.collect(),
+            },
+        ),
+        Format::Csv => {
+            writeln!(out, "position,value")?;
+            for (p, v) in positions.iter().zip(values) {
+                writeln!(out, "\"{p}\",{v}")?;
+            }
+            Ok(())
+        }
+        Format::Text => {
+            for (p, v) in positions.iter().zip(values) {
+                writeln!(out, "g({p}) = {v}")?;
+            }
+            writeln!(out, "{winner} player wins (nim-sum {nim_sum})")?;
+            for m in moves {
+                let to = if m.to.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    m.to.join(" + ")
+                };
+                writeln!(
+                    out,
+                    "winning move: position {} {} -> {to}",
+                    m.component + 1,
+                    m.from
+                )?;
             }
             Ok(())
         }

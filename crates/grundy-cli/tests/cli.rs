@@ -171,6 +171,7 @@ fn games_lists_every_built_in() {
             "sub(squares)",
             "sub(a+dk)",
             "allbut(a,b,...)",
+            "FILE.rhai",
         ]
     );
     let games = stdout_json(&["games", "--format", "json"]);
@@ -509,4 +510,64 @@ fn wythoff_tables() {
         "a,b,value\n0,0,0\n0,1,1\n1,0,1\n1,1,2\n"
     );
     rejects(&["values", "wythoff", "--to", "1e7"], "over the limit");
+}
+
+/// A file in the repository's `examples/`.
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn scripts_give_heap_values_and_play_tuples() {
+    let script = example("take-and-split.rhai");
+    let scripted = stdout_json(&["values", &script, "--to", "60", "--format", "json"]);
+    let built_in = stdout_json(&["values", "0.37", "--to", "60", "--format", "json"]);
+    assert_eq!(scripted["values"], built_in["values"]);
+    let wythoff = example("wythoff.rhai");
+    let sum = stdout_json(&[
+        "values",
+        &wythoff,
+        "--position",
+        "[3,5]",
+        "--position",
+        "2,2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(sum["positions"][0]["value"], 0, "(3, 5) is a P-position");
+    assert_eq!(sum["winner"], "first");
+    let moves: Vec<&Value> = sum["winning_moves"].as_array().unwrap().iter().collect();
+    assert_eq!(moves.len(), 3);
+    assert!(moves.iter().all(|m| m["component"] == 1));
+}
+
+#[test]
+fn bad_scripts_are_one_line_errors() {
+    let dir = std::env::temp_dir().join(format!("grundy-scripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let endless = write("endless.rhai", "fn options(n) {\n  loop {}\n}\n");
+    rejects(
+        &["values", &endless, "--to", "5", "--ops-limit", "10000"],
+        "stopped after 10000 operations",
+    );
+    let broken = write("broken.rhai", "fn options(n) {\n  [n - 1,, n]\n}\n");
+    rejects(&["values", &broken, "--to", "5"], "line 2");
+    rejects(
+        &["values", &example("wythoff.rhai"), "--position", "[1,x]"],
+        "'x'",
+    );
+    rejects(
+        &["values", "kayles", "--position", "3"],
+        "--position is for game scripts",
+    );
+    rejects(
+        &["values", "missing.rhai", "--to", "3"],
+        "cannot read missing.rhai",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -108,6 +108,24 @@ pub enum Error {
         reason: String,
     },
 
+    /// A game script failed to compile or to run, or broke a limit.
+    #[error("{script}: {message}")]
+    Script {
+        /// The script's name (its file).
+        script: String,
+        /// What went wrong, with the script's line where there is one.
+        message: String,
+    },
+
+    /// A position given for a scripted game is malformed.
+    #[error("invalid position '{text}': {reason}")]
+    InvalidPosition {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// The engine asked for does not apply to the game.
     #[error("{reason}")]
     EngineUnavailable {

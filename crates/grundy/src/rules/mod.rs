@@ -8,6 +8,7 @@ mod divisor;
 mod graph;
 mod maze;
 mod pair;
+mod script;
 mod subtraction;
 mod take_break;
 
@@ -18,6 +19,9 @@ pub use divisor::DivisorGame;
 pub use graph::{GameGraph, GraphValues};
 pub use maze::Maze;
 pub use pair::PairGame;
+pub use script::{
+    ExploredGame, ScriptGame, ScriptLimits, ScriptMove, ScriptPosition, ScriptSum, script_sum,
+};
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
 
@@ -159,6 +163,13 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         code: None,
         description: "remove any positive number of tokens except a, b, ...",
         example: "allbut(1,2)",
+    },
+    CatalogueEntry {
+        name: "FILE.rhai",
+        code: None,
+        description: "your own rules: a Rhai script defining options(p) for heaps or tuples \
+                      (`grundy values FILE.rhai --to N` or `--position [a,b]`; see README)",
+        example: "examples/take-and-split.rhai",
     },
 ];
 
@@ -332,7 +343,7 @@ mod tests {
     fn every_catalogue_example_parses() {
         for entry in CATALOGUE
             .iter()
-            .filter(|e| PairGame::named(e.example).is_none())
+            .filter(|e| PairGame::named(e.example).is_none() && !e.example.ends_with(".rhai"))
         {
             let game: HeapGame = entry.example.parse().unwrap();
             if let Some(code) = entry.code {

@@ -1,0 +1,518 @@
+//! Games written by users as [Rhai](https://rhai.rs) scripts.
+//!
+//! A script defines `options(p)`, returning the positions reachable from
+//! position `p` in one move:
+//!
+//! ```text
+//! // Remove one or two tokens, or remove two and split the rest in two.
+//! fn options(n) { [n - 1, n - 2, split(n - 2, 2)] }
+//! ```
+//!
+//! Positions are heaps (integers) or tuples (arrays of integers, such as
+//! `[3, 4]` for two heaps played together). In the returned array:
+//!
+//! - an integer is a heap, and in a game of tuples an array of integers is
+//!   a tuple;
+//! - `sum(a, b, ...)` (or `sum([a, b, ...])`) is one move to several
+//!   independent positions at once, whose value is the nim-sum of theirs;
+//! - any other array is a list of options, flattened, so helpers can return
+//!   lists: `split(m, k)` lists every way to write `m` as `k` non-empty
+//!   heaps, each a `sum`;
+//! - an option with a negative number in it is left out, so `n - 2` needs
+//!   no guard at `n = 1`.
+//!
+//! Scripts run sandboxed (no files, no network) and within
+//! [`ScriptLimits`]: operations per call (an endless loop stops there),
+//! array and string sizes, the number of positions explored, and the wall
+//! time of the whole run. Errors name the script and the line.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, Scope};
+use rustc_hash::FxHashMap;
+
+use crate::{Error, MemoSolver, Nimber, Options, Result, Ruleset, ValueTable};
+
+/// What a script may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptLimits {
+    /// Operations one call of `options` may take.
+    pub operations: u64,
+    /// Wall time for a whole run (compiling, exploring, solving).
+    pub time: Duration,
+    /// Positions a run may explore.
+    pub positions: usize,
+    /// Elements in one array, characters in one string.
+    pub size: usize,
+}
+
+impl Default for ScriptLimits {
+    fn default() -> Self {
+        ScriptLimits {
+            operations: 1_000_000,
+            time: Duration::from_secs(60),
+            positions: 10_000_000,
+            size: 1_000_000,
+        }
+    }
+}
+
+/// A position of a scripted game: a heap or a tuple.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum ScriptPosition {
+    /// A heap, passed to the script as an integer.
+    Heap(u64),
+    /// A tuple, passed to the script as an array of integers.
+    Tuple(Vec<INT>),
+}
+
+impl fmt::Display for ScriptPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptPosition::Heap(n) => write!(f, "{n}"),
+            ScriptPosition::Tuple(items) => {
+                let items: Vec<String> = items.iter().map(ToString::to_string).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for ScriptPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for ScriptPosition {
+    type Err = Error;
+
+    /// `7` is a heap; `[3,4]` (or `3,4`) a tuple.
+    fn from_str(text: &str) -> Result<ScriptPosition> {
+        let invalid = |reason: &str| Error::InvalidPosition {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let text = text.trim();
+        let inner = text
+            .strip_prefix('[')
+            .map(|rest| {
+                rest.strip_suffix(']')
+                    .ok_or_else(|| invalid("no closing ']'"))
+            })
+            .transpose()?;
+        if inner.is_none() && !text.contains(',') {
+            return text
+                .parse::<u64>()
+                .map(ScriptPosition::Heap)
+                .map_err(|_| invalid("a position is a heap such as 7 or a tuple such as [3,4]"));
+        }
+        inner
+            .unwrap_or(text)
+            .split(',')
+            .filter(|item| !item.trim().is_empty())
+            .map(|item| {
+                item.trim()
+                    .parse::<INT>()
+                    .ok()
+                    .filter(|&v| v >= 0)
+                    .ok_or_else(|| {
+                        invalid(&format!("'{}' is not a non-negative integer", item.trim()))
+                    })
+            })
+            .collect::<Result<Vec<INT>>>()
+            .map(ScriptPosition::Tuple)
+    }
+}
+
+/// One move to several independent positions, made by the script's
+/// `sum(...)`.
+#[derive(Clone)]
+struct Sum(Array);
+
+/// A compiled script.
+pub struct ScriptGame {
+    name: String,
+    engine: Engine,
+    ast: AST,
+    /// When the current run must stop; checked as the script runs.
+    deadline: Arc<Mutex<Option<Instant>>>,
+    limits: ScriptLimits,
+}
+
+impl fmt::Debug for ScriptGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScriptGame")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl ScriptGame {
+    /// Compiles `source`; `name` (the file, say) prefixes every error.
+    ///
+    /// ```
+    /// use grundy::rules::{ScriptGame, ScriptLimits};
+    /// use grundy::{HeapGame, TableSolver};
+    /// // Take one, or take two and leave the rest whole or split in two:
+    /// // the take-and-break game 0.37.
+    /// let script = "fn options(n) { [n - 1, n - 2, split(n - 2, 2)] }";
+    /// let game = ScriptGame::compile("game.rhai", script, ScriptLimits::default())?;
+    /// let code: HeapGame = "0.37".parse()?;
+    /// assert_eq!(game.heap_values(50)?, TableSolver::new().values(&code, 50)?);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn compile(name: &str, source: &str, limits: ScriptLimits) -> Result<ScriptGame> {
+        let mut engine = Engine::new();
+        engine.set_max_operations(limits.operations);
+        engine.set_max_call_levels(64);
+        engine.set_max_expr_depths(64, 64);
+        engine.set_max_array_size(limits.size);
+        engine.set_max_string_size(limits.size);
+        engine.set_max_map_size(limits.size);
+        let deadline: Arc<Mutex<Option<Instant>>> = Arc::default();
+        let watched = Arc::clone(&deadline);
+        engine.on_progress(move |_| {
+            let deadline = *watched.lock().unwrap_or_else(PoisonError::into_inner);
+            deadline
+                .filter(|&d| Instant::now() >= d)
+                .map(|_| Dynamic::from("the time limit"))
+        });
+        engine.register_type_with_name::<Sum>("Sum");
+        engine.register_fn("sum", |parts: Array| Sum(parts));
+        engine.register_fn("sum", |a: Dynamic, b: Dynamic| Sum(vec![a, b]));
+        engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic| {
+            Sum(vec![a, b, c])
+        });
+        engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
+            Sum(vec![a, b, c, d])
+        });
+        engine.register_fn("split", split);
+        let ast = engine.compile(source).map_err(|e| Error::Script {
+            script: name.to_owned(),
+            message: format!("syntax error: {e}"),
+        })?;
+        if !ast
+            .iter_functions()
+            .any(|f| f.name == "options" && f.params.len() == 1)
+        {
+            return Err(Error::Script {
+                script: name.to_owned(),
+                message: "defines no function options(p) with one parameter".into(),
+            });
+        }
+        Ok(ScriptGame {
+            name: name.to_owned(),
+            engine,
+            ast,
+            deadline,
+            limits,
+        })
+    }
+
+    /// The script's name, as given to [`ScriptGame::compile`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `g(0..=to)` for a script whose positions are heaps.
+    pub fn heap_values(&self, to: u64) -> Result<ValueTable> {
+        let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
+        let explored = self.explore(&heaps)?;
+        let mut solver = MemoSolver::new(&explored);
+        heaps.iter().map(|heap| solver.value(heap)).collect()
+    }
+
+    /// Explores every position reachable from `starts`, calling the script
+    /// once for each.
+    pub fn explore(&self, starts: &[ScriptPosition]) -> Result<ExploredGame> {
+        *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some(Instant::now() + self.limits.time);
+        let tuples = matches!(starts.first(), Some(ScriptPosition::Tuple(_)));
+        if starts
+            .iter()
+            .any(|p| matches!(p, ScriptPosition::Tuple(_)) != tuples)
+        {
+            return Err(self.error("give heaps or tuples, not both".into()));
+        }
+        let mut explored = ExploredGame {
+            ranges: FxHashMap::default(),
+            options: Options::new(),
+        };
+        let mut queue: Vec<ScriptPosition> = Vec::new();
+        for start in starts {
+            if !explored.ranges.contains_key(start) {
+                explored.ranges.insert(start.clone(), (0, 0));
+                queue.push(start.clone());
+            }
+        }
+        let mut scope = Scope::new();
+        let mut found = Vec::new();
+        let mut next = 0;
+        while next < queue.len() {
+            let position = queue[next].clone();
+            next += 1;
+            let argument = match &position {
+                ScriptPosition::Heap(n) => Dynamic::from_int(*n as INT),
+                ScriptPosition::Tuple(items) => {
+                    Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
+                }
+            };
+            let returned: Dynamic = self
+                .engine
+                .call_fn(&mut scope, &self.ast, "options", (argument,))
+                .map_err(|e| self.runtime_error(&position, &e))?;
+            found.clear();
+            self.collect(returned, tuples, &mut found)
+                .map_err(|reason| self.error(format!("options({position}): {reason}")))?;
+            let first = explored.options.len();
+            for option in &found {
+                let Some(parts) = option else { continue };
+                for part in parts {
+                    if !explored.ranges.contains_key(part) {
+                        if explored.ranges.len() >= self.limits.positions {
+                            return Err(self.error(format!(
+                                "explored more than {} positions (the limit)",
+                                self.limits.positions
+                            )));
+                        }
+                        explored.ranges.insert(part.clone(), (0, 0));
+                        queue.push(part.clone());
+                    }
+                }
+                explored.options.push(parts.iter().cloned());
+            }
+            explored
+                .ranges
+                .insert(position, (first, explored.options.len()));
+        }
+        Ok(explored)
+    }
+
+    /// Appends the options in `value` to `out`: `Some(parts)` for each, or
+    /// `None` for one left out (a negative number in it).
+    fn collect(
+        &self,
+        value: Dynamic,
+        tuples: bool,
+        out: &mut Vec<Option<Vec<ScriptPosition>>>,
+    ) -> std::result::Result<(), String> {
+        if value.is::<Sum>() {
+            let Sum(parts) = value.cast::<Sum>();
+            let mut positions = Vec::with_capacity(parts.len());
+            for part in parts {
+                match position_of(part, tuples)? {
+                    Some(p) => positions.push(p),
+                    None => {
+                        out.push(None);
+                        return Ok(());
+                    }
+                }
+            }
+            out.push(Some(positions));
+            return Ok(());
+        }
+        if value.is_array() && !(tuples && is_tuple(&value)) {
+            for item in value.cast::<Array>() {
+                self.collect(item, tuples, out)?;
+            }
+            return Ok(());
+        }
+        out.push(position_of(value, tuples)?.map(|p| vec![p]));
+        Ok(())
+    }
+
+    fn error(&self, message: String) -> Error {
+        Error::Script {
+            script: self.name.clone(),
+            message,
+        }
+    }
+
+    fn runtime_error(&self, position: &ScriptPosition, error: &EvalAltResult) -> Error {
+        let at = |position: rhai::Position| {
+            if position.is_none() {
+                String::new()
+            } else {
+                format!(" ({position})")
+            }
+        };
+        let message = match error {
+            EvalAltResult::ErrorTooManyOperations(place) => format!(
+                "options({position}) stopped after {} operations, the limit{}",
+                self.limits.operations,
+                at(*place)
+            ),
+            EvalAltResult::ErrorTerminated(_, place) => format!(
+                "stopped at the time limit of {} s, in options({position}){}",
+                self.limits.time.as_secs_f64(),
+                at(*place)
+            ),
+            other => format!("in options({position}): {other}"),
+        };
+        self.error(message)
+    }
+}
+
+/// Whether `value` is a non-empty array of integers only (a tuple; an
+/// empty array is an empty list of options).
+fn is_tuple(value: &Dynamic) -> bool {
+    value
+        .read_lock::<Array>()
+        .is_some_and(|items| !items.is_empty() && items.iter().all(Dynamic::is_int))
+}
+
+/// The position `value` names: `None` when it has a negative number.
+fn position_of(
+    value: Dynamic,
+    tuples: bool,
+) -> std::result::Result<Option<ScriptPosition>, String> {
+    let kind = value.type_name();
+    if tuples {
+        if !is_tuple(&value) {
+            return Err(format!(
+                "expected a tuple (an array of integers), found {kind}"
+            ));
+        }
+        let items: Vec<INT> = value
+            .cast::<Array>()
+            .into_iter()
+            .map(|v| v.as_int().unwrap_or(-1))
+            .collect();
+        return Ok(items
+            .iter()
+            .all(|&v| v >= 0)
+            .then_some(ScriptPosition::Tuple(items)));
+    }
+    match value.as_int() {
+        Ok(n) => Ok(u64::try_from(n).ok().map(ScriptPosition::Heap)),
+        Err(_) => Err(format!(
+            "expected a heap (an integer), sum(...) or an array of options, found {kind}"
+        )),
+    }
+}
+
+/// `split(m, k)`: every way to write `m` as `k` non-empty heaps, in
+/// non-decreasing order, each a `sum`; none when `m < k` or `k < 1`.
+fn split(m: INT, k: INT) -> std::result::Result<Array, Box<EvalAltResult>> {
+    let mut all = Array::new();
+    if k < 1 || m < k {
+        return Ok(all);
+    }
+    let mut parts = Vec::new();
+    fn walk(rest: INT, k: INT, least: INT, parts: &mut Vec<INT>, all: &mut Array) {
+        if k == 1 {
+            if rest >= least {
+                parts.push(rest);
+                all.push(Dynamic::from(Sum(parts
+                    .iter()
+                    .map(|&p| Dynamic::from_int(p))
+                    .collect())));
+                parts.pop();
+            }
+            return;
+        }
+        let mut a = least;
+        while a * k <= rest {
+            parts.push(a);
+            walk(rest - a, k - 1, a, parts, all);
+            parts.pop();
+            a += 1;
+        }
+    }
+    walk(m, k, 1, &mut parts, &mut all);
+    Ok(all)
+}
+
+/// The positions a script reached and their options, as a [`Ruleset`] any
+/// solver can use.
+#[derive(Debug)]
+pub struct ExploredGame {
+    /// Where each position's options lie in `options`.
+    ranges: FxHashMap<ScriptPosition, (usize, usize)>,
+    options: Options<ScriptPosition>,
+}
+
+impl ExploredGame {
+    /// How many positions were explored.
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Whether nothing was explored.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+}
+
+impl Ruleset for ExploredGame {
+    type Position = ScriptPosition;
+
+    fn options(&self, position: &ScriptPosition, out: &mut Options<ScriptPosition>) {
+        if let Some(&(first, end)) = self.ranges.get(position) {
+            for i in first..end {
+                out.push(self.options.get(i).iter().cloned());
+            }
+        }
+    }
+}
+
+/// Positions of a scripted game played together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptSum {
+    /// The value of each position.
+    pub values: Vec<Nimber>,
+    /// Their nim-sum: the first player wins when it is not zero.
+    pub nim_sum: Nimber,
+    /// Every move to a nim-sum of zero.
+    pub winning_moves: Vec<ScriptMove>,
+}
+
+/// A winning move in a [`ScriptSum`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptMove {
+    /// Which position moves (an index into the positions given).
+    pub component: usize,
+    /// What it becomes: positions played together (none: it disappears).
+    pub to: Vec<ScriptPosition>,
+}
+
+/// The values of `positions` played together, who wins, and every winning
+/// move.
+pub fn script_sum(game: &ScriptGame, positions: &[ScriptPosition]) -> Result<ScriptSum> {
+    let explored = game.explore(positions)?;
+    let mut solver = MemoSolver::new(&explored);
+    let values = positions
+        .iter()
+        .map(|p| solver.value(p))
+        .collect::<Result<Vec<Nimber>>>()?;
+    let nim_sum: Nimber = values.iter().copied().sum();
+    let mut winning_moves = Vec::new();
+    if !nim_sum.is_zero() {
+        let mut options = Options::new();
+        for (component, (position, &value)) in positions.iter().zip(&values).enumerate() {
+            options.clear();
+            explored.options(position, &mut options);
+            for option in options.iter() {
+                let reached = option
+                    .iter()
+                    .map(|p| solver.value(p))
+                    .sum::<Result<Nimber>>()?;
+                if reached == value ^ nim_sum {
+                    winning_moves.push(ScriptMove {
+                        component,
+                        to: option.to_vec(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(ScriptSum {
+        values,
+        nim_sum,
+        winning_moves,
+    })
+}
