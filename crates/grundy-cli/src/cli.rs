@@ -74,7 +74,9 @@ pub struct ValuesArgs {
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// The game, e.g. kayles, 0.137 or sub(1,3,4).
+    /// The game, e.g. kayles, 0.137 or sub(1,3,4), or a script FILE.rhai of
+    /// a heap game (computed to --to or --max, default 1000 heaps; its
+    /// period is observed, never proven).
     pub game: String,
     /// Compute exactly heaps 0..=N instead of adaptively.
     #[arg(
@@ -93,6 +95,8 @@ pub struct AnalyzeArgs {
     /// `grundy check`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

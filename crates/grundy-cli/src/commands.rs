@@ -16,7 +16,7 @@ use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum};
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs, MazeArgs,
-    ResumeArgs, SumArgs, TableArgs, ValuesArgs,
+    ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -136,6 +136,9 @@ fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
 
 /// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`.
 pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if args.game.trim().ends_with(".rhai") {
+        return analyze_script(args, out);
+    }
     let game: HeapGame = args.game.parse()?;
     let mut limits = Limits::default();
     if let Some(to) = &args.to {
@@ -168,6 +171,50 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         })?;
     }
     output::analysis(out, args.format, args.game.trim(), &found)
+}
+
+/// `grundy analyze FILE.rhai`: the values of a scripted heap game to `--to`
+/// (or `--max`, default 1000) and the period they show.
+fn analyze_script(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game = compile_script(args.game.trim(), &args.script)?;
+    let to = match (&args.to, &args.max) {
+        (Some(to), _) | (None, Some(to)) => parse_size(to)?,
+        (None, None) => SCRIPT_HEAPS,
+    };
+    solver(&args.table)?.check_fits(to)?;
+    let values = game.heap_values(to)?;
+    let found = analysis::Analysis {
+        game: game.name().to_owned(),
+        periodicity: analysis::find_period(&values),
+        values,
+        support: analysis::Support::Observed,
+        sparse: None,
+        theorem: None,
+    };
+    output::analysis(out, args.format, game.name(), &found)
+}
+
+/// Heaps `grundy analyze FILE.rhai` computes without `--to` or `--max`.
+const SCRIPT_HEAPS: u64 = 1000;
+
+/// Reads and compiles the script at `path` with the limits asked for.
+fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> {
+    let time = Duration::try_from_secs_f64(args.time_limit)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            Failure::Input("--time-limit must be a positive number of seconds".into())
+        })?;
+    let limits = ScriptLimits {
+        operations: args.ops_limit,
+        time,
+        ..ScriptLimits::default()
+    };
+    Ok(ScriptGame::compile(
+        path,
+        &read(std::path::Path::new(path))?,
+        limits,
+    )?)
 }
 
 /// `grundy guess GAME` or `grundy guess --file F`.

@@ -571,3 +571,20 @@ fn bad_scripts_are_one_line_errors() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn scripted_heap_games_show_their_period() {
+    let dir = std::env::temp_dir().join(format!("grundy-script-period-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sub12.rhai");
+    std::fs::write(&path, "fn options(n) { [n - 1, n - 2] }\n").unwrap();
+    let path = path.display().to_string();
+    let found = stdout_json(&["analyze", &path, "--format", "json"]);
+    assert_eq!(
+        (found["period"].clone(), found["preperiod"].clone()),
+        (json!(3), json!(0))
+    );
+    assert_eq!(found["proven"], false);
+    assert_eq!(found["computed_to"], 1000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
