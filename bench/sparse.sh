@@ -56,10 +56,14 @@ compare() {
   else
     base=$(seconds bash -c "$base_cmd")
   fi
-  rows+=("$(python3 -c "
-one, two, base = $one, $two, $base
-print('| $name | %.2f s | %.2f s | %.2fx | $base_name | %.2f s | %.2fx | %.2fx | $goal |'
-      % (one, two, one / two, base, base / one, base / two))")")
+  rows+=("$(python3 - "$name" "$base_name" "$goal" "$one" "$two" "$base" <<'PY'
+import sys
+name, base_name, goal = sys.argv[1:4]
+one, two, base = map(float, sys.argv[4:7])
+print('| %s | %.2f s | %.2f s | %.2fx | %s | %.2f s | %.2fx | %.2fx | %s |'
+      % (name, one, two, one / two, base_name, base, base / one, base / two, goal))
+PY
+)")
   echo "${rows[-1]}" >&2
 }
 

@@ -104,7 +104,7 @@ pub struct SparseSolver {
 /// The handshake costs a few hundred nanoseconds per pair of heaps, so it
 /// pays only when heaps are expensive; [`Pipeline::Auto`] times each block
 /// of heaps, tries pairs above 800 ns per heap, and keeps them only while
-/// they are clearly faster.
+/// they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pipeline {
     /// One thread.
@@ -126,7 +126,7 @@ const PIPELINE_FROM_NANOS: u128 = 800;
 
 /// Decides, block by block, whether [`Pipeline::Auto`] computes heaps in
 /// pairs: it tries pairs when heaps are expensive, keeps them while a
-/// paired block is clearly faster per heap than the last single one, and
+/// paired block is faster per heap than the last single one (by 5%), and
 /// otherwise (the other core busy, say) waits 1, 2, 4, ... up to 64 blocks
 /// before trying again.
 #[derive(Default)]
@@ -142,7 +142,7 @@ struct Advisor {
 impl Advisor {
     fn pair_next(&mut self, paired: bool, per_heap: u128) -> bool {
         if paired {
-            if per_heap * 10 < self.single * 8 {
+            if per_heap * 20 < self.single * 19 {
                 self.backoff = 0;
                 return true;
             }
