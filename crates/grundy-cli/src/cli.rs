@@ -40,6 +40,11 @@ pub enum Command {
     Values(ValuesArgs),
     /// Who wins a sum of heaps, and every winning move.
     Sum(SumArgs),
+    /// Count without enumerating: how many heaps of a range have each value,
+    /// how many positions of K heaps are P-positions (ordered, unordered or
+    /// distinct heaps; ranges up to 10^18 for proven periodic games), or
+    /// the moves of a sum by the value they reach.
+    Count(CountArgs),
     /// List the built-in games and the notations accepted for GAME.
     Games(GamesArgs),
 }
@@ -188,6 +193,52 @@ pub struct SumArgs {
     /// Heap sizes; write GAME:H for a heap of another game, e.g. nim:5.
     #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// The game whose heaps are counted, e.g. kayles or sub(squares).
+    #[arg(required_unless_present = "ranges")]
+    pub game: Option<String>,
+    /// The smallest heap of the range (default 1: non-empty heaps).
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub from: String,
+    /// The largest heap of the range: up to 10^18 when the game's period is
+    /// proven, 2^22 otherwise.
+    #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges"])]
+    pub to: Option<String>,
+    /// Count positions of K heaps from the range, by nim-sum (without it:
+    /// how many heaps have each value).
+    #[arg(long, value_name = "K", requires = "to")]
+    pub heaps: Option<u64>,
+    /// Count each multiset of heaps once (a <= b <= c).
+    #[arg(long, requires = "heaps", conflicts_with = "distinct")]
+    pub unordered: bool,
+    /// Count each set of distinct heaps once (a < b < c).
+    #[arg(long, requires = "heaps")]
+    pub distinct: bool,
+    /// One heap from each range, in order: GAME:FROM..TO (repeat the option).
+    #[arg(long = "range", value_name = "GAME:FROM..TO", conflicts_with_all = ["heaps", "moves", "to"])]
+    pub ranges: Vec<String>,
+    /// Count the moves of the sum of these heaps (GAME:H for another game)
+    /// by the value they reach, and its winning moves.
+    #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps"])]
+    pub moves: Vec<String>,
+    /// Count modulo M instead of exactly.
+    #[arg(long = "mod", value_name = "M")]
+    pub modulus: Option<u64>,
+    /// List the count for every nim-sum, not only the P-positions.
+    #[arg(long)]
+    pub all: bool,
+    /// For ranges past 2^22 heaps: the largest heap computed to prove the
+    /// period (default 2^17).
+    #[arg(long, value_name = "N")]
+    pub max: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,
     /// Output format.

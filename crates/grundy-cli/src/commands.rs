@@ -6,17 +6,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use grundy::analysis::{self, Certificate, Limits};
+use grundy::analysis::{
+    self, Arithmetic, Certificate, Limits, Tuples, count_ordered, count_tuples, value_histogram,
+};
 use grundy::rules::{
     CATALOGUE, GameGraph, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition, parse_size,
     script_sum,
 };
 use grundy::solve::{Checkpoint, Engine};
-use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum};
+use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CompareArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs, MazeArgs,
-    ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
+    AnalyzeArgs, CheckArgs, CompareArgs, CountArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs,
+    MazeArgs, ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -324,13 +326,24 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
 
 /// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H`.
 pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (games, names, components) = components(&args.game, &args.heaps)?;
+    let analysis = analyze_sum(&games, &components, &solver(&args.table)?)?;
+    output::sum(out, args.format, &names, &components, &analysis)
+}
+
+/// A sum as written: its distinct games, the names they were written with,
+/// and its components.
+type WrittenSum = (Vec<HeapGame>, Vec<String>, Vec<Component>);
+
+/// The components of a sum written as heap sizes of `game` or `GAME:H`.
+fn components(game: &str, heaps: &[String]) -> Result<WrittenSum, Failure> {
     let mut games: Vec<HeapGame> = Vec::new();
     let mut names: Vec<String> = Vec::new();
-    let mut components = Vec::with_capacity(args.heaps.len());
-    for written in &args.heaps {
+    let mut components = Vec::with_capacity(heaps.len());
+    for written in heaps {
         let (name, size) = match written.rsplit_once(':') {
             Some((name, size)) => (name.trim(), size),
-            None => (args.game.trim(), written.as_str()),
+            None => (game.trim(), written.as_str()),
         };
         let game: HeapGame = name.parse()?;
         let heap = parse_size(size)?;
@@ -347,8 +360,64 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
         };
         components.push(Component { game: index, heap });
     }
-    let analysis = analyze_sum(&games, &components, &solver(&args.table)?)?;
-    output::sum(out, args.format, &names, &components, &analysis)
+    Ok((games, names, components))
+}
+
+/// `grundy count`.
+pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let solver = solver(&args.table)?;
+    let mut limits = Limits::default();
+    if let Some(max) = &args.max {
+        limits.max = parse_size(max)?;
+    }
+    let arithmetic = match args.modulus {
+        Some(0) => return Err(Failure::Input("--mod must be at least 1".into())),
+        Some(m) => Arithmetic::Modulo(m),
+        None => Arithmetic::Exact,
+    };
+    let spec = args.game.as_deref().unwrap_or("").trim();
+    if !args.moves.is_empty() {
+        let (games, names, components) = components(spec, &args.moves)?;
+        let counts = move_counts(&games, &components, &solver)?;
+        return output::move_counts(out, args.format, &names, &components, &counts);
+    }
+    if !args.ranges.is_empty() {
+        let mut described = Vec::new();
+        let mut histograms = Vec::new();
+        for written in &args.ranges {
+            let (name, range) = written.rsplit_once(':').ok_or_else(|| {
+                Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
+            })?;
+            let (from, to) = range.split_once("..").ok_or_else(|| {
+                Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
+            })?;
+            let game: HeapGame = name.trim().parse()?;
+            let (from, to) = (parse_size(from)?, parse_size(to)?);
+            histograms.push(value_histogram(&game, from, to, &solver, &limits)?);
+            described.push(format!("{} {from}..={to}", name.trim()));
+        }
+        let counts = count_ordered(&histograms, arithmetic);
+        let what = format!(
+            "positions of one heap from each of {}",
+            described.join(", ")
+        );
+        return output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all);
+    }
+    let game: HeapGame = spec.parse()?;
+    let from = parse_size(&args.from)?;
+    let to = parse_size(args.to.as_deref().unwrap_or_default())?;
+    let histogram = value_histogram(&game, from, to, &solver, &limits)?;
+    let Some(k) = args.heaps else {
+        return output::histogram(out, args.format, spec, from, to, &histogram);
+    };
+    let (tuples, order) = match (args.unordered, args.distinct) {
+        (true, _) => (Tuples::Unordered, ", unordered (a <= b <= ...)"),
+        (_, true) => (Tuples::Distinct, ", distinct (a < b < ...)"),
+        _ => (Tuples::Ordered, ", ordered"),
+    };
+    let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
+    let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
+    output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all)
 }
 
 /// `grundy games`.

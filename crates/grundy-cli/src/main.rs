@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze(&args, &mut out),
         Command::Check(args) => commands::check(&args, &mut out),
         Command::Compare(args) => commands::compare(&args, &mut out),
+        Command::Count(args) => commands::count(&args, &mut out),
         Command::Guess(args) => commands::guess(&args, &mut out),
         Command::Graph(args) => commands::graph(&args, &mut out),
         Command::Maze(args) => commands::maze(&args, &mut out),

@@ -5,10 +5,13 @@
 
 use std::io::Write;
 
-use grundy::analysis::{Analysis, Comparison, Support, guess_formula, guess_set};
+use grundy::analysis::{
+    Analysis, Comparison, Histogram, HistogramSource, NimSumCounts, Support, guess_formula,
+    guess_set,
+};
 use grundy::rules::{CatalogueEntry, GameGraph, Maze};
 use grundy::rules::{ScriptPosition, ScriptSum};
-use grundy::{Component, Nimber, SumAnalysis, ValueTable, WinningMove};
+use grundy::{Component, MoveCounts, Nimber, SumAnalysis, ValueTable, WinningMove};
 use serde::Serialize;
 
 use crate::Failure;
@@ -1056,6 +1059,154 @@ pub fn script_sum(
                     m.from
                 )?;
             }
+            Ok(())
+        }
+    }
+}
+
+/// A count as JSON: a string, since counts outgrow JavaScript's exact
+/// integers.
+fn count_json(count: impl std::fmt::Display) -> serde_json::Value {
+    serde_json::Value::String(count.to_string())
+}
+
+/// `grundy count GAME --to N`: how many heaps of the range have each value.
+pub fn histogram(
+    out: &mut impl Write,
+    format: SumFormat,
+    name: &str,
+    from: u64,
+    to: u64,
+    histogram: &Histogram,
+) -> Result<(), Failure> {
+    let rows = histogram.counts.iter().enumerate().filter(|&(_, &c)| c > 0);
+    let source = match histogram.source {
+        HistogramSource::Tabulated => "computed heap by heap".to_owned(),
+        HistogramSource::Period { preperiod, period } => {
+            format!("through the proven period {period} from heap {preperiod}")
+        }
+    };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "game": name,
+                "from": from,
+                "to": to,
+                "heaps": count_json(histogram.heaps()),
+                "source": source,
+                "histogram": rows.map(|(v, &c)| serde_json::json!([v, count_json(c)])).collect::<Vec<_>>(),
+            }),
+        ),
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "{name}, heaps {from}..={to}: {} heaps, {source}",
+                histogram.heaps()
+            )?;
+            writeln!(out, "value  heaps")?;
+            for (v, c) in rows {
+                writeln!(out, "{v:<5}  {c}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy count ... --heaps K` or `--range ...`: positions by nim-sum.
+pub fn nim_sum_counts(
+    out: &mut impl Write,
+    format: SumFormat,
+    what: &str,
+    counts: &NimSumCounts,
+    modulus: Option<u64>,
+    all: bool,
+) -> Result<(), Failure> {
+    let modulo = modulus.map_or(String::new(), |m| format!(" (mod {m})"));
+    let by_nim_sum = counts
+        .by_nim_sum
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.bits() > 0);
+    match format {
+        SumFormat::Json => {
+            let mut value = serde_json::json!({
+                "positions": what,
+                "modulus": modulus,
+                "total": count_json(&counts.total),
+                "p_positions": count_json(counts.p_positions()),
+            });
+            if all {
+                value["by_nim_sum"] = by_nim_sum
+                    .map(|(s, c)| serde_json::json!([s, count_json(c)]))
+                    .collect();
+            }
+            json(out, &value)
+        }
+        SumFormat::Text => {
+            writeln!(out, "{what}: {}{modulo}", counts.total)?;
+            writeln!(
+                out,
+                "P-positions (nim-sum 0, the player to move loses): {}{modulo}",
+                counts.p_positions()
+            )?;
+            if all {
+                for (s, c) in by_nim_sum {
+                    writeln!(out, "nim-sum {s}: {c}")?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy count --moves ...`: each component's moves by the value they
+/// reach, and the winning moves of the sum.
+pub fn move_counts(
+    out: &mut impl Write,
+    format: SumFormat,
+    names: &[String],
+    components: &[Component],
+    counts: &[MoveCounts],
+) -> Result<(), Failure> {
+    let nim_sum: Nimber = counts.iter().map(|c| c.value).sum();
+    let winning: u64 = counts.iter().map(|c| c.to_value(c.value ^ nim_sum)).sum();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "components": components.iter().zip(counts).map(|(c, m)| serde_json::json!({
+                    "game": names[c.game],
+                    "heap": c.heap,
+                    "value": m.value.get(),
+                    "moves": m.total(),
+                    "by_value": m.by_value.iter().map(|(v, n)| [u64::from(*v), *n]).collect::<Vec<_>>(),
+                    "winning_moves": m.to_value(m.value ^ nim_sum),
+                })).collect::<Vec<_>>(),
+                "nim_sum": nim_sum.get(),
+                "winner": winner(nim_sum),
+                "winning_moves": winning,
+            }),
+        ),
+        SumFormat::Text => {
+            for (c, m) in components.iter().zip(counts) {
+                let by_value: Vec<String> =
+                    m.by_value.iter().map(|(v, n)| format!("{v}:{n}")).collect();
+                writeln!(
+                    out,
+                    "{} {} (value {}): {} moves, by value reached {}",
+                    names[c.game],
+                    c.heap,
+                    m.value,
+                    m.total(),
+                    by_value.join(" ")
+                )?;
+            }
+            writeln!(
+                out,
+                "{} player wins (nim-sum {nim_sum}): {winning} winning moves",
+                winner(nim_sum)
+            )?;
             Ok(())
         }
     }

@@ -588,3 +588,60 @@ fn scripted_heap_games_show_their_period() {
     assert_eq!(found["computed_to"], 1000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn count_answers_each_question_in_one_command() {
+    // Unordered triples of heaps 1..=20 of Nim: losing exactly when a ^ b ^ c = 0.
+    let mut losing = 0u64;
+    for a in 1..=20u32 {
+        for b in a..=20 {
+            for c in b..=20 {
+                losing += u64::from(a ^ b ^ c == 0);
+            }
+        }
+    }
+    let found = stdout_json(&[
+        "count",
+        "nim",
+        "--to",
+        "20",
+        "--heaps",
+        "3",
+        "--unordered",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(found["p_positions"], losing.to_string());
+    assert_eq!(found["total"], (22 * 21 * 20 / 6).to_string());
+    let modular = stdout_json(&[
+        "count",
+        "nim",
+        "--to",
+        "20",
+        "--heaps",
+        "3",
+        "--unordered",
+        "--mod",
+        "7",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(modular["p_positions"], (losing % 7).to_string());
+    let huge = stdout_json(&["count", "kayles", "--to", "1e18", "--format", "json"]);
+    assert_eq!(huge["heaps"], "1000000000000000000");
+    let moves = stdout_json(&[
+        "count", "kayles", "--moves", "4", "7", "9", "--format", "json",
+    ]);
+    assert_eq!(moves["winning_moves"], 2);
+    rejects(
+        &[
+            "count", "kayles", "--to", "10", "--heaps", "3", "--mod", "0",
+        ],
+        "--mod",
+    );
+    rejects(
+        &["count", "sub(squares)", "--to", "1e9", "--max", "1000"],
+        "proven period",
+    );
+    rejects(&["count", "--range", "kayles:1-5"], "GAME:FROM..TO");
+}

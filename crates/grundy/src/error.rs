@@ -108,6 +108,13 @@ pub enum Error {
         reason: String,
     },
 
+    /// A range of heaps cannot be counted as asked.
+    #[error("{reason}")]
+    InvalidRange {
+        /// Why not.
+        reason: String,
+    },
+
     /// A game script failed to compile or to run, or broke a limit.
     #[error("{script}: {message}")]
     Script {

@@ -50,14 +50,17 @@ mod nimber;
 pub mod rules;
 pub mod solve;
 mod sum;
+mod transform;
 mod values;
 
 pub use error::{Error, Result};
 pub use game::{HeapRuleset, Options, Ruleset};
 pub use mex::MexScratch;
 pub use nimber::Nimber;
+/// Exact counts ([`analysis::NimSumCounts`]) are big unsigned integers.
+pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
-pub use sum::{Component, SumAnalysis, WinningMove, analyze_sum};
+pub use sum::{Component, MoveCounts, SumAnalysis, WinningMove, analyze_sum, move_counts};
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

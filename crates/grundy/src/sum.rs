@@ -70,6 +70,119 @@ pub fn analyze_sum<G: HeapRuleset>(
     components: &[Component],
     solver: &TableSolver,
 ) -> Result<SumAnalysis> {
+    let tables = tables_for(games, components, solver)?;
+    let values: Vec<Nimber> = components
+        .iter()
+        .map(|c| tables[c.game].at(c.heap))
+        .collect();
+    let nim_sum: Nimber = values.iter().copied().sum();
+
+    let mut winning_moves = Vec::new();
+    if !nim_sum.is_zero() {
+        for (index, (component, &value)) in components.iter().zip(&values).enumerate() {
+            let target = value ^ nim_sum;
+            let table = &tables[component.game];
+            games[component.game].visit_options(component.heap, &mut |option| {
+                let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
+                if reached == target {
+                    winning_moves.push(WinningMove {
+                        component: index,
+                        from: component.heap,
+                        to: leaves(option),
+                    });
+                }
+            });
+        }
+        winning_moves.sort();
+        winning_moves.dedup();
+    }
+    Ok(SumAnalysis {
+        values,
+        nim_sum,
+        winning_moves,
+    })
+}
+
+/// The heaps an option leaves: its non-empty parts, in increasing order.
+/// Options that leave the same heaps are the same move.
+fn leaves(option: &[usize]) -> Vec<usize> {
+    let mut to: Vec<usize> = option.iter().copied().filter(|&p| p > 0).collect();
+    to.sort_unstable();
+    to
+}
+
+/// The moves of one component of a sum, counted by the value they reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveCounts {
+    /// The component's value.
+    pub value: Nimber,
+    /// `(value reached, distinct moves reaching it)`, by value.
+    pub by_value: Vec<(Nimber, u64)>,
+}
+
+impl MoveCounts {
+    /// All distinct moves of the component.
+    pub fn total(&self) -> u64 {
+        self.by_value.iter().map(|&(_, c)| c).sum()
+    }
+
+    /// Moves to the value `v`.
+    pub fn to_value(&self, v: Nimber) -> u64 {
+        self.by_value
+            .iter()
+            .find(|&&(w, _)| w == v)
+            .map_or(0, |&(_, c)| c)
+    }
+}
+
+/// For each component of a sum, its distinct moves counted by the value
+/// they reach. A move in component `i` wins exactly when it reaches
+/// `g_i ^ G`, so the winning moves of the sum number
+/// `sum_i counts[i].to_value(g_i ^ G)`.
+///
+/// ```
+/// use grundy::{move_counts, Component, HeapGame, Nimber, TableSolver};
+/// let kayles: HeapGame = "kayles".parse().unwrap();
+/// let rows = [4, 7].map(|heap| Component { game: 0, heap });
+/// let counts = move_counts(&[kayles], &rows, &TableSolver::new())?;
+/// let nim_sum = counts[0].value ^ counts[1].value;
+/// let winning: u64 = counts.iter().map(|c| c.to_value(c.value ^ nim_sum)).sum();
+/// assert_eq!(winning, 2); // row 4 -> 2, row 7 -> 2 + 3
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn move_counts<G: HeapRuleset>(
+    games: &[G],
+    components: &[Component],
+    solver: &TableSolver,
+) -> Result<Vec<MoveCounts>> {
+    let tables = tables_for(games, components, solver)?;
+    Ok(components
+        .iter()
+        .map(|component| {
+            let table = &tables[component.game];
+            let mut seen = rustc_hash::FxHashSet::default();
+            let mut counts = std::collections::BTreeMap::new();
+            games[component.game].visit_options(component.heap, &mut |option| {
+                if seen.insert(leaves(option)) {
+                    let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
+                    *counts.entry(reached).or_insert(0u64) += 1;
+                }
+            });
+            MoveCounts {
+                value: table.at(component.heap),
+                by_value: counts.into_iter().collect(),
+            }
+        })
+        .collect())
+}
+
+/// The value table of each game of a sum, up to the largest heap the
+/// components use; together they must fit the solver's memory limit.
+fn tables_for<G: HeapRuleset>(
+    games: &[G],
+    components: &[Component],
+    solver: &TableSolver,
+) -> Result<Vec<ValueTable>> {
     if let Some(bad) = components.iter().find(|c| c.game >= games.len()) {
         return Err(Error::InvalidComponent {
             game: bad.game,
@@ -95,36 +208,5 @@ pub fn analyze_sum<G: HeapRuleset>(
             None => ValueTable::new(),
         });
     }
-    let values: Vec<Nimber> = components
-        .iter()
-        .map(|c| tables[c.game].at(c.heap))
-        .collect();
-    let nim_sum: Nimber = values.iter().copied().sum();
-
-    let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for (index, (component, &value)) in components.iter().zip(&values).enumerate() {
-            let target = value ^ nim_sum;
-            let table = &tables[component.game];
-            games[component.game].visit_options(component.heap, &mut |option| {
-                let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
-                if reached == target {
-                    let mut to: Vec<usize> = option.iter().copied().filter(|&p| p > 0).collect();
-                    to.sort_unstable();
-                    winning_moves.push(WinningMove {
-                        component: index,
-                        from: component.heap,
-                        to,
-                    });
-                }
-            });
-        }
-        winning_moves.sort();
-        winning_moves.dedup();
-    }
-    Ok(SumAnalysis {
-        values,
-        nim_sum,
-        winning_moves,
-    })
+    Ok(tables)
 }

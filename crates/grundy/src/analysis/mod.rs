@@ -7,11 +7,16 @@
 //! a proof checkable by anyone with the plain solver.
 
 mod certificate;
+mod count;
 mod guess;
 mod period;
 mod theorem;
 
 pub use certificate::{CERTIFICATE_FORMAT, Certificate};
+pub use count::{
+    Arithmetic, EXACT_COPIES_LIMIT, Histogram, HistogramSource, NimSumCounts, TABULATE_LIMIT,
+    Tuples, UNORDERED_HEAPS_LIMIT, count_copies, count_ordered, count_tuples, value_histogram,
+};
 use guess::gcd;
 pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
 pub use period::{Periodicity, find_period, period_candidate};

@@ -37,6 +37,7 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
+use crate::transform::walsh_hadamard;
 use crate::values::Cells;
 use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 
@@ -927,7 +928,7 @@ impl Run {
         let [even, odd] = [0, 1].map(|p| {
             let mut w: Vec<i64> = self.histogram[p].iter().map(|&c| c as i64).collect();
             w.resize(size, 0);
-            walsh_hadamard(&mut w);
+            walsh_hadamard(&mut w, |&x, &y| (x + y, x - y));
             w
         });
         let (heaps_even, heaps_odd) = (even[0], odd[0]);
@@ -984,21 +985,5 @@ impl Run {
             .filter(|&k| split.is_rare(k, g[k].get()))
             .collect();
         self.rare_values = self.rare.iter().map(|&k| g[k].get()).collect();
-    }
-}
-
-/// The fast Walsh-Hadamard transform, in place; `w.len()` is a power of two.
-fn walsh_hadamard(w: &mut [i64]) {
-    let size = w.len();
-    let mut half = 1;
-    while half < size {
-        for block in (0..size).step_by(2 * half) {
-            for i in block..block + half {
-                let (x, y) = (w[i], w[i + half]);
-                w[i] = x + y;
-                w[i + half] = x - y;
-            }
-        }
-        half *= 2;
     }
 }

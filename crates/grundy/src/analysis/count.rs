@@ -1,0 +1,535 @@
+//! Counting positions by value instead of enumerating them.
+//!
+//! A position of `k` heaps is a P-position exactly when the nim-sum of its
+//! values is zero, so counting P-positions among all `k`-heap positions only
+//! needs, for each component, how many heaps have each value — a
+//! [`Histogram`] — and the XOR convolution of those histograms:
+//! `(A * B)[s] = sum_{x ^ y = s} A[x] B[y]`. The Walsh–Hadamard transform
+//! `W` turns XOR convolution into a pointwise product
+//! (`W(A * B) = W(A) W(B)`, and `W(W(A)) = V A` for `V` values), so `k`
+//! components cost `O(k V log V)`.
+//!
+//! - Unordered positions (`a <= b <= c`, heaps from one range) are counted
+//!   by Burnside's lemma over the symmetric group: a permutation with `c_l`
+//!   cycles of length `l` fixes the tuples constant on its cycles, and a
+//!   cycle of length `l` contributes its heap's value `l` times, which is
+//!   the value itself for odd `l` and zero for even `l`. So in the
+//!   transform domain a permutation fixes `W(H)^{odd cycles} N^{even
+//!   cycles}` (N heaps in the range), and the multisets number
+//!   `(1/k!) sum_sigma fix(sigma)`; sets of distinct heaps weigh each
+//!   permutation by its sign.
+//! - `c` copies of one component are `W(H)^c`, a pointwise power.
+//! - Histograms over ranges too long to tabulate (up to `10^18` heaps) come
+//!   from a proven period: the heaps before the pre-period, whole periods,
+//!   and a remainder.
+//!
+//! Counts are exact big integers, or residues modulo `m`: with the
+//! transform when `m` is odd (so `V = 2^b` is invertible), by direct
+//! convolution otherwise; counts of unordered positions modulo `m` are
+//! computed exactly and reduced.
+
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Zero};
+
+use super::{Limits, analyze};
+use crate::transform::walsh_hadamard;
+use crate::{Error, HeapGame, Result, TableSolver};
+
+/// Ranges up to this many heaps are tabulated directly; longer ones need a
+/// proven period.
+pub const TABULATE_LIMIT: u64 = 1 << 22;
+
+/// How many heaps of a range have each value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    /// `counts[v]`: heaps in the range with value `v`.
+    pub counts: Vec<u128>,
+    /// How the counts were obtained.
+    pub source: HistogramSource,
+}
+
+/// Where a [`Histogram`]'s counts come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistogramSource {
+    /// Every heap of the range was computed.
+    Tabulated,
+    /// Counted through a period proven by a theorem.
+    Period {
+        /// Where the period starts.
+        preperiod: usize,
+        /// Its length.
+        period: usize,
+    },
+}
+
+impl Histogram {
+    /// The number of heaps counted.
+    pub fn heaps(&self) -> u128 {
+        self.counts.iter().sum()
+    }
+}
+
+/// The value histogram of `game` over heaps `from..=to`.
+///
+/// Ranges ending below [`TABULATE_LIMIT`] are computed directly; longer ones
+/// through the period [`analyze`] proves (computing up to `limits.max`),
+/// and are refused when none is proven.
+///
+/// ```
+/// use grundy::analysis::{value_histogram, Limits};
+/// let kayles = "kayles".parse().unwrap();
+/// let h = value_histogram(&kayles, 1, 1_000_000_000_000_000_000, &grundy::TableSolver::new(), &Limits::default())?;
+/// assert_eq!(h.heaps(), 1_000_000_000_000_000_000);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn value_histogram(
+    game: &HeapGame,
+    from: u64,
+    to: u64,
+    solver: &TableSolver,
+    limits: &Limits,
+) -> Result<Histogram> {
+    if from > to {
+        return Err(Error::InvalidRange {
+            reason: format!("the range {from}..={to} is empty"),
+        });
+    }
+    if to < TABULATE_LIMIT {
+        let values = solver.values(game, to)?;
+        let mut counts = Vec::new();
+        for v in values.iter().skip(from as usize) {
+            add(&mut counts, v.index(), 1);
+        }
+        return Ok(Histogram {
+            counts,
+            source: HistogramSource::Tabulated,
+        });
+    }
+    let found = analyze(
+        game,
+        &Limits {
+            to: None,
+            ..limits.clone()
+        },
+        solver,
+        &mut |_| true,
+    )?;
+    let period = found
+        .periodicity
+        .filter(|p| found.is_proven() && p.saltus == 0)
+        .ok_or_else(|| Error::InvalidRange {
+            reason: format!(
+                "counting heaps up to {to} needs a proven period, and {game} has none within \
+                 {} heaps (raise --max, or count a range below {TABULATE_LIMIT})",
+                found.computed_to()
+            ),
+        })?;
+    let (n0, p) = (period.preperiod as u128, period.period as u128);
+    // C(x): the histogram of heaps 0..=x, for any x.
+    let upto = |x: u128, counts: &mut Vec<u128>, sign: bool| {
+        let mut bump = |v: usize, c: u128| {
+            if sign {
+                add(counts, v, c);
+            } else {
+                counts[v] -= c;
+            }
+        };
+        let direct = x.min(n0 + p - 1);
+        for n in 0..=direct.min(found.values.len() as u128 - 1) {
+            bump(found.values.at(n as usize).index(), 1);
+        }
+        if x > direct {
+            // Heaps direct+1..=x repeat heaps n0..n0+p: whole periods and
+            // a remainder.
+            let beyond = x - direct;
+            let (whole, rest) = (beyond / p, beyond % p);
+            for offset in 0..p {
+                let v = found.values.at((n0 + offset) as usize).index();
+                bump(v, whole + u128::from(offset < rest));
+            }
+        }
+    };
+    let mut counts = Vec::new();
+    upto(u128::from(to), &mut counts, true);
+    if from > 0 {
+        upto(u128::from(from) - 1, &mut counts, false);
+    }
+    while counts.last() == Some(&0) {
+        counts.pop();
+    }
+    Ok(Histogram {
+        counts,
+        source: HistogramSource::Period {
+            preperiod: period.preperiod,
+            period: period.period,
+        },
+    })
+}
+
+fn add(counts: &mut Vec<u128>, v: usize, c: u128) {
+    if v >= counts.len() {
+        counts.resize(v + 1, 0);
+    }
+    counts[v] += c;
+}
+
+/// How counts are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arithmetic {
+    /// Exact big integers.
+    Exact,
+    /// Residues modulo `m >= 1`.
+    Modulo(u64),
+}
+
+/// Which `k`-heap positions are counted, for heaps from one range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tuples {
+    /// Ordered tuples: `(1, 2)` and `(2, 1)` are two positions.
+    Ordered,
+    /// Multisets `a <= b <= ...`: the heaps of a position played together,
+    /// in any order.
+    Unordered,
+    /// Sets `a < b < ...`: unordered, with distinct heaps.
+    Distinct,
+}
+
+/// Counts of positions by nim-sum: `by_nim_sum[s]` positions have nim-sum
+/// `s`; `by_nim_sum[0]` are the P-positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NimSumCounts {
+    /// Indexed by nim-sum, over a power-of-two number of values.
+    pub by_nim_sum: Vec<BigUint>,
+    /// All positions counted (modulo `m` when counting modulo `m`).
+    pub total: BigUint,
+}
+
+impl NimSumCounts {
+    /// The P-positions: nim-sum zero, the player to move loses.
+    pub fn p_positions(&self) -> &BigUint {
+        &self.by_nim_sum[0]
+    }
+}
+
+/// Positions of one heap from each of `ranges` (ordered), by nim-sum.
+pub fn count_ordered(ranges: &[Histogram], arithmetic: Arithmetic) -> NimSumCounts {
+    let size = transform_size(ranges.iter());
+    match arithmetic {
+        Arithmetic::Modulo(m) if m.is_multiple_of(2) => {
+            // 2^b has no inverse: convolve directly.
+            let ring = Residues(m);
+            let mut product = ring.delta(size);
+            for h in ranges {
+                product = ring.convolve(&product, &ring.lift(h, size));
+            }
+            ring.finish(product)
+        }
+        Arithmetic::Modulo(m) => {
+            let ring = Residues(m);
+            let mut product = vec![ring.one(); size];
+            for h in ranges {
+                let t = ring.transform(ring.lift(h, size));
+                product = product
+                    .iter()
+                    .zip(&t)
+                    .map(|(a, b)| ring.mul(a, b))
+                    .collect();
+            }
+            let back = ring.untransform(product);
+            ring.finish(back)
+        }
+        Arithmetic::Exact => {
+            let mut product = vec![BigInt::one(); size];
+            for h in ranges {
+                let t = Exact.transform(Exact.lift(h, size));
+                product = product.iter().zip(&t).map(|(a, b)| a * b).collect();
+            }
+            Exact.finish(Exact.untransform(product))
+        }
+    }
+}
+
+/// Exact counts of more copies than this would have millions of digits.
+pub const EXACT_COPIES_LIMIT: u64 = 100_000;
+
+/// Unordered positions of more heaps than this have too many cycle types
+/// (partitions of `k`) to sum over.
+pub const UNORDERED_HEAPS_LIMIT: u64 = 40;
+
+/// `copies` heaps from one range played together, ordered, by nim-sum:
+/// the transform raised to the power `copies`. Exact counts are limited to
+/// [`EXACT_COPIES_LIMIT`] copies; residues to none.
+pub fn count_copies(
+    range: &Histogram,
+    copies: u64,
+    arithmetic: Arithmetic,
+) -> Result<NimSumCounts> {
+    if arithmetic == Arithmetic::Exact && copies > EXACT_COPIES_LIMIT {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "exact counts of {copies} heaps would have millions of digits; count modulo m \
+                 instead (at most {EXACT_COPIES_LIMIT} heaps exactly)"
+            ),
+        });
+    }
+    let size = transform_size(std::iter::once(range));
+    Ok(match arithmetic {
+        Arithmetic::Modulo(m) if m.is_multiple_of(2) => {
+            // Exponentiation by squaring of the convolution itself.
+            let ring = Residues(m);
+            let (mut result, mut base, mut e) = (ring.delta(size), ring.lift(range, size), copies);
+            while e > 0 {
+                if e & 1 == 1 {
+                    result = ring.convolve(&result, &base);
+                }
+                base = ring.convolve(&base, &base);
+                e >>= 1;
+            }
+            ring.finish(result)
+        }
+        Arithmetic::Modulo(m) => {
+            let ring = Residues(m);
+            let t = ring.transform(ring.lift(range, size));
+            let powered = t.iter().map(|&x| ring.pow(x, copies)).collect();
+            ring.finish(ring.untransform(powered))
+        }
+        Arithmetic::Exact => {
+            // copies <= EXACT_COPIES_LIMIT fits in u32.
+            let t = Exact.transform(Exact.lift(range, size));
+            let powered = t.iter().map(|x| x.pow(copies as u32)).collect();
+            Exact.finish(Exact.untransform(powered))
+        }
+    })
+}
+
+/// `k` heaps from one range played together, by nim-sum, as ordered
+/// tuples, multisets or sets (Burnside's lemma; see the module notes).
+/// Unordered counts modulo `m` are computed exactly and then reduced.
+pub fn count_tuples(
+    range: &Histogram,
+    k: u64,
+    tuples: Tuples,
+    arithmetic: Arithmetic,
+) -> Result<NimSumCounts> {
+    if tuples == Tuples::Ordered {
+        return count_copies(range, k, arithmetic);
+    }
+    if k > UNORDERED_HEAPS_LIMIT {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "unordered positions of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered \
+                 positions take any number)"
+            ),
+        });
+    }
+    let k = k as usize;
+    let size = transform_size(std::iter::once(range));
+    let t = Exact.transform(Exact.lift(range, size));
+    let heaps = BigInt::from(range.heaps());
+    let mut sum = vec![BigInt::zero(); size];
+    // Every cycle type of S_k: a partition of k into cycle lengths.
+    for_each_partition(k, k, &mut Vec::new(), &mut |lengths| {
+        let odd = lengths.iter().filter(|&&l| l % 2 == 1).count() as u32;
+        let even = lengths.len() as u32 - odd;
+        // How many permutations have this type: k! / prod(l) prod(mult!).
+        let mut class = factorial(k);
+        for &l in lengths {
+            class /= BigInt::from(l);
+        }
+        let mut run = 1;
+        for w in 1..=lengths.len() {
+            if w == lengths.len() || lengths[w] != lengths[w - 1] {
+                class /= factorial(run);
+                run = 1;
+            } else {
+                run += 1;
+            }
+        }
+        // sign(sigma) = (-1)^(k - cycles).
+        if tuples == Tuples::Distinct && (k - lengths.len()) % 2 == 1 {
+            class = -class;
+        }
+        let constant = heaps.pow(even) * class;
+        for (slot, x) in sum.iter_mut().zip(&t) {
+            *slot += x.pow(odd) * &constant;
+        }
+    });
+    let counts = Exact.untransform(sum);
+    let k_factorial = factorial(k);
+    let exact = Exact.finish(counts.into_iter().map(|c| c / &k_factorial).collect());
+    Ok(match arithmetic {
+        Arithmetic::Exact => exact,
+        Arithmetic::Modulo(m) => NimSumCounts {
+            by_nim_sum: exact.by_nim_sum.iter().map(|c| c % m).collect(),
+            total: exact.total % m,
+        },
+    })
+}
+
+/// Calls `f` with every partition of `k` into parts of at most `largest`,
+/// in non-increasing order.
+fn for_each_partition(
+    k: usize,
+    largest: usize,
+    parts: &mut Vec<usize>,
+    f: &mut impl FnMut(&[usize]),
+) {
+    if k == 0 {
+        f(parts);
+        return;
+    }
+    for part in (1..=largest.min(k)).rev() {
+        parts.push(part);
+        for_each_partition(k - part, part, parts, f);
+        parts.pop();
+    }
+}
+
+fn factorial(k: usize) -> BigInt {
+    (1..=k).fold(BigInt::one(), |acc, i| acc * i)
+}
+
+/// The transform size: a power of two above every value of every range.
+fn transform_size<'a>(ranges: impl Iterator<Item = &'a Histogram>) -> usize {
+    ranges
+        .map(|h| h.counts.len())
+        .max()
+        .unwrap_or(1)
+        .max(1)
+        .next_power_of_two()
+}
+
+/// Exact arithmetic on big integers.
+struct Exact;
+
+impl Exact {
+    fn lift(&self, h: &Histogram, size: usize) -> Vec<BigInt> {
+        let mut v: Vec<BigInt> = h.counts.iter().map(|&c| BigInt::from(c)).collect();
+        v.resize(size, BigInt::zero());
+        v
+    }
+
+    fn transform(&self, mut v: Vec<BigInt>) -> Vec<BigInt> {
+        walsh_hadamard(&mut v, |a, b| (a + b, a - b));
+        v
+    }
+
+    /// The inverse transform: the transform again, divided by the size
+    /// (exactly, since the result is a vector of integers).
+    fn untransform(&self, v: Vec<BigInt>) -> Vec<BigInt> {
+        let size = BigInt::from(v.len());
+        self.transform(v).into_iter().map(|x| x / &size).collect()
+    }
+
+    fn finish(&self, counts: Vec<BigInt>) -> NimSumCounts {
+        let by_nim_sum: Vec<BigUint> = counts
+            .into_iter()
+            .map(|c| c.to_biguint().unwrap_or_default())
+            .collect();
+        let total = by_nim_sum.iter().sum();
+        NimSumCounts { by_nim_sum, total }
+    }
+}
+
+/// Arithmetic modulo `m`.
+struct Residues(u64);
+
+impl Residues {
+    fn one(&self) -> u64 {
+        1 % self.0
+    }
+
+    fn mul(&self, a: &u64, b: &u64) -> u64 {
+        (u128::from(*a) * u128::from(*b) % u128::from(self.0)) as u64
+    }
+
+    fn pow(&self, mut base: u64, mut e: u64) -> u64 {
+        let mut result = self.one();
+        while e > 0 {
+            if e & 1 == 1 {
+                result = self.mul(&result, &base);
+            }
+            base = self.mul(&base, &base);
+            e >>= 1;
+        }
+        result
+    }
+
+    fn lift(&self, h: &Histogram, size: usize) -> Vec<u64> {
+        let mut v: Vec<u64> = h
+            .counts
+            .iter()
+            .map(|&c| (c % u128::from(self.0)) as u64)
+            .collect();
+        v.resize(size, 0);
+        v
+    }
+
+    /// The convolution unit: one position of nim-sum zero.
+    fn delta(&self, size: usize) -> Vec<u64> {
+        let mut v = vec![0; size];
+        v[0] = self.one();
+        v
+    }
+
+    fn convolve(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let m = u128::from(self.0);
+        let mut out = vec![0u128; a.len()];
+        for (x, &ax) in a.iter().enumerate().filter(|&(_, &ax)| ax != 0) {
+            for (y, &by) in b.iter().enumerate() {
+                out[x ^ y] = (out[x ^ y] + u128::from(ax) * u128::from(by)) % m;
+            }
+        }
+        out.into_iter().map(|x| x as u64).collect()
+    }
+
+    fn transform(&self, mut v: Vec<u64>) -> Vec<u64> {
+        let m = self.0;
+        walsh_hadamard(&mut v, |a, b| {
+            let (a, b) = (u128::from(*a), u128::from(*b));
+            let m = u128::from(m);
+            (((a + b) % m) as u64, ((a + m - b % m) % m) as u64)
+        });
+        v
+    }
+
+    /// The inverse transform, for odd `m`: times the inverse of the size.
+    fn untransform(&self, v: Vec<u64>) -> Vec<u64> {
+        let size = v.len() as u64 % self.0;
+        // m is odd and the size a power of two: the inverse exists.
+        let inverse = self.pow(size, totient_exponent(self.0));
+        self.transform(v)
+            .iter()
+            .map(|x| self.mul(x, &inverse))
+            .collect()
+    }
+
+    fn finish(&self, counts: Vec<u64>) -> NimSumCounts {
+        let total = counts.iter().fold(0u64, |acc, &c| {
+            ((u128::from(acc) + u128::from(c)) % u128::from(self.0)) as u64
+        });
+        NimSumCounts {
+            by_nim_sum: counts.into_iter().map(BigUint::from).collect(),
+            total: BigUint::from(total),
+        }
+    }
+}
+
+/// An exponent `e` with `x^e = x^-1 (mod m)` for every `x` coprime to `m`:
+/// `phi(m) - 1`, with Euler's totient from the factorisation of `m`.
+fn totient_exponent(m: u64) -> u64 {
+    let (mut phi, mut rest, mut p) = (m, m, 2u64);
+    while p.saturating_mul(p) <= rest {
+        if rest.is_multiple_of(p) {
+            while rest.is_multiple_of(p) {
+                rest /= p;
+            }
+            phi -= phi / p;
+        }
+        p += 1;
+    }
+    if rest > 1 {
+        phi -= phi / rest;
+    }
+    phi - 1
+}

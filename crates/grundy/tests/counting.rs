@@ -1,0 +1,201 @@
+//! Counts of positions by nim-sum against brute-force enumeration, periodic
+//! extrapolation against tabulation, and modular against exact arithmetic.
+
+use grundy::BigUint;
+use grundy::analysis::{
+    Arithmetic, Histogram, HistogramSource, Limits, TABULATE_LIMIT, Tuples, count_copies,
+    count_ordered, count_tuples, value_histogram,
+};
+use grundy::{Component, HeapGame, TableSolver, analyze_sum};
+use proptest::prelude::*;
+
+fn histogram(game: &HeapGame, from: u64, to: u64) -> Histogram {
+    value_histogram(game, from, to, &TableSolver::new(), &Limits::default()).unwrap()
+}
+
+fn values(game: &HeapGame, to: u64) -> Vec<u32> {
+    let table = TableSolver::new().values(game, to).unwrap();
+    table.iter().map(|v| v.get()).collect()
+}
+
+/// Every k-tuple of heaps in `from..=to` that `keep` accepts, by nim-sum.
+fn brute_force(
+    g: &[u32],
+    from: usize,
+    to: usize,
+    k: usize,
+    keep: &dyn Fn(&[usize]) -> bool,
+) -> Vec<u64> {
+    let mut counts = vec![0u64; 256];
+    let mut tuple = vec![from; k];
+    loop {
+        if keep(&tuple) {
+            counts[tuple.iter().fold(0, |x, &h| x ^ g[h]) as usize] += 1;
+        }
+        // Next tuple, odometer style.
+        let mut i = 0;
+        loop {
+            if i == k {
+                return counts;
+            }
+            if tuple[i] < to {
+                tuple[i] += 1;
+                break;
+            }
+            tuple[i] = from;
+            i += 1;
+        }
+    }
+}
+
+fn as_u64(counts: &[BigUint]) -> Vec<u64> {
+    let mut out: Vec<u64> = counts.iter().map(|c| c.try_into().unwrap()).collect();
+    out.resize(256, 0);
+    out
+}
+
+fn small_game() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("kayles".to_owned()),
+        Just("sub(1,3,4)".to_owned()),
+        Just("0.137".to_owned()),
+        Just("grundy".to_owned()),
+        Just("sub(squares)".to_owned()),
+        (1u8..8, 0u8..8).prop_map(|(a, b)| format!("0.{a}{b}")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn tuples_of_one_range_agree_with_enumeration(
+        spec in small_game(),
+        from in 0usize..6,
+        len in 0usize..9,
+        k in 1usize..5,
+    ) {
+        let game: HeapGame = spec.parse().unwrap();
+        let to = from + len;
+        let g = values(&game, to as u64);
+        let h = histogram(&game, from as u64, to as u64);
+        let ordered = brute_force(&g, from, to, k, &|_| true);
+        let unordered = brute_force(&g, from, to, k, &|t| t.windows(2).all(|w| w[0] <= w[1]));
+        let distinct = brute_force(&g, from, to, k, &|t| t.windows(2).all(|w| w[0] < w[1]));
+        for (tuples, expected) in [
+            (Tuples::Ordered, ordered),
+            (Tuples::Unordered, unordered),
+            (Tuples::Distinct, distinct),
+        ] {
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact).unwrap();
+            prop_assert_eq!(as_u64(&exact.by_nim_sum), expected.clone(), "{} {:?} k={}", spec, tuples, k);
+            prop_assert_eq!(&exact.total, &BigUint::from(expected.iter().sum::<u64>()));
+            for m in [1u64, 2, 7, 12, 1_000_000_007] {
+                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m)).unwrap();
+                let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();
+                prop_assert_eq!(&modular.by_nim_sum, &reduced, "mod {}", m);
+            }
+        }
+    }
+
+    #[test]
+    fn ordered_positions_of_different_games_agree_with_enumeration(
+        specs in prop::collection::vec(small_game(), 1..4),
+        ranges in prop::collection::vec((0usize..5, 0usize..6), 3),
+    ) {
+        let games: Vec<HeapGame> = specs.iter().map(|s| s.parse().unwrap()).collect();
+        let tables: Vec<Vec<u32>> = games.iter().map(|g| values(g, 12)).collect();
+        let histograms: Vec<Histogram> = games
+            .iter()
+            .zip(&ranges)
+            .map(|(g, &(from, len))| histogram(g, from as u64, (from + len) as u64))
+            .collect();
+        // Enumerate one heap per component.
+        let mut expected = vec![0u64; 256];
+        let mut stack = vec![(0usize, 0u32)];
+        while let Some((i, x)) = stack.pop() {
+            if i == games.len() {
+                expected[x as usize] += 1;
+                continue;
+            }
+            let (from, len) = ranges[i];
+            for &v in &tables[i][from..=from + len] {
+                stack.push((i + 1, x ^ v));
+            }
+        }
+        for arithmetic in [Arithmetic::Exact, Arithmetic::Modulo(1 << 20), Arithmetic::Modulo(999_983)] {
+            let counts = count_ordered(&histograms, arithmetic);
+            let m = match arithmetic { Arithmetic::Modulo(m) => m, Arithmetic::Exact => u64::MAX };
+            let want: Vec<u64> = expected.iter().map(|&c| c % m).collect();
+            prop_assert_eq!(as_u64(&counts.by_nim_sum), want, "{:?}", arithmetic);
+        }
+    }
+}
+
+#[test]
+fn many_copies_by_squaring_equal_repeated_convolution() {
+    let game: HeapGame = "kayles".parse().unwrap();
+    let h = histogram(&game, 1, 40);
+    let ranges = vec![h.clone(); 9];
+    for arithmetic in [
+        Arithmetic::Exact,
+        Arithmetic::Modulo(1 << 30),
+        Arithmetic::Modulo(65_537),
+    ] {
+        assert_eq!(
+            count_copies(&h, 9, arithmetic).unwrap(),
+            count_ordered(&ranges, arithmetic),
+            "{arithmetic:?}"
+        );
+    }
+    // 40^100 positions in all.
+    let copies = count_copies(&h, 100, Arithmetic::Exact).unwrap();
+    assert_eq!(copies.total, BigUint::from(40u32).pow(100));
+}
+
+#[test]
+fn periodic_extrapolation_equals_tabulation() {
+    let to = TABULATE_LIMIT + 12_345;
+    for spec in ["kayles", "0.127", "sub(1,3,4)"] {
+        let game: HeapGame = spec.parse().unwrap();
+        let periodic = histogram(&game, 777, to);
+        assert!(
+            matches!(periodic.source, HistogramSource::Period { .. }),
+            "{spec}"
+        );
+        let mut direct = vec![0u128; periodic.counts.len()];
+        for v in &values(&game, to)[777..] {
+            direct[*v as usize] += 1;
+        }
+        assert_eq!(periodic.counts, direct, "{spec}");
+    }
+    // 10^18 heaps of Kayles, counted in one go.
+    let kayles: HeapGame = "kayles".parse().unwrap();
+    let huge = histogram(&kayles, 1, 1_000_000_000_000_000_000);
+    assert_eq!(huge.heaps(), 1_000_000_000_000_000_000);
+    // An aperiodic game cannot be extrapolated.
+    let squares: HeapGame = "sub(squares)".parse().unwrap();
+    let refused = value_histogram(
+        &squares,
+        1,
+        1 << 40,
+        &TableSolver::new(),
+        &Limits {
+            max: 1 << 12,
+            ..Limits::default()
+        },
+    );
+    assert!(refused.is_err());
+}
+
+#[test]
+fn nim_positions_n_2n_3n_are_lost_exactly_without_adjacent_ones() {
+    // n ^ 2n ^ 3n = 0 exactly when n has no two adjacent 1 bits (since
+    // n + 2n = 3n then has no carries).
+    let nim: HeapGame = "nim".parse().unwrap();
+    for n in 1usize..3000 {
+        let heaps = [n, 2 * n, 3 * n].map(|heap| Component { game: 0, heap });
+        let sum = analyze_sum(std::slice::from_ref(&nim), &heaps, &TableSolver::new()).unwrap();
+        assert_eq!(sum.nim_sum.is_zero(), n & (n >> 1) == 0, "n = {n}");
+    }
+}
