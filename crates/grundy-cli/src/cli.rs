@@ -216,10 +216,11 @@ pub struct CountArgs {
     /// how many heaps have each value).
     #[arg(long, value_name = "K", requires = "to")]
     pub heaps: Option<u64>,
-    /// Count each multiset of heaps once (a <= b <= c).
-    #[arg(long, requires = "heaps", conflicts_with = "distinct")]
+    /// Count the heaps of a position in any order once (a <= b <= c).
+    #[arg(long, requires = "heaps")]
     pub unordered: bool,
-    /// Count each set of distinct heaps once (a < b < c).
+    /// Only positions whose heaps are all different (with --unordered:
+    /// a < b < c).
     #[arg(long, requires = "heaps")]
     pub distinct: bool,
     /// One heap from each range, in order: GAME:FROM..TO (repeat the option).

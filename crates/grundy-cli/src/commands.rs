@@ -411,9 +411,10 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         return output::histogram(out, args.format, spec, from, to, &histogram);
     };
     let (tuples, order) = match (args.unordered, args.distinct) {
-        (true, _) => (Tuples::Unordered, ", unordered (a <= b <= ...)"),
-        (_, true) => (Tuples::Distinct, ", distinct (a < b < ...)"),
-        _ => (Tuples::Ordered, ", ordered"),
+        (true, false) => (Tuples::Unordered, ", unordered (a <= b <= ...)"),
+        (true, true) => (Tuples::Distinct, ", unordered and distinct (a < b < ...)"),
+        (false, true) => (Tuples::OrderedDistinct, ", ordered, distinct heaps"),
+        (false, false) => (Tuples::Ordered, ", ordered"),
     };
     let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
     let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");

@@ -82,8 +82,13 @@ proptest! {
         let ordered = brute_force(&g, from, to, k, &|_| true);
         let unordered = brute_force(&g, from, to, k, &|t| t.windows(2).all(|w| w[0] <= w[1]));
         let distinct = brute_force(&g, from, to, k, &|t| t.windows(2).all(|w| w[0] < w[1]));
+        let all_different = |t: &[usize]| {
+            t.iter().enumerate().all(|(i, a)| t[i + 1..].iter().all(|b| a != b))
+        };
+        let ordered_distinct = brute_force(&g, from, to, k, &all_different);
         for (tuples, expected) in [
             (Tuples::Ordered, ordered),
+            (Tuples::OrderedDistinct, ordered_distinct),
             (Tuples::Unordered, unordered),
             (Tuples::Distinct, distinct),
         ] {

@@ -187,6 +187,8 @@ pub enum Arithmetic {
 pub enum Tuples {
     /// Ordered tuples: `(1, 2)` and `(2, 1)` are two positions.
     Ordered,
+    /// Ordered tuples of distinct heaps.
+    OrderedDistinct,
     /// Multisets `a <= b <= ...`: the heaps of a position played together,
     /// in any order.
     Unordered,
@@ -346,7 +348,8 @@ pub fn count_tuples(
             }
         }
         // sign(sigma) = (-1)^(k - cycles).
-        if tuples == Tuples::Distinct && (k - lengths.len()) % 2 == 1 {
+        let signed = matches!(tuples, Tuples::Distinct | Tuples::OrderedDistinct);
+        if signed && (k - lengths.len()) % 2 == 1 {
             class = -class;
         }
         let constant = heaps.pow(even) * class;
@@ -355,8 +358,17 @@ pub fn count_tuples(
         }
     });
     let counts = Exact.untransform(sum);
+    // Sets times k! orders are the ordered tuples of distinct heaps.
     let k_factorial = factorial(k);
-    let exact = Exact.finish(counts.into_iter().map(|c| c / &k_factorial).collect());
+    let exact = Exact.finish(
+        counts
+            .into_iter()
+            .map(|c| match tuples {
+                Tuples::OrderedDistinct => c,
+                _ => c / &k_factorial,
+            })
+            .collect(),
+    );
     Ok(match arithmetic {
         Arithmetic::Exact => exact,
         Arithmetic::Modulo(m) => NimSumCounts {
