@@ -68,6 +68,23 @@ fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
         .extend(&code, &mut values, 5000, &mut |_| true)
         .unwrap();
     assert!(stats.is_some(), "auto uses the sparse engine for 0.137");
+    // Past the probe, 0.137's split keeps a third of its heaps rare: the
+    // dense kernel goes on, with the same values.
+    let mut long = ValueTable::new();
+    let stats = TableSolver::new()
+        .extend(&code, &mut long, 100_000, &mut |_| true)
+        .unwrap();
+    assert!(stats.is_none(), "auto goes dense for 0.137 past the probe");
+    let dense = TableSolver::new()
+        .with_engine(Engine::Dense)
+        .values(&code, 100_000)
+        .unwrap();
+    assert_same(&long, &dense, "0.137 to 100000");
+    let grundy: HeapGame = "4!.0".parse().unwrap();
+    let stats = TableSolver::new()
+        .extend(&grundy, &mut ValueTable::new(), 100_000, &mut |_| true)
+        .unwrap();
+    assert!(stats.is_some(), "Grundy's game stays sparse");
     let lasker: HeapGame = "lasker".parse().unwrap();
     let stats = TableSolver::new()
         .extend(&lasker, &mut ValueTable::new(), 100, &mut |_| true)

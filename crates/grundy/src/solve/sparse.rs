@@ -422,6 +422,33 @@ impl SparseSolver {
             .ok()
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
+        let mut run = self.start(values);
+        let mut scratch = Scratch::default();
+        loop {
+            let outcome = match values.cells_mut() {
+                Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
+                Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
+                Cells::U32(_) => {
+                    return Err(Error::NimberOverflow {
+                        value: u64::from(u16::LIMIT),
+                    });
+                }
+            };
+            match outcome {
+                Outcome::Done => return Ok(run.finish(&scratch)),
+                Outcome::Stopped => {
+                    return Err(Error::Interrupted {
+                        heaps: values.len() as u64,
+                    });
+                }
+                Outcome::Widen => values.widen(),
+            }
+        }
+    }
+
+    /// The state of a run over `values`: counts, and the split chosen for
+    /// them with its rare heaps.
+    fn start(&self, values: &ValueTable) -> Run {
         let parities: Vec<usize> = self.splits.iter().map(|&(t, _)| t & 1).collect();
         let mut run = Run {
             split: Split::default(),
@@ -444,27 +471,14 @@ impl SparseSolver {
         } else {
             run.rebuild_rare(g)
         });
-        let mut scratch = Scratch::default();
-        loop {
-            let outcome = match values.cells_mut() {
-                Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
-                Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
-                Cells::U32(_) => {
-                    return Err(Error::NimberOverflow {
-                        value: u64::from(u16::LIMIT),
-                    });
-                }
-            };
-            match outcome {
-                Outcome::Done => return Ok(run.finish(&scratch)),
-                Outcome::Stopped => {
-                    return Err(Error::Interrupted {
-                        heaps: values.len() as u64,
-                    });
-                }
-                Outcome::Widen => values.widen(),
-            }
-        }
+        run
+    }
+
+    /// How many heaps of `values` are rare under the best split for them.
+    /// The method pays only when they are few: every heap gathers from each
+    /// of them, and a rare partial mex costs a scan.
+    pub fn rare_heaps(&self, values: &ValueTable) -> usize {
+        self.start(values).rare.len()
     }
 
     /// Computes heaps `table.len()..end` into `table`, until done, until a

@@ -1,7 +1,8 @@
 //! Value tables `g(0), g(1), …, g(N)` for heap games, with the engine
 //! chosen automatically: a closed form when the ruleset knows one, the
-//! sparse-space solver for take-and-break codes it applies to, and the dense
-//! solver otherwise.
+//! sparse-space solver for take-and-break codes it applies to (unless its
+//! rare/common split leaves many heaps rare), and the dense solver
+//! otherwise.
 //!
 //! Dense: for a [`HeapRuleset`] every option of heap `n` is a sum of smaller
 //! heaps, so the table fills in increasing order, each entry the mex of
@@ -29,6 +30,16 @@ pub enum Engine {
 
 /// The default memory limit for one value table: 4 GiB.
 pub const DEFAULT_TABLE_LIMIT: u64 = 4 << 30;
+
+/// Heaps the automatic choice computes with the sparse engine before
+/// judging its split.
+const SPARSE_PROBE: u64 = 1 << 16;
+
+/// A split with more than one rare heap in this many is poor: the dense
+/// kernel, which XORs whole slices with vector instructions, is faster
+/// (0.137 to 300000 heaps: 10.3 s sparse, 2.2 s dense; its split keeps a
+/// third of the heaps rare).
+const POOR_SPLIT: usize = 32;
 
 /// How often, in heaps, the progress callback is called.
 const PROGRESS_STRIDE: usize = 4096;
@@ -215,7 +226,26 @@ impl TableSolver {
                          repeating block whose moves leave at most two heaps"
                     .into(),
             }),
-            (Engine::Sparse, Some(sparse)) | (Engine::Auto, Some(sparse)) if !closed_form => {
+            (Engine::Sparse, Some(sparse)) if !closed_form => {
+                sparse.extend(values, to, progress).map(Some)
+            }
+            (Engine::Auto, Some(sparse)) if !closed_form => {
+                // The sparse engine pays only when few heaps are rare:
+                // probe a prefix with it, then let the dense kernel go on
+                // where the split leaves many rare heaps (0.137, 0.07).
+                let probe = to.min(SPARSE_PROBE);
+                let mut stats = None;
+                if values.len() as u64 <= probe {
+                    stats = Some(sparse.extend(values, probe, progress)?);
+                }
+                if values.len() as u64 > to {
+                    return Ok(stats);
+                }
+                if sparse.rare_heaps(values) * POOR_SPLIT > values.len() {
+                    return self
+                        .extend_dense(rules, values, end, progress)
+                        .map(|()| None);
+                }
                 sparse.extend(values, to, progress).map(Some)
             }
             _ => self
