@@ -188,6 +188,21 @@ struct Pipe<C> {
     done: CacheLine<(AtomicUsize, AtomicU32)>,
 }
 
+/// Asks the helper to stop when dropped.
+struct Dismiss<'a>(&'a AtomicUsize, Option<&'a Thread>);
+
+impl Drop for Dismiss<'_> {
+    fn drop(&mut self) {
+        self.0.store(usize::MAX, Ordering::Release);
+        if let Some(helper) = self.1 {
+            helper.unpark();
+        }
+    }
+}
+
+/// What the helper leaves in `Pipe::done` when it panics.
+const HELPER_FAILED: usize = usize::MAX;
+
 /// A value alone on its (pair of) cache lines.
 #[repr(align(128))]
 struct CacheLine<T>(T);
@@ -512,10 +527,13 @@ impl SparseSolver {
                 })
             });
             let thread = helper.as_ref().map(|h| h.thread());
-            let outcome = self.dispatch(Job::Lead(&pipe, thread, end, scratch, progress));
+            let outcome = {
+                // Stops the helper however the main thread leaves, panics
+                // included, so that the scope can join it.
+                let _dismiss = Dismiss(&pipe.job.0, thread);
+                self.dispatch(Job::Lead(&pipe, thread, end, scratch, progress))
+            };
             let helper_scratch = helper.map(|helper| {
-                pipe.job.0.store(usize::MAX, Ordering::Release);
-                helper.thread().unpark();
                 helper
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
@@ -569,6 +587,17 @@ impl SparseSolver {
                 self.lead(pipe, helper, end, scratch, progress)
             }
             Job::Help(pipe, scratch) => {
+                // Should the helper panic, the main thread must hear of it
+                // rather than wait for its answer forever.
+                struct Farewell<'a>(&'a AtomicUsize);
+                impl Drop for Farewell<'_> {
+                    fn drop(&mut self) {
+                        if std::thread::panicking() {
+                            self.0.store(HELPER_FAILED, Ordering::Release);
+                        }
+                    }
+                }
+                let _farewell = Farewell(&pipe.done.0.0);
                 self.help(pipe, scratch);
                 Outcome::Done
             }
@@ -668,7 +697,12 @@ impl SparseSolver {
                 self.value::<C, false>(n, &state.0, &state.1, scratch)
             };
             let mut spins = 0u32;
-            while pipe.done.0.0.load(Ordering::Acquire) != n + 1 {
+            loop {
+                match pipe.done.0.0.load(Ordering::Acquire) {
+                    done if done == n + 1 => break,
+                    HELPER_FAILED => panic!("the sparse engine's helper thread failed"),
+                    _ => {}
+                }
                 // Spin, but give the core away if the helper is not running.
                 spins += 1;
                 if spins < 1 << 12 {
