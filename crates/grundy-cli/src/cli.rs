@@ -47,6 +47,9 @@ pub enum Command {
     Count(CountArgs),
     /// List the built-in games and the notations accepted for GAME.
     Games(GamesArgs),
+    /// Arithmetic in the nim field (64-bit): add (XOR), mul, pow, inv,
+    /// sqrt, e.g. `grundy nim mul 5 7`.
+    Nim(NimArgs),
 }
 
 #[derive(Debug, Args)]
@@ -245,6 +248,35 @@ pub struct CountArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct NimArgs {
+    /// The operation.
+    #[arg(value_enum)]
+    pub op: NimOp,
+    /// Its operands: non-negative integers below 2^64 (one for inv and
+    /// sqrt, two otherwise; pow takes an ordinary exponent).
+    #[arg(required = true, num_args = 1..=2)]
+    pub operands: Vec<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+/// Nim-field operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NimOp {
+    /// Nim-sum: XOR.
+    Add,
+    /// Nim-product.
+    Mul,
+    /// Nim-power A^E (E an ordinary integer).
+    Pow,
+    /// Nim-inverse: the B with A * B = 1.
+    Inv,
+    /// Nim square root: the B with B * B = A.
+    Sqrt,
 }
 
 #[derive(Debug, Args)]

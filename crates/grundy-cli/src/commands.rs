@@ -18,7 +18,7 @@ use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_cou
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CompareArgs, CountArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs,
-    MazeArgs, ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
+    MazeArgs, NimArgs, NimOp, ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -419,6 +419,35 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
     let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
     output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all)
+}
+
+/// `grundy nim OP A [B]`.
+pub fn nim(args: &NimArgs, out: &mut impl Write) -> Result<(), Failure> {
+    use grundy::nim_field;
+    let unary = matches!(args.op, NimOp::Inv | NimOp::Sqrt);
+    let (a, b) = match (args.operands.as_slice(), unary) {
+        (&[a], true) => (a, None),
+        (&[a, b], false) => (a, Some(b)),
+        _ => {
+            return Err(Failure::Input(format!(
+                "{} takes {} operand(s)",
+                format!("{:?}", args.op).to_lowercase(),
+                if unary { 1 } else { 2 }
+            )));
+        }
+    };
+    let b = b.unwrap_or_default();
+    let (symbol, result) = match args.op {
+        NimOp::Add => (format!("{a} + {b}"), a ^ b),
+        NimOp::Mul => (format!("{a} * {b}"), nim_field::mul(a, b)),
+        NimOp::Pow => (format!("pow({a}, {b})"), nim_field::pow(a, b)),
+        NimOp::Inv => (
+            format!("1 / {a}"),
+            nim_field::inverse(a).ok_or_else(|| Failure::Input("0 has no nim-inverse".into()))?,
+        ),
+        NimOp::Sqrt => (format!("sqrt({a})"), nim_field::sqrt(a)),
+    };
+    output::nim(out, args.format, &symbol, result)
 }
 
 /// `grundy games`.

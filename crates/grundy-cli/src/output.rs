@@ -1211,3 +1211,22 @@ pub fn move_counts(
         }
     }
 }
+
+/// `grundy nim ...`: one result in the nim field.
+pub fn nim(
+    out: &mut impl Write,
+    format: SumFormat,
+    symbol: &str,
+    result: u64,
+) -> Result<(), Failure> {
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({ "expression": symbol, "result": result }),
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{symbol} = {result} (in the nim field)")?;
+            Ok(())
+        }
+    }
+}

@@ -645,3 +645,16 @@ fn count_answers_each_question_in_one_command() {
     );
     rejects(&["count", "--range", "kayles:1-5"], "GAME:FROM..TO");
 }
+
+#[test]
+fn nim_arithmetic() {
+    let product = stdout_json(&["nim", "mul", "16", "16", "--format", "json"]);
+    assert_eq!(product["result"], 24);
+    let root = stdout_json(&["nim", "sqrt", "3", "--format", "json"]);
+    assert_eq!(root["result"], 2);
+    let inverse = stdout_json(&["nim", "inv", "2", "--format", "json"]);
+    assert_eq!(inverse["result"], 3, "2 * 3 = 1");
+    rejects(&["nim", "inv", "0"], "no nim-inverse");
+    rejects(&["nim", "mul", "5"], "2 operand");
+    rejects(&["nim", "sqrt", "-1"], "error");
+}

@@ -46,6 +46,7 @@ pub mod analysis;
 mod error;
 mod game;
 mod mex;
+pub mod nim_field;
 mod nimber;
 pub mod rules;
 pub mod solve;
