@@ -55,25 +55,13 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// `grundy values FILE.rhai`: heaps `0..=N` of a scripted game, or the
 /// positions given, played together.
 fn script_values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let path = std::path::Path::new(args.game.trim());
-    let name = path.display().to_string();
-    let time = Duration::try_from_secs_f64(args.script.time_limit)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            Failure::Input("--time-limit must be a positive number of seconds".into())
-        })?;
-    let limits = ScriptLimits {
-        operations: args.script.ops_limit,
-        time,
-        ..ScriptLimits::default()
-    };
-    let game = ScriptGame::compile(&name, &read(path)?, limits)?;
+    let game = compile_script(args.game.trim(), &args.script)?;
+    let name = game.name();
     if let Some(to) = &args.to {
         let to = parse_size(to)?;
         solver(&args.table)?.check_fits(to)?;
         let values = game.heap_values(to)?;
-        return output::values(out, args.format, &name, &name, &values);
+        return output::values(out, args.format, name, name, &values);
     }
     let positions = args
         .position
