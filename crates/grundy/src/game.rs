@@ -98,6 +98,46 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
     }
 }
 
+/// A borrowed ruleset is the same ruleset, so that games owned elsewhere (by
+/// a language binding, say) can be listed for [`analyze_sum`](crate::analyze_sum)
+/// without being cloned.
+impl<R: Ruleset + ?Sized> Ruleset for &R {
+    type Position = R::Position;
+
+    fn options(&self, position: &Self::Position, out: &mut Options<Self::Position>) {
+        (**self).options(position, out);
+    }
+
+    fn decompose(&self, position: &Self::Position, parts: &mut Vec<Self::Position>) -> bool {
+        (**self).decompose(position, parts)
+    }
+}
+
+impl<R: HeapRuleset + ?Sized> HeapRuleset for &R {
+    fn gather(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        max: Nimber,
+        seen: &mut MexScratch,
+        scratch: &mut Options<usize>,
+    ) -> Result<()> {
+        (**self).gather(n, values, max, seen, scratch)
+    }
+
+    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+        (**self).visit_options(n, visit);
+    }
+
+    fn as_take_break(&self) -> Option<&crate::TakeBreak> {
+        (**self).as_take_break()
+    }
+
+    fn closed_form(&self, n: usize) -> Option<u64> {
+        (**self).closed_form(n)
+    }
+}
+
 /// A caller-owned buffer of options, each a sum of components.
 ///
 /// Stored flat (all components in one vector, plus where each option ends)

@@ -62,6 +62,9 @@ pub use nimber::Nimber;
 pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
-pub use sum::{Component, MoveCounts, SumAnalysis, WinningMove, analyze_sum, move_counts};
+pub use sum::{
+    Component, MoveCounts, PositionMove, PositionSum, SumAnalysis, WinningMove, analyze_positions,
+    analyze_sum, move_counts,
+};
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

@@ -7,7 +7,9 @@
 //! moves are found component by component, without searching the product
 //! space.
 
-use crate::{Error, HeapRuleset, Nimber, Result, TableSolver, ValueTable};
+use crate::{
+    Error, HeapRuleset, MemoSolver, Nimber, Options, Result, Ruleset, TableSolver, ValueTable,
+};
 
 /// One component of a sum: a heap of one of the sum's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,4 +211,82 @@ fn tables_for<G: HeapRuleset>(
         });
     }
     Ok(tables)
+}
+
+/// Positions of any ruleset played together: each one's value, the
+/// nim-sum, and every winning move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSum<P> {
+    /// The value of each position.
+    pub values: Vec<Nimber>,
+    /// Their nim-sum: the first player wins when it is not zero.
+    pub nim_sum: Nimber,
+    /// Every move to a nim-sum of zero, by component in the order the
+    /// rules list the options.
+    pub winning_moves: Vec<PositionMove<P>>,
+}
+
+/// A winning move in a [`PositionSum`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionMove<P> {
+    /// Which position moves (an index into the positions given).
+    pub component: usize,
+    /// What it becomes: positions played together (none: it disappears).
+    pub to: Vec<P>,
+}
+
+/// The values of `positions` of `rules` played together, who wins, and
+/// every winning move: the moves of one component to a position of value
+/// `g ^ nim_sum`, which leave a nim-sum of zero (Sprague–Grundy).
+///
+/// ```
+/// use grundy::{analyze_positions, Nimber, Options, Ruleset};
+/// // Take one or two from a heap.
+/// struct OneOrTwo;
+/// impl Ruleset for OneOrTwo {
+///     type Position = u32;
+///     fn options(&self, n: &u32, out: &mut Options<u32>) {
+///         (1..=2).filter(|t| t <= n).for_each(|t| out.push([n - t]));
+///     }
+/// }
+/// let sum = analyze_positions(&OneOrTwo, &[4, 4, 2])?;
+/// assert_eq!(sum.nim_sum, Nimber::new(2));
+/// assert_eq!(sum.winning_moves[0].component, 2); // 2 -> 0
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn analyze_positions<R: Ruleset>(
+    rules: &R,
+    positions: &[R::Position],
+) -> Result<PositionSum<R::Position>> {
+    let mut solver = MemoSolver::new(rules);
+    let values = positions
+        .iter()
+        .map(|p| solver.value(p))
+        .collect::<Result<Vec<Nimber>>>()?;
+    let nim_sum: Nimber = values.iter().copied().sum();
+    let mut winning_moves = Vec::new();
+    if !nim_sum.is_zero() {
+        let mut options = Options::new();
+        for (component, (position, &value)) in positions.iter().zip(&values).enumerate() {
+            options.clear();
+            rules.options(position, &mut options);
+            for option in options.iter() {
+                let reached = option
+                    .iter()
+                    .map(|p| solver.value(p))
+                    .sum::<Result<Nimber>>()?;
+                if reached == value ^ nim_sum {
+                    winning_moves.push(PositionMove {
+                        component,
+                        to: option.to_vec(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(PositionSum {
+        values,
+        nim_sum,
+        winning_moves,
+    })
 }

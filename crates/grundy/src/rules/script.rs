@@ -34,7 +34,10 @@ use std::time::{Duration, Instant};
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, Scope};
 use rustc_hash::FxHashMap;
 
-use crate::{Error, MemoSolver, Nimber, Options, Result, Ruleset, ValueTable};
+use crate::{
+    Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
+    analyze_positions,
+};
 
 /// What a script may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -461,58 +464,13 @@ impl Ruleset for ExploredGame {
 }
 
 /// Positions of a scripted game played together.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScriptSum {
-    /// The value of each position.
-    pub values: Vec<Nimber>,
-    /// Their nim-sum: the first player wins when it is not zero.
-    pub nim_sum: Nimber,
-    /// Every move to a nim-sum of zero.
-    pub winning_moves: Vec<ScriptMove>,
-}
+pub type ScriptSum = PositionSum<ScriptPosition>;
 
 /// A winning move in a [`ScriptSum`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScriptMove {
-    /// Which position moves (an index into the positions given).
-    pub component: usize,
-    /// What it becomes: positions played together (none: it disappears).
-    pub to: Vec<ScriptPosition>,
-}
+pub type ScriptMove = PositionMove<ScriptPosition>;
 
 /// The values of `positions` played together, who wins, and every winning
 /// move.
 pub fn script_sum(game: &ScriptGame, positions: &[ScriptPosition]) -> Result<ScriptSum> {
-    let explored = game.explore(positions)?;
-    let mut solver = MemoSolver::new(&explored);
-    let values = positions
-        .iter()
-        .map(|p| solver.value(p))
-        .collect::<Result<Vec<Nimber>>>()?;
-    let nim_sum: Nimber = values.iter().copied().sum();
-    let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        let mut options = Options::new();
-        for (component, (position, &value)) in positions.iter().zip(&values).enumerate() {
-            options.clear();
-            explored.options(position, &mut options);
-            for option in options.iter() {
-                let reached = option
-                    .iter()
-                    .map(|p| solver.value(p))
-                    .sum::<Result<Nimber>>()?;
-                if reached == value ^ nim_sum {
-                    winning_moves.push(ScriptMove {
-                        component,
-                        to: option.to_vec(),
-                    });
-                }
-            }
-        }
-    }
-    Ok(ScriptSum {
-        values,
-        nim_sum,
-        winning_moves,
-    })
+    analyze_positions(&game.explore(positions)?, positions)
 }

@@ -1,0 +1,216 @@
+"""Type stubs of the extension module ``grundy._grundy`` (re-exported by
+``grundy``). Checked against the built module by ``mypy.stubtest`` in CI."""
+
+import array
+from typing import Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+
+__all__ = [
+    "Analysis",
+    "Game",
+    "GrundyError",
+    "Move",
+    "NimSumCounts",
+    "Rules",
+    "Sum",
+    "SumAnalysis",
+    "analyze_sum",
+    "check_certificate",
+    "count_positions",
+    "games",
+    "nim_add",
+    "nim_inv",
+    "nim_mul",
+    "nim_pow",
+    "nim_sqrt",
+    "sum_winner",
+    "__version__",
+]
+
+__version__: str
+
+class GrundyError(ValueError):
+    """An input the engine cannot use, or a computation it had to stop: the
+    message is the one the ``grundy`` command prints."""
+
+_HeapOption = Union[int, Tuple[int, ...], Sequence[int]]
+
+@final
+class Game:
+    """A heap game: ``Game("kayles")``, ``Game("0.137")``, ``Game("sub(1,3,4)")``
+    (any specification ``grundy.games()`` lists), or ``Game.from_options(f)``
+    for rules written in Python. Values are computed once and kept."""
+
+    def __new__(
+        cls, spec: str, *, threads: int = 2, memory_limit: Optional[int] = None
+    ) -> "Game": ...
+    @staticmethod
+    def from_options(
+        options: Callable[[int], Iterable[_HeapOption]],
+        *,
+        name: str = "custom",
+        memory_limit: Optional[int] = None,
+    ) -> "Game":
+        """A game whose ``options(n)`` lists the heaps a move from heap ``n``
+        leaves: an ``int``, or a tuple of ``int`` for a split. Every heap
+        left must be smaller than ``n``. Exceptions propagate unchanged."""
+    @property
+    def name(self) -> str:
+        """The canonical specification (``Game("kayles").name == "0.77"``)."""
+    def values(self, to: int) -> "array.array[int]":
+        """``g(0..=to)`` (``to + 1`` values) as an ``array.array`` of the
+        smallest unsigned type holding them; ``numpy.asarray`` reads it
+        without a copy."""
+    def value(self, n: int) -> int:
+        """The Grundy value of heap ``n``."""
+    def options(self, n: int) -> list[list[int]]:
+        """Every option of heap ``n``: the heaps it leaves, sorted, without
+        empty heaps."""
+    def analyze(self, *, to: Optional[int] = None, max: Optional[int] = None) -> "Analysis":
+        """Values, period and proof (adaptive up to ``max`` heaps, 2^17 by
+        default, or exactly ``0..=to``)."""
+    def histogram(
+        self, to: int, *, start: int = 0, max: Optional[int] = None
+    ) -> dict[int, int]:
+        """``{value: heaps in start..=to with it}``; huge ranges go through a
+        proven period."""
+    def count(
+        self,
+        to: int,
+        heaps: int,
+        *,
+        start: int = 0,
+        order: Literal["ordered", "ordered-distinct", "unordered", "distinct"] = "ordered",
+        modulo: Optional[int] = None,
+        max: Optional[int] = None,
+    ) -> "NimSumCounts":
+        """Positions of ``heaps`` heaps with sizes in ``start..=to``, counted
+        by nim-sum."""
+    def analyze_sum(self, heaps: Sequence[int]) -> "SumAnalysis":
+        """Heaps of this game played together: values, who wins, every
+        winning move."""
+    def clear_cache(self) -> None:
+        """Forgets the values computed so far."""
+
+@final
+class Analysis:
+    """What ``Game.analyze()`` found."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def values(self) -> "array.array[int]": ...
+    @property
+    def computed_to(self) -> int: ...
+    @property
+    def period(self) -> Optional[int]: ...
+    @property
+    def preperiod(self) -> Optional[int]: ...
+    @property
+    def saltus(self) -> Optional[int]: ...
+    @property
+    def proven(self) -> bool:
+        """Whether the period holds for every heap, not only those computed."""
+    @property
+    def support(self) -> Literal["proven", "closed form", "observed"]: ...
+    @property
+    def theorem(self) -> Optional[str]: ...
+    @property
+    def last_heap_needed(self) -> Optional[int]: ...
+    def p_positions(self) -> list[int]: ...
+    def exceptions(self) -> list[int]: ...
+    def histogram(self) -> dict[int, int]: ...
+    def value(self, n: int) -> int:
+        """``g(n)`` for any heap, through the proven period past the
+        computed heaps (``IndexError`` when none is proven)."""
+    def certificate(self) -> Optional[str]:
+        """The periodicity certificate as JSON, when a theorem proved the
+        period."""
+
+@final
+class Move:
+    """A winning move: component ``component`` goes from ``before`` to the
+    positions in ``after``."""
+
+    @property
+    def component(self) -> int: ...
+    @property
+    def before(self) -> Hashable: ...
+    @property
+    def after(self) -> Tuple[Hashable, ...]: ...
+
+@final
+class SumAnalysis:
+    """Positions played together: values, nim-sum, who wins, winning moves."""
+
+    @property
+    def values(self) -> list[int]: ...
+    @property
+    def nim_sum(self) -> int: ...
+    @property
+    def winning_moves(self) -> list[Move]: ...
+    @property
+    def first_player_wins(self) -> bool: ...
+    @property
+    def winner(self) -> Literal["first", "second"]: ...
+
+@final
+class NimSumCounts:
+    """Positions counted by nim-sum (exact ints, or residues modulo
+    ``modulo``)."""
+
+    @property
+    def by_nim_sum(self) -> list[int]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def modulo(self) -> Optional[int]: ...
+    @property
+    def p_positions(self) -> int: ...
+
+@final
+class Sum:
+    """A move to several independent positions played side by side."""
+
+    def __new__(cls, *parts: Hashable) -> "Sum": ...
+    @property
+    def parts(self) -> Tuple[Hashable, ...]: ...
+
+@final
+class Rules:
+    """A game on any hashable positions: ``options(p)`` lists the positions
+    one move reaches (``Sum(a, b)`` for independent parts)."""
+
+    def __new__(
+        cls,
+        options: Callable[[Hashable], Iterable[Hashable]],
+        *,
+        max_positions: int = 10_000_000,
+    ) -> "Rules": ...
+    def value(self, position: Hashable) -> int: ...
+    def analyze_sum(self, positions: Sequence[Hashable]) -> SumAnalysis: ...
+    @property
+    def explored(self) -> int: ...
+
+def analyze_sum(components: Sequence[Tuple[Game, int]]) -> SumAnalysis:
+    """Heaps of (possibly different) games played together."""
+
+def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "second"]:
+    """Who wins the sum with perfect play."""
+
+def count_positions(
+    ranges: Sequence[Tuple[Game, int, int]], *, modulo: Optional[int] = None
+) -> NimSumCounts:
+    """Positions of one heap from each ``(game, start, to)`` range, by
+    nim-sum."""
+
+def check_certificate(text: str) -> None:
+    """Checks a periodicity certificate; raises ``GrundyError`` if it fails."""
+
+def games() -> list[Tuple[str, Optional[str], str, str]]:
+    """The built-in games: ``(name, code, description, example)``."""
+
+def nim_add(a: int, b: int) -> int: ...
+def nim_mul(a: int, b: int) -> int: ...
+def nim_pow(a: int, e: int) -> int: ...
+def nim_inv(a: int) -> int: ...
+def nim_sqrt(a: int) -> int: ...

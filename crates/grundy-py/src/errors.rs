@@ -1,0 +1,46 @@
+//! Errors and interruption: the engine's errors become `grundy.GrundyError`
+//! with the CLI's messages, and long computations run without the GIL while
+//! still answering Ctrl-C.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    grundy,
+    GrundyError,
+    PyValueError,
+    "An input the engine cannot use, or a computation it had to stop: the \
+     message is the one the `grundy` command prints."
+);
+
+/// The Python exception for an engine error.
+pub fn to_py(error: grundy::Error) -> PyErr {
+    GrundyError::new_err(error.to_string())
+}
+
+/// Runs `work` with the GIL released, so other Python threads go on, and
+/// stops it at the next progress call once a signal handler raises (Ctrl-C
+/// gives `KeyboardInterrupt`, which this returns).
+///
+/// `work` gets the progress callback the engine's long-running functions
+/// take; it returns `false`, which makes them stop, once a signal handler
+/// has raised.
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&mut dyn FnMut(usize) -> bool) -> grundy::Result<T> + Send,
+) -> PyResult<T> {
+    let mut raised = None;
+    let result = py.detach(|| {
+        work(&mut |_| match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(error) => {
+                raised = Some(error);
+                false
+            }
+        })
+    });
+    match raised {
+        Some(error) => Err(error),
+        None => result.map_err(to_py),
+    }
+}

@@ -1,0 +1,336 @@
+//! `grundy.Game`: a heap game (built-in or a Python callable) with its value
+//! table, analysis and counts.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use grundy::analysis::{
+    Analysis as Found, Arithmetic, DEFAULT_MAX, Histogram, HistogramSource, Limits, Support,
+    Tuples, analyze_from, count_tuples, find_period, value_histogram,
+};
+use grundy::{Component, Error, HeapGame, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors::{detached, to_py};
+use crate::results::{Analysis, NimSumCounts, SumAnalysis};
+use crate::rules::{PythonRules, Rules};
+use crate::values::{encode, to_array};
+
+/// Heaps an analysis of a Python-defined game computes when not told (the
+/// CLI's default for scripts): such games have no periodicity theorem.
+const CALLBACK_ANALYSIS_HEAPS: u64 = 1000;
+
+/// A heap game: `Game("kayles")`, `Game("0.137")`, `Game("sub(1,3,4)")` (any
+/// specification `grundy games` lists), or `Game.from_options(f)` for rules
+/// written in Python.
+///
+/// Values are computed by the engine and kept, so asking again or for a
+/// smaller heap is free; `clear_cache()` lets the memory go.
+#[pyclass(frozen, module = "grundy")]
+pub struct Game {
+    pub(crate) rules: Rules,
+    name: String,
+    solver: TableSolver,
+    table: Mutex<ValueTable>,
+}
+
+fn solver(threads: usize, memory_limit: Option<u64>) -> TableSolver {
+    let solver = TableSolver::new().with_threads(threads);
+    match memory_limit {
+        Some(bytes) => solver.with_memory_limit(bytes),
+        None => solver,
+    }
+}
+
+impl Game {
+    fn new(rules: Rules, name: String, solver: TableSolver) -> Game {
+        Game {
+            rules,
+            name,
+            solver,
+            table: Mutex::new(ValueTable::new()),
+        }
+    }
+
+    /// Calls `read` on a table holding at least heaps `0..=to`, computing
+    /// the missing ones with the GIL released.
+    fn with_table<T: Send>(
+        &self,
+        py: Python<'_>,
+        to: u64,
+        read: impl FnOnce(&ValueTable) -> T + Send,
+    ) -> PyResult<T> {
+        let result = detached(py, |progress| {
+            let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+            if table.len() as u64 <= to {
+                self.solver.extend(&self.rules, &mut table, to, progress)?;
+            }
+            Ok(read(&table))
+        });
+        self.rules.checked(result)
+    }
+
+    /// How many heaps of `start..=to` have each value.
+    pub(crate) fn histogram_of(
+        &self,
+        py: Python<'_>,
+        start: u64,
+        to: u64,
+        max: Option<u64>,
+    ) -> PyResult<Histogram> {
+        if start > to {
+            return Err(to_py(Error::InvalidRange {
+                reason: format!("the range {start}..={to} is empty"),
+            }));
+        }
+        match &self.rules {
+            Rules::Builtin(game) => {
+                let limits = Limits {
+                    max: max.unwrap_or(DEFAULT_MAX),
+                    ..Limits::default()
+                };
+                detached(py, |_| {
+                    value_histogram(game, start, to, &self.solver, &limits)
+                })
+            }
+            Rules::Python(_) => self.with_table(py, to, |table| {
+                let mut counts = vec![0u128; table.max().map_or(0, |m| m.index()) + 1];
+                for value in table.iter().take(to as usize + 1).skip(start as usize) {
+                    counts[value.index()] += 1;
+                }
+                Histogram {
+                    counts,
+                    source: HistogramSource::Tabulated,
+                }
+            }),
+        }
+    }
+
+    /// The value, winner and winning moves of heaps of this game played
+    /// together.
+    pub(crate) fn sum_of(&self, py: Python<'_>, heaps: &[usize]) -> PyResult<SumAnalysis> {
+        let components: Vec<Component> = heaps
+            .iter()
+            .map(|&heap| Component { game: 0, heap })
+            .collect();
+        let found = detached(py, |_| {
+            grundy::analyze_sum(&[&self.rules], &components, &self.solver)
+        });
+        SumAnalysis::of_heaps(py, self.rules.checked(found)?)
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// The game named by `spec`: a name (`kayles`), a take-and-break code
+    /// (`0.137`, `4.007`), a subtraction set (`sub(1,3,4)`), … as listed by
+    /// `grundy.games()`.
+    ///
+    /// `threads` (1 or 2) lets the sparse engine pair heaps on a second
+    /// thread; `memory_limit` (bytes) bounds a table, which is refused with
+    /// `GrundyError` rather than grown past it.
+    #[new]
+    #[pyo3(signature = (spec, *, threads = 2, memory_limit = None))]
+    fn py_new(spec: &str, threads: usize, memory_limit: Option<u64>) -> PyResult<Game> {
+        let game: HeapGame = spec.parse().map_err(to_py)?;
+        Ok(Game::new(
+            Rules::Builtin(game.clone()),
+            game.to_string(),
+            solver(threads, memory_limit),
+        ))
+    }
+
+    /// A game whose rules are a Python callable: `options(n)` returns an
+    /// iterable of the heaps a move from heap `n` can leave, each an `int`,
+    /// or a tuple of `int`s for a move that leaves several heaps (a split).
+    /// Every heap left must be smaller than `n`.
+    ///
+    /// Exceptions raised by `options` propagate unchanged.
+    #[staticmethod]
+    #[pyo3(signature = (options, *, name = "custom", memory_limit = None))]
+    fn from_options(
+        options: Bound<'_, PyAny>,
+        name: &str,
+        memory_limit: Option<u64>,
+    ) -> PyResult<Game> {
+        if !options.is_callable() {
+            return Err(PyValueError::new_err(
+                "options must be a callable: options(n) -> iterable of heaps",
+            ));
+        }
+        Ok(Game::new(
+            Rules::Python(PythonRules::new(options.unbind())),
+            name.to_owned(),
+            solver(1, memory_limit),
+        ))
+    }
+
+    /// The game's canonical specification (`Game("kayles").name == "0.77"`),
+    /// or the name given to `from_options`.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        match self.rules {
+            Rules::Builtin(_) => format!("Game({:?})", self.name),
+            Rules::Python(_) => format!("Game.from_options(name={:?})", self.name),
+        }
+    }
+
+    /// The values of heaps `0..=to` (`to + 1` of them) as an `array.array`
+    /// of the smallest unsigned type that holds them.
+    fn values<'py>(&self, py: Python<'py>, to: u64) -> PyResult<Bound<'py, PyAny>> {
+        let encoded = self.with_table(py, to, |table| encode(table, to as usize + 1))?;
+        to_array(py, encoded)
+    }
+
+    /// The Grundy value of heap `n` (from the closed form when a theorem
+    /// gives one, as for Nim at any size).
+    fn value(&self, py: Python<'_>, n: u64) -> PyResult<u64> {
+        let heap = usize::try_from(n).unwrap_or(usize::MAX);
+        if let Some(value) = self.rules.closed_form(heap) {
+            return Ok(value);
+        }
+        self.with_table(py, n, |table| u64::from(table.at(heap)))
+    }
+
+    /// Every option of heap `n`, each the tuple of heaps it leaves (sorted,
+    /// without empty heaps), in the order the rules list them.
+    fn options(&self, n: usize) -> PyResult<Vec<Vec<usize>>> {
+        let mut options = Options::new();
+        self.rules.options(&n, &mut options);
+        self.rules.checked(Ok(()))?;
+        Ok(options
+            .iter()
+            .map(|parts| {
+                let mut heaps: Vec<usize> = parts.iter().copied().filter(|&h| h > 0).collect();
+                heaps.sort_unstable();
+                heaps
+            })
+            .collect())
+    }
+
+    /// Values, period and proof. Built-in games compute adaptively up to
+    /// `max` heaps (2^17 by default) until a periodicity theorem proves the
+    /// period, or exactly heaps `0..=to`; games from Python compute `0..=to`
+    /// (1000 heaps by default) and report the period they show, unproven.
+    #[pyo3(signature = (*, to = None, max = None))]
+    fn analyze(&self, py: Python<'_>, to: Option<u64>, max: Option<u64>) -> PyResult<Analysis> {
+        let found = match &self.rules {
+            Rules::Builtin(game) => {
+                let limits = Limits {
+                    to,
+                    max: max.unwrap_or(DEFAULT_MAX),
+                    ..Limits::default()
+                };
+                detached(py, |progress| {
+                    let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+                    let found = analyze_from(game, table.clone(), &limits, &self.solver, progress)?;
+                    if found.values.len() > table.len() {
+                        *table = found.values.clone();
+                    }
+                    Ok(found)
+                })?
+            }
+            Rules::Python(_) => {
+                let to = to.or(max).unwrap_or(CALLBACK_ANALYSIS_HEAPS);
+                let values = self.with_table(py, to, |table| {
+                    let mut values = table.clone();
+                    values.truncate(to as usize + 1);
+                    values
+                })?;
+                Found {
+                    game: self.name.clone(),
+                    periodicity: find_period(&values),
+                    values,
+                    support: Support::Observed,
+                    sparse: None,
+                    theorem: None,
+                }
+            }
+        };
+        Ok(Analysis::new(found))
+    }
+
+    /// How many heaps in `start..=to` have each value, as `{value: count}`.
+    /// Ranges past 2^22 heaps are counted through a proven period, so `to`
+    /// may be as large as 2^64 - 1 for games whose period can be proven.
+    #[pyo3(signature = (to, *, start = 0, max = None))]
+    fn histogram(
+        &self,
+        py: Python<'_>,
+        to: u64,
+        start: u64,
+        max: Option<u64>,
+    ) -> PyResult<BTreeMap<usize, u128>> {
+        let histogram = self.histogram_of(py, start, to, max)?;
+        Ok(histogram
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(|(value, &count)| (value, count))
+            .collect())
+    }
+
+    /// Positions of `heaps` heaps with sizes in `start..=to`, counted by
+    /// nim-sum. `order` is `"ordered"` (tuples), `"ordered-distinct"`,
+    /// `"unordered"` (multisets) or `"distinct"` (sets); `modulo` gives
+    /// counts modulo an integer instead of exact ones.
+    #[pyo3(signature = (to, heaps, *, start = 0, order = "ordered", modulo = None, max = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn count(
+        &self,
+        py: Python<'_>,
+        to: u64,
+        heaps: u64,
+        start: u64,
+        order: &str,
+        modulo: Option<u64>,
+        max: Option<u64>,
+    ) -> PyResult<NimSumCounts> {
+        let tuples = match order {
+            "ordered" => Tuples::Ordered,
+            "ordered-distinct" => Tuples::OrderedDistinct,
+            "unordered" => Tuples::Unordered,
+            "distinct" => Tuples::Distinct,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "order '{other}' is not one of 'ordered', 'ordered-distinct', \
+                     'unordered', 'distinct'"
+                )));
+            }
+        };
+        let arithmetic = arithmetic(modulo)?;
+        let histogram = self.histogram_of(py, start, to, max)?;
+        let counts = py
+            .detach(|| count_tuples(&histogram, heaps, tuples, arithmetic))
+            .map_err(to_py)?;
+        Ok(NimSumCounts::new(counts, modulo))
+    }
+
+    /// Heaps of this game played together: their values, nim-sum, who wins
+    /// and every winning move.
+    fn analyze_sum(&self, py: Python<'_>, heaps: Vec<usize>) -> PyResult<SumAnalysis> {
+        self.sum_of(py, &heaps)
+    }
+
+    /// Forgets the values computed so far.
+    fn clear_cache(&self, py: Python<'_>) {
+        py.detach(|| {
+            *self.table.lock().unwrap_or_else(|e| e.into_inner()) = ValueTable::new();
+        });
+    }
+}
+
+/// Exact counts, or counts modulo `m >= 1`.
+pub(crate) fn arithmetic(modulo: Option<u64>) -> PyResult<Arithmetic> {
+    match modulo {
+        Some(0) => Err(PyValueError::new_err("modulo must be at least 1")),
+        Some(m) => Ok(Arithmetic::Modulo(m)),
+        None => Ok(Arithmetic::Exact),
+    }
+}

@@ -1,0 +1,171 @@
+//! Python bindings of the grundy engine: the extension module
+//! `grundy._grundy`, which the `grundy` package (`python/grundy`) re-exports
+//! with type stubs.
+//!
+//! The layout follows the engine's: [`rules`] adapts games (built-in or a
+//! Python callable) to the engine's ruleset traits, [`game`] and
+//! [`positions`] are the Python classes that solve them, [`results`] the
+//! answers they return, and [`errors`] turns engine errors into Python
+//! exceptions and keeps long runs interruptible.
+
+mod errors;
+mod game;
+mod positions;
+mod results;
+mod rules;
+mod values;
+
+use grundy::analysis::{Certificate, count_ordered};
+use grundy::{Component, nim_field};
+use pyo3::exceptions::PyZeroDivisionError;
+use pyo3::prelude::*;
+
+use errors::{GrundyError, detached, to_py};
+use game::{Game, arithmetic};
+use positions::{GeneralRules, Sum};
+use results::{Analysis, Move, NimSumCounts, SumAnalysis};
+
+/// Heaps of (possibly different) games played together: each component is
+/// a `(Game, heap)` pair. Returns the values, the nim-sum, who wins and
+/// every winning move.
+#[pyfunction]
+fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<SumAnalysis> {
+    // Each distinct game once, so its table is computed once.
+    let mut games: Vec<&Game> = Vec::new();
+    let mut written = Vec::with_capacity(components.len());
+    for (game, heap) in &components {
+        let game = game.get();
+        let index = match games.iter().position(|g| std::ptr::eq(*g, game)) {
+            Some(index) => index,
+            None => {
+                games.push(game);
+                games.len() - 1
+            }
+        };
+        written.push(Component {
+            game: index,
+            heap: *heap,
+        });
+    }
+    let rules: Vec<_> = games.iter().map(|g| &g.rules).collect();
+    let mut found = detached(py, |_| {
+        grundy::analyze_sum(&rules, &written, &grundy::TableSolver::new())
+    });
+    for game in &rules {
+        found = game.checked(found);
+    }
+    SumAnalysis::of_heaps(py, found?)
+}
+
+/// `"first"` or `"second"`: who wins the sum of `(Game, heap)` components
+/// with perfect play.
+#[pyfunction]
+fn sum_winner(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<&'static str> {
+    let sum = analyze_sum(py, components)?;
+    Ok(if sum.nim_sum() != 0 {
+        "first"
+    } else {
+        "second"
+    })
+}
+
+/// Positions made of one heap from each range `(game, start, to)` (sizes
+/// `start..=to`), counted by nim-sum; `modulo` gives residues instead of
+/// exact counts.
+#[pyfunction]
+#[pyo3(signature = (ranges, *, modulo = None))]
+fn count_positions(
+    py: Python<'_>,
+    ranges: Vec<(Py<Game>, u64, u64)>,
+    modulo: Option<u64>,
+) -> PyResult<NimSumCounts> {
+    let arithmetic = arithmetic(modulo)?;
+    let histograms = ranges
+        .iter()
+        .map(|(game, start, to)| game.get().histogram_of(py, *start, *to, None))
+        .collect::<PyResult<Vec<_>>>()?;
+    let counts = py.detach(|| count_ordered(&histograms, arithmetic));
+    Ok(NimSumCounts::new(counts, modulo))
+}
+
+/// Checks a periodicity certificate (the JSON text `Analysis.certificate()`
+/// or `grundy analyze --certificate` writes) by recomputing its values with
+/// the plain solver and its theorem's window; raises `GrundyError` naming
+/// what fails.
+#[pyfunction]
+fn check_certificate(py: Python<'_>, text: &str) -> PyResult<()> {
+    let certificate: Certificate = serde_json::from_str(text)
+        .map_err(|e| GrundyError::new_err(format!("not a certificate: {e}")))?;
+    py.detach(|| certificate.check()).map_err(to_py)
+}
+
+/// The built-in games and families, as `(name, code, description,
+/// example)` tuples (`code` is `None` where there is none).
+#[pyfunction]
+fn games() -> Vec<(
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    &'static str,
+)> {
+    grundy::rules::CATALOGUE
+        .iter()
+        .map(|e| (e.name, e.code, e.description, e.example))
+        .collect()
+}
+
+/// Nim-addition: `a ^ b`.
+#[pyfunction]
+fn nim_add(a: u64, b: u64) -> u64 {
+    a ^ b
+}
+
+/// Nim-multiplication of 64-bit values (the field GF(2^64) of Conway's
+/// nimbers).
+#[pyfunction]
+fn nim_mul(a: u64, b: u64) -> u64 {
+    nim_field::mul(a, b)
+}
+
+/// `a` nim-multiplied by itself `e` times.
+#[pyfunction]
+fn nim_pow(a: u64, e: u64) -> u64 {
+    nim_field::pow(a, e)
+}
+
+/// The nim-multiplicative inverse of `a`; `ZeroDivisionError` for 0.
+#[pyfunction]
+fn nim_inv(a: u64) -> PyResult<u64> {
+    nim_field::inverse(a).ok_or_else(|| PyZeroDivisionError::new_err("0 has no nim-inverse"))
+}
+
+/// The nim-square root of `a` (every nimber has exactly one).
+#[pyfunction]
+fn nim_sqrt(a: u64) -> u64 {
+    nim_field::sqrt(a)
+}
+
+/// The extension module; `import grundy` re-exports all of it.
+#[pymodule]
+fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("GrundyError", m.py().get_type::<GrundyError>())?;
+    m.add_class::<Game>()?;
+    m.add_class::<Analysis>()?;
+    m.add_class::<SumAnalysis>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<NimSumCounts>()?;
+    m.add_class::<GeneralRules>()?;
+    m.add_class::<Sum>()?;
+    m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
+    m.add_function(wrap_pyfunction!(count_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(check_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_add, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_mul, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_pow, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_inv, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_sqrt, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,352 @@
+//! What the engine's answers look like from Python: analyses, sums and
+//! their winning moves, and counts by nim-sum.
+
+use std::collections::BTreeMap;
+
+use grundy::analysis::{self, Certificate, Support};
+use grundy::{BigUint, Nimber};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::errors::to_py;
+use crate::values::{encode, to_array};
+
+/// The analysis of a heap game: its values, the period they show and
+/// whether a theorem proves it. Made by `Game.analyze()`.
+#[pyclass(frozen, module = "grundy")]
+pub struct Analysis {
+    found: analysis::Analysis,
+}
+
+impl Analysis {
+    pub fn new(found: analysis::Analysis) -> Analysis {
+        Analysis { found }
+    }
+
+    fn period_field<T>(&self, field: impl Fn(&analysis::Periodicity) -> T) -> Option<T> {
+        self.found.periodicity.as_ref().map(field)
+    }
+}
+
+#[pymethods]
+impl Analysis {
+    /// The game's canonical specification.
+    #[getter]
+    fn game(&self) -> &str {
+        &self.found.game
+    }
+
+    /// The values computed, `g(0..=computed_to)`, as an `array.array`.
+    #[getter]
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_array(py, encode(&self.found.values, self.found.values.len()))
+    }
+
+    /// The largest heap computed.
+    #[getter]
+    fn computed_to(&self) -> usize {
+        self.found.computed_to()
+    }
+
+    /// The minimal period, if the values show one.
+    #[getter]
+    fn period(&self) -> Option<usize> {
+        self.period_field(|p| p.period)
+    }
+
+    /// The pre-period: the first heap from which the period holds.
+    #[getter]
+    fn preperiod(&self) -> Option<usize> {
+        self.period_field(|p| p.preperiod)
+    }
+
+    /// The saltus `s` of an arithmetic period, `g(n + p) = g(n) + s`
+    /// (0 for a plain period).
+    #[getter]
+    fn saltus(&self) -> Option<u64> {
+        self.period_field(|p| p.saltus)
+    }
+
+    /// Whether the period holds for every heap (proven by a theorem or a
+    /// closed form), not only for the heaps computed.
+    #[getter]
+    fn proven(&self) -> bool {
+        self.found.is_proven()
+    }
+
+    /// `"proven"`, `"closed form"` or `"observed"` (meaningless without a
+    /// period).
+    #[getter]
+    fn support(&self) -> &'static str {
+        match self.found.support {
+            Support::Proven { .. } => "proven",
+            Support::ClosedForm => "closed form",
+            Support::Observed => "observed",
+        }
+    }
+
+    /// The periodicity theorem that applies to the game, if any.
+    #[getter]
+    fn theorem(&self) -> Option<&'static str> {
+        self.found.theorem.map(|t| t.name())
+    }
+
+    /// The largest heap whose value the proof used (proven periods), or
+    /// that a proof of the observed period would need.
+    #[getter]
+    fn last_heap_needed(&self) -> Option<usize> {
+        match self.found.support {
+            Support::Proven {
+                last_heap_needed, ..
+            } => Some(last_heap_needed),
+            _ => self.found.heaps_needed_for_proof(),
+        }
+    }
+
+    /// The computed heaps of value 0: the player to move there loses.
+    fn p_positions(&self) -> Vec<usize> {
+        self.found.p_positions().collect()
+    }
+
+    /// Heaps before the pre-period whose values break the period.
+    fn exceptions(&self) -> Vec<usize> {
+        self.found.exceptions().collect()
+    }
+
+    /// `{value: how many computed heaps have it}`.
+    fn histogram(&self) -> BTreeMap<u32, u64> {
+        self.found
+            .histogram()
+            .into_iter()
+            .map(|(v, c)| (v.get(), c))
+            .collect()
+    }
+
+    /// `g(n)` for any heap: computed, or predicted by a proven period (so
+    /// `n` may be far beyond `computed_to`). Raises `IndexError` past the
+    /// computed heaps when no period is proven.
+    fn value(&self, n: u64) -> PyResult<u64> {
+        let heap = usize::try_from(n).unwrap_or(usize::MAX);
+        if let Some(v) = self.found.values.get(heap) {
+            return Ok(u64::from(v));
+        }
+        let proven = self.found.periodicity.filter(|_| self.found.is_proven());
+        proven
+            .and_then(|p| predict(&p, &self.found, n))
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!(
+                    "heap {n} is past the computed heaps 0..={} and no period is proven",
+                    self.found.computed_to()
+                ))
+            })
+    }
+
+    /// The periodicity certificate as JSON text (what `grundy analyze
+    /// --certificate` writes), or `None` unless a theorem proved the period.
+    fn certificate(&self) -> PyResult<Option<String>> {
+        Certificate::from_analysis(&self.found)
+            .map(|c| serde_json::to_string_pretty(&c))
+            .transpose()
+            .map_err(|e| {
+                to_py(grundy::Error::InvalidCertificate {
+                    reason: e.to_string(),
+                })
+            })
+    }
+
+    fn __repr__(&self) -> String {
+        let period = match self.found.periodicity {
+            Some(p) => format!(
+                "period={}, preperiod={}, saltus={}, {}",
+                p.period,
+                p.preperiod,
+                p.saltus,
+                self.support()
+            ),
+            None => "no period".to_owned(),
+        };
+        format!(
+            "Analysis(game={:?}, computed_to={}, {period})",
+            self.found.game,
+            self.found.computed_to()
+        )
+    }
+}
+
+/// `g(n)` through a periodicity, for heaps that may not fit a `usize`.
+fn predict(p: &analysis::Periodicity, found: &analysis::Analysis, n: u64) -> Option<u64> {
+    let offset = n.checked_sub(p.preperiod as u64)?;
+    let period = p.period as u64;
+    let base = found
+        .values
+        .get(p.preperiod + usize::try_from(offset % period).ok()?)?;
+    u64::from(base).checked_add(p.saltus.checked_mul(offset / period)?)
+}
+
+/// A winning move: component `component` goes from `before` to the
+/// positions in `after` (none when it disappears).
+#[pyclass(frozen, module = "grundy")]
+pub struct Move {
+    /// The 0-based index of the component moved in.
+    #[pyo3(get)]
+    component: usize,
+    /// The component before the move.
+    #[pyo3(get)]
+    before: Py<PyAny>,
+    /// What it becomes: a tuple of positions played together.
+    #[pyo3(get)]
+    after: Py<PyTuple>,
+}
+
+#[pymethods]
+impl Move {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Move(component={}, before={}, after={})",
+            self.component,
+            self.before.bind(py).repr()?,
+            self.after.bind(py).repr()?
+        ))
+    }
+}
+
+/// Positions played together: each one's value, the nim-sum, who wins and
+/// every winning move (a move to nim-sum 0).
+#[pyclass(frozen, module = "grundy")]
+pub struct SumAnalysis {
+    /// The value of each component, in order.
+    #[pyo3(get)]
+    values: Vec<u32>,
+    /// The XOR of the values: the first player wins when it is not 0.
+    #[pyo3(get)]
+    nim_sum: u32,
+    /// Every winning move, by component; empty when the player to move
+    /// loses.
+    #[pyo3(get)]
+    winning_moves: Vec<Py<Move>>,
+}
+
+impl SumAnalysis {
+    /// A sum whose moves are `(component, before, after)` with Python
+    /// positions.
+    pub fn new(
+        py: Python<'_>,
+        values: &[Nimber],
+        moves: Vec<(usize, Py<PyAny>, Vec<Py<PyAny>>)>,
+    ) -> PyResult<SumAnalysis> {
+        let winning_moves = moves
+            .into_iter()
+            .map(|(component, before, after)| {
+                let after = PyTuple::new(py, after)?.unbind();
+                Py::new(
+                    py,
+                    Move {
+                        component,
+                        before,
+                        after,
+                    },
+                )
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(SumAnalysis {
+            values: values.iter().map(|v| v.get()).collect(),
+            nim_sum: values.iter().copied().sum::<Nimber>().get(),
+            winning_moves,
+        })
+    }
+
+    /// The nim-sum of the values.
+    pub fn nim_sum(&self) -> u32 {
+        self.nim_sum
+    }
+
+    /// A sum of heaps, from the engine's answer.
+    pub fn of_heaps(py: Python<'_>, found: grundy::SumAnalysis) -> PyResult<SumAnalysis> {
+        let moves = found
+            .winning_moves
+            .into_iter()
+            .map(|m| {
+                let before = m.from.into_pyobject(py)?.into_any().unbind();
+                let after =
+                    m.to.into_iter()
+                        .map(|heap| Ok(heap.into_pyobject(py)?.into_any().unbind()))
+                        .collect::<PyResult<_>>()?;
+                Ok((m.component, before, after))
+            })
+            .collect::<PyResult<_>>()?;
+        SumAnalysis::new(py, &found.values, moves)
+    }
+}
+
+#[pymethods]
+impl SumAnalysis {
+    /// Whether the player to move wins.
+    #[getter]
+    fn first_player_wins(&self) -> bool {
+        self.nim_sum != 0
+    }
+
+    /// `"first"` or `"second"`: who wins with perfect play.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        if self.nim_sum != 0 { "first" } else { "second" }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SumAnalysis(values={:?}, nim_sum={}, winner={:?}, winning_moves={})",
+            self.values,
+            self.nim_sum,
+            self.winner(),
+            self.winning_moves.len()
+        )
+    }
+}
+
+/// Positions counted by nim-sum: `by_nim_sum[v]` positions have nim-sum
+/// `v`; `p_positions` (nim-sum 0) are those the player to move loses.
+/// Counts are exact `int`s, or residues modulo `modulo`.
+#[pyclass(frozen, module = "grundy")]
+pub struct NimSumCounts {
+    /// Positions with each nim-sum.
+    #[pyo3(get)]
+    by_nim_sum: Vec<BigUint>,
+    /// All positions counted.
+    #[pyo3(get)]
+    total: BigUint,
+    /// The modulus of the counts, or `None` for exact counts.
+    #[pyo3(get)]
+    modulo: Option<u64>,
+}
+
+impl NimSumCounts {
+    pub fn new(counts: analysis::NimSumCounts, modulo: Option<u64>) -> NimSumCounts {
+        NimSumCounts {
+            by_nim_sum: counts.by_nim_sum,
+            total: counts.total,
+            modulo,
+        }
+    }
+}
+
+#[pymethods]
+impl NimSumCounts {
+    /// Positions of nim-sum 0: second-player wins.
+    #[getter]
+    fn p_positions(&self) -> BigUint {
+        self.by_nim_sum.first().cloned().unwrap_or_default()
+    }
+
+    fn __repr__(&self) -> String {
+        let modulo = self
+            .modulo
+            .map(|m| format!(", modulo={m}"))
+            .unwrap_or_default();
+        format!(
+            "NimSumCounts(total={}, p_positions={}{modulo})",
+            self.total,
+            self.p_positions()
+        )
+    }
+}

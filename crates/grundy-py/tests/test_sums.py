@@ -1,0 +1,83 @@
+"""The sum rule from Python against exhaustive game-tree search: all 819
+sums of up to three take-and-split heaps of sizes 0..8, winner and every
+winning move, as the Rust suite checks them."""
+
+import itertools
+from functools import lru_cache
+
+import grundy
+
+
+def moves_from_the_rule(heap):
+    """Take 1, take 2, or take 2 and split the rest into two non-empty heaps;
+    each move gives the heaps left."""
+    moves = []
+    for take in (1, 2):
+        if heap >= take:
+            rest = heap - take
+            moves.append(() if rest == 0 else (rest,))
+    if heap >= 4:
+        rest = heap - 2
+        moves.extend((a, rest - a) for a in range(1, rest // 2 + 1))
+    return moves
+
+
+@lru_cache(maxsize=None)
+def first_player_wins(position):
+    """Win or loss by trying every move (``position`` is a sorted tuple)."""
+    for i, heap in enumerate(position):
+        for pieces in moves_from_the_rule(heap):
+            rest = position[:i] + position[i + 1 :] + pieces
+            if not first_player_wins(tuple(sorted(rest))):
+                return True
+    return False
+
+
+def winning_moves_by_search(heaps):
+    found = set()
+    for i, heap in enumerate(heaps):
+        for pieces in moves_from_the_rule(heap):
+            rest = tuple(heaps[:i]) + tuple(heaps[i + 1 :]) + pieces
+            if not first_player_wins(tuple(sorted(rest))):
+                found.add((i, tuple(sorted(pieces))))
+    return found
+
+
+def test_all_819_sums_agree_with_exhaustive_search():
+    game = grundy.Game("take-and-split")
+    checked = 0
+    for k in (1, 2, 3):
+        for heaps in itertools.product(range(9), repeat=k):
+            found = grundy.analyze_sum([(game, h) for h in heaps])
+            wins = first_player_wins(tuple(sorted(heaps)))
+            assert found.first_player_wins == wins, heaps
+            assert found.winner == ("first" if wins else "second")
+            moves = {(m.component, m.after) for m in found.winning_moves}
+            assert len(moves) == len(found.winning_moves), heaps
+            assert moves == winning_moves_by_search(heaps), heaps
+            checked += 1
+    assert checked == 9 + 81 + 729
+
+
+def test_sums_of_different_games():
+    kayles, nim = grundy.Game("kayles"), grundy.Game("nim")
+    found = grundy.analyze_sum([(kayles, 4), (nim, 5), (kayles, 7)])
+    assert found.values == [1, 5, 2]
+    assert found.nim_sum == 6
+    for move in found.winning_moves:
+        game = [kayles, nim, kayles][move.component]
+        reached = 0
+        for heap in move.after:
+            reached ^= game.value(heap)
+        assert reached == found.values[move.component] ^ found.nim_sum
+    assert grundy.sum_winner([(nim, 3), (nim, 3)]) == "second"
+    assert grundy.analyze_sum([]).winner == "second"
+
+
+def test_game_analyze_sum_and_options():
+    kayles = grundy.Game("kayles")
+    found = kayles.analyze_sum([4, 7])
+    assert found.winning_moves[0].before == 4
+    assert [(m.component, m.after) for m in found.winning_moves] == [(0, (2,)), (1, (2, 3))]
+    # Take one pin (leaving a row of 2, or 1 and 1) or two (leaving 1).
+    assert sorted(kayles.options(3)) == [[1], [1, 1], [2]]

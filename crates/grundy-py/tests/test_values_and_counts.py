@@ -1,0 +1,137 @@
+"""Value tables as arrays, counting against enumeration, nim arithmetic
+against the mex definition."""
+
+import array
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+import grundy
+
+
+def test_values_are_compact_arrays_at_the_engines_width():
+    kayles = grundy.Game("kayles").values(1000)
+    assert isinstance(kayles, array.array)
+    assert (kayles.typecode, kayles.itemsize, len(kayles)) == ("B", 1, 1001)
+    wide = grundy.Game("nim").values(1000)
+    assert wide.typecode == "H" and max(wide) == 1000
+    view = memoryview(wide)
+    assert view.format == "H" and view.nbytes == 2 * 1001
+    nim = grundy.Game("nim").values(70000)
+    assert nim.typecode == "I" and nim[70000] == 70000
+    # Asking for fewer heaps than are cached gives exactly those.
+    assert list(grundy.Game("kayles").values(3)) == [0, 1, 2, 3]
+
+
+def test_numpy_reads_values_without_a_copy():
+    numpy = pytest.importorskip("numpy")
+    values = grundy.Game("grundy").values(1000)
+    seen = numpy.asarray(values)
+    assert seen.dtype == numpy.uint8 and seen.shape == (1001,)
+    values[5] = 99
+    assert seen[5] == 99  # the same memory
+
+
+def test_values_and_value_agree_and_the_table_is_reused():
+    game = grundy.Game("0.137")
+    table = game.values(500)
+    assert [game.value(n) for n in range(501)] == list(table)
+    game.clear_cache()
+    assert game.value(500) == table[500]
+
+
+def brute_force_counts(values, k, order):
+    if order == "ordered":
+        tuples = itertools.product(range(len(values)), repeat=k)
+    elif order == "ordered-distinct":
+        tuples = itertools.permutations(range(len(values)), k)
+    elif order == "unordered":
+        tuples = itertools.combinations_with_replacement(range(len(values)), k)
+    else:
+        tuples = itertools.combinations(range(len(values)), k)
+    counts = Counter()
+    for t in tuples:
+        x = 0
+        for heap in t:
+            x ^= values[heap]
+        counts[x] += 1
+    return counts
+
+
+@pytest.mark.parametrize("order", ["ordered", "ordered-distinct", "unordered", "distinct"])
+@pytest.mark.parametrize("spec", ["kayles", "grundy", "sub(1,3,4)"])
+def test_counts_match_enumeration(spec, order):
+    game = grundy.Game(spec)
+    values = list(game.values(14))
+    for k in (1, 2, 3):
+        expected = brute_force_counts(values, k, order)
+        found = game.count(14, k, order=order)
+        assert {v: c for v, c in enumerate(found.by_nim_sum) if c} == dict(expected)
+        assert found.total == sum(expected.values())
+        assert found.p_positions == expected[0]
+        modular = game.count(14, k, order=order, modulo=7)
+        assert modular.by_nim_sum[: len(found.by_nim_sum)] == [c % 7 for c in found.by_nim_sum]
+
+
+def test_histograms_of_huge_ranges_and_positions_of_different_games():
+    kayles = grundy.Game("kayles")
+    histogram = kayles.histogram(10**18, start=1)
+    assert sum(histogram.values()) == 10**18
+    assert histogram == dict(sorted(histogram.items()))
+    nim = grundy.Game("nim")
+    counts = grundy.count_positions([(kayles, 0, 20), (nim, 0, 30)])
+    kv, nv = kayles.values(20), nim.values(30)
+    expected = Counter(a ^ b for a in kv for b in nv)
+    assert {v: c for v, c in enumerate(counts.by_nim_sum) if c} == dict(expected)
+    exact = kayles.count(10**15, 3, order="unordered")
+    assert exact.total == (10**15 + 1) * (10**15 + 2) * (10**15 + 3) // 6
+    assert exact.modulo is None
+
+
+def mex(values):
+    m = 0
+    while m in values:
+        m += 1
+    return m
+
+
+def test_nim_arithmetic_matches_the_mex_definition():
+    size = 32
+    product = [[0] * size for _ in range(size)]
+    for a in range(size):
+        for b in range(size):
+            # a*b = mex { a'*b ^ a*b' ^ a'*b' : a' < a, b' < b }
+            product[a][b] = mex(
+                {
+                    product[x][b] ^ product[a][y] ^ product[x][y]
+                    for x in range(a)
+                    for y in range(b)
+                }
+            )
+            assert grundy.nim_mul(a, b) == product[a][b], (a, b)
+    for a in range(1, size):
+        assert grundy.nim_mul(a, grundy.nim_inv(a)) == 1
+        root = grundy.nim_sqrt(a)
+        assert grundy.nim_mul(root, root) == a
+        assert grundy.nim_pow(a, 3) == grundy.nim_mul(a, grundy.nim_mul(a, a))
+    assert grundy.nim_add(5, 3) == 6
+    rng = random.Random(7)
+    for _ in range(200):
+        a, b, c = (rng.getrandbits(64) for _ in range(3))
+        assert grundy.nim_mul(a, b ^ c) == grundy.nim_mul(a, b) ^ grundy.nim_mul(a, c)
+        assert grundy.nim_mul(grundy.nim_mul(a, b), c) == grundy.nim_mul(a, grundy.nim_mul(b, c))
+        if a:
+            assert grundy.nim_mul(a, grundy.nim_inv(a)) == 1
+    with pytest.raises(ZeroDivisionError):
+        grundy.nim_inv(0)
+    with pytest.raises(OverflowError):
+        grundy.nim_mul(2**64, 1)
+
+
+def test_catalogue_lists_the_built_ins():
+    entries = {name: (code, description) for name, code, description, _ in grundy.games()}
+    assert entries["kayles"][0] == "0.77"
+    assert all(description for _, description in entries.values())
+    assert grundy.Game("kayles").name == entries["kayles"][0]
