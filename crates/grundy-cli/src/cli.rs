@@ -50,6 +50,13 @@ pub enum Command {
     /// Arithmetic in the nim field (64-bit): add (XOR), mul, pow, inv,
     /// sqrt, e.g. `grundy nim mul 5 7`.
     Nim(NimArgs),
+    /// Coin-turning games: the value of each coin, or who wins a row (or,
+    /// for a product A*B, a grid) of coins and a winning move.
+    Coins(CoinsArgs),
+    /// Green Hackenbush: the value of each picture (trees by the colon
+    /// principle, cycles by the fusion principle), who wins them played
+    /// together, and every winning cut.
+    Hackenbush(HackenbushArgs),
 }
 
 #[derive(Debug, Args)]
@@ -157,6 +164,52 @@ pub struct GraphArgs {
 pub struct MazeArgs {
     /// The map file.
     pub file: std::path::PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CoinsArgs {
+    /// The rule: turtles (turn 1 or 2 coins), mock-turtles (1 to 3), twins
+    /// (exactly 2), turn(K) (at most K), turn(=K) (exactly K), ruler (any
+    /// number of consecutive coins), ruler(K) (at most K consecutive); or
+    /// a product A*B played on a grid (Tartan theorem). Coins are numbered
+    /// from 1 on the left (and from 1 at the top of a grid); the rightmost
+    /// coin a move turns goes from heads to tails.
+    pub rule: String,
+    /// The heads: coin numbers (3 7 12), or X,Y pairs for a product.
+    pub heads: Vec<String>,
+    /// Print the values of coins 1..=N (a table for a product).
+    #[arg(long, value_name = "N")]
+    pub to: Option<String>,
+    /// The row as a string of H (heads) and T (tails), coin 1 first.
+    #[arg(long, value_name = "HT...")]
+    pub row: Option<String>,
+    /// A grid for a product rule: a file of lines of H and T, row 1 first
+    /// (`-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    pub grid: Option<std::path::PathBuf>,
+    /// The most memory tables may take, e.g. 512MiB.
+    #[arg(long, default_value = "4GiB")]
+    pub memory_limit: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct HackenbushArgs {
+    /// Rooted trees in bracket notation: each (...) is an edge carrying the
+    /// edges inside it on its top, so () is one edge, (()) a stalk of two
+    /// and (()()) an edge with two twigs. Edges are numbered from 1 in the
+    /// order of their opening brackets.
+    pub trees: Vec<String>,
+    /// A picture as an edge list file: `A B` per line, the ground named
+    /// `ground` or `g`, `#` comments; cycles, loops and repeated edges are
+    /// allowed. Repeat for several pictures.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Vec<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

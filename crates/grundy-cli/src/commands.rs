@@ -10,15 +10,17 @@ use grundy::analysis::{
     self, Arithmetic, Certificate, Limits, Tuples, count_ordered, count_tuples, value_histogram,
 };
 use grundy::rules::{
-    CATALOGUE, GameGraph, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition, parse_size,
-    script_sum,
+    CATALOGUE, CoinRule, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits,
+    ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, parse_size, script_sum,
+    tartan_table,
 };
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CompareArgs, CountArgs, EngineArg, GamesArgs, GraphArgs, GuessArgs,
-    MazeArgs, NimArgs, NimOp, ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
+    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, GamesArgs, GraphArgs,
+    GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, ResumeArgs, ScriptArgs, SumArgs,
+    TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -436,6 +438,124 @@ pub fn nim(args: &NimArgs, out: &mut impl Write) -> Result<(), Failure> {
         NimOp::Sqrt => (format!("sqrt({a})"), nim_field::sqrt(a)),
     };
     output::nim(out, args.format, &symbol, result)
+}
+
+/// `grundy coins RULE [HEADS...]`: coin values, or a row or grid of coins.
+pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let limit = parse_bytes(&args.memory_limit)?;
+    let spec = args.rule.trim();
+    if let Some((a, b)) = spec.split_once('*') {
+        let (columns, rows): (CoinRule, CoinRule) = (a.parse()?, b.parse()?);
+        let name = format!("{columns}*{rows}");
+        if let Some(to) = &args.to {
+            let table = tartan_table(&columns, &rows, parse_size(to)?, limit)?;
+            return output::coin_table(out, args.format, &name, &table);
+        }
+        if args.row.is_some() {
+            return Err(Failure::Input(
+                "--row is for a row of coins; give a product's heads as X,Y or --grid FILE".into(),
+            ));
+        }
+        let mut heads = Vec::new();
+        for written in &args.heads {
+            let (x, y) = written.split_once(',').ok_or_else(|| {
+                Failure::Input(format!("'{written}': write a head of a grid as X,Y"))
+            })?;
+            heads.push((parse_coin(x)?, parse_coin(y)?));
+        }
+        if let Some(path) = &args.grid {
+            let text = if path.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin())?
+            } else {
+                read(path)?
+            };
+            for (y, line) in text.lines().enumerate() {
+                heads.extend(heads_of_row(line, &format!("line {}", y + 1))?.map(|x| (x, y + 1)));
+            }
+        }
+        if heads.is_empty() {
+            return Err(Failure::Input(
+                "give the heads as X,Y, --grid FILE or --to N for the table of values".into(),
+            ));
+        }
+        let grid = analyze_grid(&columns, &rows, &heads, limit)?;
+        return output::coin_grid(out, args.format, &name, &grid);
+    }
+    let rule: CoinRule = spec.parse()?;
+    if let Some(to) = &args.to {
+        let values = rule.values(parse_size(to)?, limit)?;
+        return output::coin_values(out, args.format, &rule.to_string(), &values);
+    }
+    let mut heads = args
+        .heads
+        .iter()
+        .map(|h| parse_coin(h))
+        .collect::<Result<Vec<usize>, Failure>>()?;
+    if let Some(row) = &args.row {
+        heads.extend(heads_of_row(row, "--row")?);
+    }
+    if heads.is_empty() {
+        return Err(Failure::Input(
+            "give the heads (coin numbers), --row HT... or --to N for the values".into(),
+        ));
+    }
+    let row = analyze_coins(&rule, &heads, limit)?;
+    output::coin_row(out, args.format, &rule.to_string(), &row)
+}
+
+/// `grundy hackenbush TREES... --graph FILE...`.
+pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let mut pictures = Vec::new();
+    let mut names = Vec::new();
+    for tree in &args.trees {
+        pictures.push(Hackenbush::tree(tree)?);
+        names.push(tree.to_owned());
+    }
+    for path in &args.graph {
+        let text = read(path)?;
+        pictures.push(
+            Hackenbush::parse(&text)
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?,
+        );
+        names.push(path.display().to_string());
+    }
+    if pictures.is_empty() {
+        return Err(Failure::Input(
+            "give one or more trees, e.g. '(()())', or --graph FILE".into(),
+        ));
+    }
+    let sum = analyze_hackenbush(&pictures);
+    output::hackenbush(out, args.format, &names, &pictures, &sum)
+}
+
+/// A coin number (from 1).
+fn parse_coin(text: &str) -> Result<usize, Failure> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(Failure::Input(format!(
+            "'{}' is not a coin: coins are numbered 1, 2, 3, ...",
+            text.trim()
+        ))),
+    }
+}
+
+/// The coins showing heads in a row written as H and T (coin 1 first;
+/// spaces ignored).
+fn heads_of_row<'a>(
+    row: &'a str,
+    place: &'a str,
+) -> Result<impl Iterator<Item = usize> + 'a, Failure> {
+    let marks: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some(bad) = marks.iter().find(|c| !matches!(c, 'H' | 'h' | 'T' | 't')) {
+        return Err(Failure::Input(format!(
+            "{place}: '{bad}' is not a coin; write H for heads and T for tails"
+        )));
+    }
+    Ok(marks
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| c.eq_ignore_ascii_case(&'h'))
+        .map(|(i, _)| i + 1))
 }
 
 /// `grundy games`.

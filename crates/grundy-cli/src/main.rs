@@ -54,6 +54,8 @@ fn main() -> ExitCode {
         Command::Guess(args) => commands::guess(&args, &mut out),
         Command::Graph(args) => commands::graph(&args, &mut out),
         Command::Maze(args) => commands::maze(&args, &mut out),
+        Command::Coins(args) => commands::coins(&args, &mut out),
+        Command::Hackenbush(args) => commands::hackenbush(&args, &mut out),
         Command::Nim(args) => commands::nim(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),

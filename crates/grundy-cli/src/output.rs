@@ -1230,3 +1230,199 @@ pub fn nim(
         }
     }
 }
+
+/// `grundy coins RULE --to N`.
+pub fn coin_values(
+    out: &mut impl Write,
+    format: SumFormat,
+    rule: &str,
+    values: &[Nimber],
+) -> Result<(), Failure> {
+    let listed: Vec<u32> = values.iter().skip(1).map(|v| v.get()).collect();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({ "rule": rule, "first_coin": 1, "values": listed }),
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{rule}: g(1..={})", listed.len())?;
+            for (row, chunk) in listed.chunks(10).enumerate() {
+                let shown: Vec<String> = chunk.iter().map(u32::to_string).collect();
+                writeln!(out, "{:>4}: {}", row * 10 + 1, shown.join(" "))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy coins RULE HEADS...`.
+pub fn coin_row(
+    out: &mut impl Write,
+    format: SumFormat,
+    rule: &str,
+    row: &grundy::rules::CoinRow,
+) -> Result<(), Failure> {
+    let turned = |m: &grundy::rules::CoinMove| {
+        let mut coins = m.also.clone();
+        coins.push(m.coin);
+        coins
+    };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "rule": rule,
+                "heads": row.heads.iter().map(|&(coin, v)| serde_json::json!({"coin": coin, "value": v.get()})).collect::<Vec<_>>(),
+                "nim_sum": row.nim_sum.get(),
+                "winner": winner(row.nim_sum),
+                "winning_moves": row.winning_moves.iter().map(|m| serde_json::json!({"turn": turned(m)})).collect::<Vec<_>>(),
+            }),
+        ),
+        SumFormat::Text => {
+            let heads: Vec<String> = row
+                .heads
+                .iter()
+                .map(|(coin, v)| format!("{coin}:{v}"))
+                .collect();
+            writeln!(out, "{rule}, heads (coin:value) {}", heads.join(" "))?;
+            writeln!(
+                out,
+                "{} player wins (nim-sum {})",
+                winner(row.nim_sum),
+                row.nim_sum
+            )?;
+            for m in &row.winning_moves {
+                let coins: Vec<String> = turned(m).iter().map(usize::to_string).collect();
+                writeln!(out, "turn coins {}", coins.join(" "))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy coins A*B --to N`: `table[y][x]`, row and column 0 unused.
+pub fn coin_table(
+    out: &mut impl Write,
+    format: SumFormat,
+    rule: &str,
+    table: &[Vec<Nimber>],
+) -> Result<(), Failure> {
+    let rows: Vec<Vec<u32>> = table
+        .iter()
+        .skip(1)
+        .map(|row| row.iter().skip(1).map(|v| v.get()).collect())
+        .collect();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({ "rule": rule, "first_coin": 1, "values": rows }),
+        ),
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "{rule}: g(x, y) = g(x) * g(y) (nim-product), row y, column x from 1"
+            )?;
+            let width = rows
+                .iter()
+                .flatten()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1);
+            for (y, row) in rows.iter().enumerate() {
+                let shown: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
+                writeln!(out, "{:>4} | {}", y + 1, shown.join(" "))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy coins A*B X,Y... | --grid FILE`.
+pub fn coin_grid(
+    out: &mut impl Write,
+    format: SumFormat,
+    rule: &str,
+    grid: &grundy::rules::CoinGrid,
+) -> Result<(), Failure> {
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "rule": rule,
+                "heads": grid.heads.iter().map(|&(x, y, v)| serde_json::json!({"x": x, "y": y, "value": v.get()})).collect::<Vec<_>>(),
+                "nim_sum": grid.nim_sum.get(),
+                "winner": winner(grid.nim_sum),
+                "winning_move": grid.winning_move.as_ref().map(|m| serde_json::json!({"columns": m.columns, "rows": m.rows})),
+            }),
+        ),
+        SumFormat::Text => {
+            let heads: Vec<String> = grid
+                .heads
+                .iter()
+                .map(|(x, y, v)| format!("({x},{y}):{v}"))
+                .collect();
+            writeln!(out, "{rule}, heads (x,y):value {}", heads.join(" "))?;
+            writeln!(
+                out,
+                "{} player wins (nim-sum {})",
+                winner(grid.nim_sum),
+                grid.nim_sum
+            )?;
+            if let Some(m) = &grid.winning_move {
+                let list =
+                    |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
+                writeln!(
+                    out,
+                    "turn the coins in columns {} of rows {}",
+                    list(&m.columns),
+                    list(&m.rows)
+                )?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy hackenbush`: edges are numbered from 1.
+pub fn hackenbush(
+    out: &mut impl Write,
+    format: SumFormat,
+    names: &[String],
+    pictures: &[grundy::rules::Hackenbush],
+    sum: &grundy::rules::HackenbushSum,
+) -> Result<(), Failure> {
+    let cut = |&(i, e): &(usize, usize)| {
+        let (a, b) = pictures[i].edge(e);
+        (i, e + 1, a.to_owned(), b.to_owned())
+    };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "pictures": names.iter().zip(&sum.values).map(|(name, v)| serde_json::json!({"picture": name, "value": v.get()})).collect::<Vec<_>>(),
+                "nim_sum": sum.nim_sum.get(),
+                "winner": winner(sum.nim_sum),
+                "winning_cuts": sum.winning_cuts.iter().map(|c| {
+                    let (i, edge, a, b) = cut(c);
+                    serde_json::json!({"picture": i, "edge": edge, "between": [a, b]})
+                }).collect::<Vec<_>>(),
+            }),
+        ),
+        SumFormat::Text => {
+            for (i, (name, v)) in names.iter().zip(&sum.values).enumerate() {
+                writeln!(out, "picture {}  {name}  value {v}", i + 1)?;
+            }
+            writeln!(
+                out,
+                "{} player wins (nim-sum {})",
+                winner(sum.nim_sum),
+                sum.nim_sum
+            )?;
+            for c in &sum.winning_cuts {
+                let (i, edge, a, b) = cut(c);
+                writeln!(out, "cut edge {edge} ({a} - {b}) of picture {}", i + 1)?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -165,6 +165,9 @@ fn games_lists_every_built_in() {
             "divisors",
             "equal-split",
             "mark",
+            "turn(K)",
+            "ruler(K)",
+            "hackenbush",
             "wythoff",
             "d0.d1d2...",
             "sub(a,b,...)",
@@ -657,4 +660,71 @@ fn nim_arithmetic() {
     rejects(&["nim", "inv", "0"], "no nim-inverse");
     rejects(&["nim", "mul", "5"], "2 operand");
     rejects(&["nim", "sqrt", "-1"], "error");
+}
+
+#[test]
+fn coin_turning_rows_and_grids() {
+    let mock = stdout_json(&["coins", "mock-turtles", "--to", "8", "--format", "json"]);
+    assert_eq!(
+        mock["values"],
+        serde_json::json!([1, 2, 4, 7, 8, 11, 13, 14])
+    );
+    let row = stdout_json(&["coins", "ruler", "--row", "TTHHTH", "--format", "json"]);
+    assert_eq!(row["nim_sum"], 1 ^ 4 ^ 2);
+    assert_eq!(row["winner"], "first");
+    assert!(!row["winning_moves"].as_array().unwrap().is_empty());
+    let lost = stdout_json(&["coins", "turtles", "1", "4", "5", "--format", "json"]);
+    assert_eq!(lost["winner"], "second");
+    let grid = stdout_json(&["coins", "turtles*turtles", "2,2", "--format", "json"]);
+    assert_eq!(grid["nim_sum"], 3, "2 * 2 = 3 in the nim field");
+    assert!(grid["winning_move"].is_object());
+    let table = stdout_json(&["coins", "ruler*ruler", "--to", "4", "--format", "json"]);
+    // Coin (4, 4): the ruler gives 4 to each, and 4 * 4 = 6 in the nim field.
+    assert_eq!(table["values"][3][3], 6);
+    assert_eq!(table["values"][2][1], 2, "coin (2, 3): 2 * 1");
+    rejects(
+        &["coins", "spin(2)", "3"],
+        "invalid coin-turning rule 'spin(2)'",
+    );
+    rejects(&["coins", "ruler", "0"], "coins are numbered 1, 2, 3");
+    rejects(&["coins", "ruler", "--row", "HXT"], "'X' is not a coin");
+    rejects(&["coins", "ruler"], "give the heads");
+    rejects(
+        &["coins", "ruler*ruler", "3"],
+        "write a head of a grid as X,Y",
+    );
+    rejects(&["coins", "turn(5)", "--to", "1e12"], "over the limit");
+}
+
+#[test]
+fn hackenbush_pictures_and_winning_cuts() {
+    let found = stdout_json(&["hackenbush", "(()())", "((()))", "()", "--format", "json"]);
+    assert_eq!(found["nim_sum"], 1 ^ 3 ^ 1);
+    assert_eq!(
+        found["winning_cuts"][0]["edge"], 2,
+        "cutting a twig leaves a stalk of 2"
+    );
+    let dir = std::env::temp_dir().join(format!("grundy-hackenbush-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let triangle = dir.join("triangle.txt");
+    std::fs::write(
+        &triangle,
+        "# a triangle on the ground\ng a\na b\nb ground\n",
+    )
+    .unwrap();
+    let fused = stdout_json(&[
+        "hackenbush",
+        "--graph",
+        triangle.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(fused["pictures"][0]["value"], 1, "three loops after fusion");
+    rejects(&["hackenbush", "(()"], "an edge is not closed");
+    rejects(&["hackenbush"], "give one or more trees");
+    std::fs::write(&triangle, "g a b\n").unwrap();
+    rejects(
+        &["hackenbush", "--graph", triangle.to_str().unwrap()],
+        "at line 1",
+    );
 }

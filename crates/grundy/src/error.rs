@@ -14,6 +14,24 @@ pub enum Error {
         spec: String,
     },
 
+    /// A Hackenbush picture is malformed.
+    #[error("invalid Hackenbush picture{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
+    InvalidHackenbush {
+        /// 1-based line of the problem (0 when not from a file).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A coin-turning rule is malformed.
+    #[error("invalid coin-turning rule '{spec}': {reason}")]
+    InvalidCoinRule {
+        /// The rule as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// A take-and-break code is malformed.
     #[error("invalid code '{code}' at character {position}: {reason}")]
     InvalidCode {

@@ -43,6 +43,7 @@
 //! ```
 
 pub mod analysis;
+mod bitset;
 mod error;
 mod game;
 mod mex;

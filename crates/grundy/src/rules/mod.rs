@@ -4,8 +4,10 @@
 //! (`0.137`, `4!.0`) or a subtraction set (`sub(1,3,4)`, `sub(squares)`);
 //! [`HeapGame`] parses any of them. [`CATALOGUE`] lists what exists.
 
+mod coins;
 mod divisor;
 mod graph;
+mod hackenbush;
 mod maze;
 mod pair;
 mod script;
@@ -15,8 +17,13 @@ mod take_break;
 use std::fmt;
 use std::str::FromStr;
 
+pub use coins::{
+    CoinGrid, CoinMove, CoinRow, CoinRule, CoinTable, GridMove, analyze_coins, analyze_grid,
+    tartan_table,
+};
 pub use divisor::DivisorGame;
 pub use graph::{GameGraph, GraphValues};
+pub use hackenbush::{Hackenbush, HackenbushSum, analyze_hackenbush};
 pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
@@ -119,6 +126,28 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         code: None,
         description: "MARK: remove one token, or halve the heap rounding down",
         example: "mark",
+    },
+    CatalogueEntry {
+        name: "turn(K)",
+        code: None,
+        description: "coin-turning (`grundy coins RULE HEADS...`): turn at most K coins, the \
+                      rightmost from heads to tails; turn(=K) exactly K; turtles = turn(2), \
+                      mock-turtles = turn(3), twins = turn(=2)",
+        example: "mock-turtles",
+    },
+    CatalogueEntry {
+        name: "ruler(K)",
+        code: None,
+        description: "coin-turning: turn at most K consecutive coins (ruler: any number); \
+                      A*B plays two rules on a grid (Tartan theorem)",
+        example: "ruler*ruler",
+    },
+    CatalogueEntry {
+        name: "hackenbush",
+        code: None,
+        description: "Green Hackenbush pictures: trees in bracket notation, graphs with \
+                      cycles as edge lists (`grundy hackenbush '(()())' --graph FILE`)",
+        example: "(()())",
     },
     CatalogueEntry {
         name: "wythoff",
@@ -341,10 +370,16 @@ mod tests {
 
     #[test]
     fn every_catalogue_example_parses() {
-        for entry in CATALOGUE
-            .iter()
-            .filter(|e| PairGame::named(e.example).is_none() && !e.example.ends_with(".rhai"))
-        {
+        // Coin-turning rules (and their products) and Hackenbush pictures
+        // have commands of their own.
+        let coins = |example: &str| example.split('*').all(|r| r.parse::<CoinRule>().is_ok());
+        let pictures = |example: &str| Hackenbush::tree(example).is_ok();
+        for entry in CATALOGUE.iter().filter(|e| {
+            PairGame::named(e.example).is_none()
+                && !e.example.ends_with(".rhai")
+                && !coins(e.example)
+                && !pictures(e.example)
+        }) {
             let game: HeapGame = entry.example.parse().unwrap();
             if let Some(code) = entry.code {
                 assert_eq!(game, code.parse().unwrap(), "{}", entry.name);

@@ -22,6 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
 
+use crate::bitset::xor_translate_into;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
 /// What one code digit allows after removing its number of tokens.
@@ -256,35 +257,6 @@ impl Compositions {
     /// The stored `C_j(m)`.
     fn get(&self, j: usize, m: usize) -> &[u64] {
         &self.sets[j - 1][m * self.words..(m + 1) * self.words]
-    }
-}
-
-/// `out |= { v ^ c : v in set }` for bitsets of whole 64-bit words (`c`
-/// below the bitset's size): whole words move by `c / 64`, and bits within a
-/// word are permuted by swapping blocks of 1, 2, 4, ... bits where `c % 64`
-/// has a one.
-fn xor_translate_into(set: &[u64], c: u32, out: &mut [u64]) {
-    const LOW_HALVES: [u64; 6] = [
-        0x5555_5555_5555_5555,
-        0x3333_3333_3333_3333,
-        0x0f0f_0f0f_0f0f_0f0f,
-        0x00ff_00ff_00ff_00ff,
-        0x0000_ffff_0000_ffff,
-        0x0000_0000_ffff_ffff,
-    ];
-    let (shift, within) = ((c / 64) as usize, c % 64);
-    for (w, &word) in set.iter().enumerate() {
-        if word == 0 {
-            continue;
-        }
-        let mut x = word;
-        for (s, mask) in LOW_HALVES.iter().enumerate() {
-            if within >> s & 1 == 1 {
-                let width = 1 << s;
-                x = ((x & mask) << width) | ((x >> width) & mask);
-            }
-        }
-        out[w ^ shift] |= x;
     }
 }
 
@@ -931,26 +903,6 @@ impl HeapRuleset for TakeBreak {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn xor_translation_moves_every_member(
-            members in prop::collection::btree_set(0u32..512, 0..40),
-            c in 0u32..512,
-        ) {
-            let mut set = [0u64; 8];
-            for &v in &members {
-                set[v as usize / 64] |= 1 << (v % 64);
-            }
-            let mut out = [0u64; 8];
-            xor_translate_into(&set, c, &mut out);
-            let moved: std::collections::BTreeSet<u32> = (0..512)
-                .filter(|&v| out[v as usize / 64] >> (v % 64) & 1 == 1)
-                .collect();
-            prop_assert_eq!(moved, members.iter().map(|v| v ^ c).collect());
-        }
-    }
 
     #[test]
     fn open_counts_print_canonically() {

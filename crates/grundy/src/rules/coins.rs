@@ -1,0 +1,650 @@
+//! Coin-turning games (Winning Ways, chapter 14).
+//!
+//! A row of coins numbered 1, 2, 3, … from the left shows heads or tails. A
+//! move turns over a set of coins that the rule allows; the rightmost coin
+//! turned must go from heads to tails, so play ends. By the coin-turning
+//! theorem (Lenstra; Winning Ways ch. 14) a position is worth the nim-sum of
+//! the values of its heads, and the value of a lone head on coin `n` is
+//!
+//! ```text
+//! g(n) = mex { g(s1) ^ g(s2) ^ … : {s1, s2, …} the other coins a move turning n may also turn }
+//! ```
+//!
+//! since turning a tail up adds its value and turning a head down removes
+//! it. The rules here:
+//!
+//! | rule | a move turns | `g(n)` |
+//! | --- | --- | --- |
+//! | `turn(k)` | at most `k` coins | `turtles` = `turn(2)`: `n`; `mock-turtles` = `turn(3)`: the `n`-th odious number |
+//! | `turn(=k)` | exactly `k` coins | `twins` = `turn(=2)`: `n - 1` |
+//! | `ruler(k)` | at most `k` consecutive coins | `ruler` (any number): the largest power of 2 dividing `n` |
+//!
+//! Products `A*B` are played on a grid (Tartan theorem, Winning Ways ch. 14):
+//! a move turns the coins of `S x T` for a move `S` of `A` and `T` of `B`,
+//! whose bottom-right corner must go from heads to tails, and coin `(x, y)`
+//! is worth `g_A(x) ⊗ g_B(y)`, the nim-product.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rustc_hash::FxHashMap;
+
+use crate::bitset::{contains, first_absent, xor_translate_into};
+use crate::error::human_bytes;
+use crate::{Error, Nimber, Result, nim_field};
+
+/// Which sets of coins a move may turn (always including its rightmost coin,
+/// which goes from heads to tails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoinRule {
+    /// At most `k` coins anywhere to the left, the rightmost included.
+    UpTo(usize),
+    /// Exactly `k` coins.
+    Exactly(usize),
+    /// At most `k` consecutive coins ending at the rightmost; `None`: any
+    /// number (the ruler game).
+    Consecutive(Option<usize>),
+}
+
+/// The largest set of coins a `turn(k)` rule may name: the value table
+/// costs `k` bitsets per coin.
+const MAX_TURNED: usize = 64;
+
+impl FromStr for CoinRule {
+    type Err = Error;
+
+    fn from_str(spec: &str) -> Result<CoinRule> {
+        let spec = spec.trim();
+        let invalid = |reason: &str| Error::InvalidCoinRule {
+            spec: spec.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let count = |text: &str| -> Result<usize> {
+            match text.trim().parse::<usize>() {
+                Ok(k) if (1..=MAX_TURNED).contains(&k) => Ok(k),
+                _ => Err(invalid(&format!(
+                    "'{}' is not a number of coins from 1 to {MAX_TURNED}",
+                    text.trim()
+                ))),
+            }
+        };
+        let lower = spec.to_ascii_lowercase();
+        match lower.as_str() {
+            "turtles" | "turning-turtles" => return Ok(CoinRule::UpTo(2)),
+            "mock-turtles" => return Ok(CoinRule::UpTo(3)),
+            "twins" => return Ok(CoinRule::Exactly(2)),
+            "ruler" => return Ok(CoinRule::Consecutive(None)),
+            _ => {}
+        }
+        let Some((name, rest)) = lower.split_once('(') else {
+            return Err(invalid(
+                "expected turtles, mock-turtles, twins, ruler, turn(k), turn(=k) or ruler(k)",
+            ));
+        };
+        let argument = rest
+            .strip_suffix(')')
+            .ok_or_else(|| invalid("missing ')'"))?;
+        match (name.trim(), argument.trim().strip_prefix('=')) {
+            ("turn", Some(k)) => Ok(CoinRule::Exactly(count(k)?)),
+            ("turn", None) => Ok(CoinRule::UpTo(count(argument)?)),
+            ("ruler", None) => Ok(CoinRule::Consecutive(Some(count(argument)?))),
+            _ => Err(invalid(
+                "expected turtles, mock-turtles, twins, ruler, turn(k), turn(=k) or ruler(k)",
+            )),
+        }
+    }
+}
+
+impl fmt::Display for CoinRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoinRule::UpTo(2) => f.write_str("turtles"),
+            CoinRule::UpTo(3) => f.write_str("mock-turtles"),
+            CoinRule::UpTo(k) => write!(f, "turn({k})"),
+            CoinRule::Exactly(2) => f.write_str("twins"),
+            CoinRule::Exactly(k) => write!(f, "turn(={k})"),
+            CoinRule::Consecutive(None) => f.write_str("ruler"),
+            CoinRule::Consecutive(Some(k)) => write!(f, "ruler({k})"),
+        }
+    }
+}
+
+/// The values of coins `1..=to` of a rule, and for each coin the set of
+/// nim-sums its moves can add (its option values), as bitsets when kept.
+#[derive(Clone, Debug)]
+pub struct CoinTable {
+    /// `values[n] = g(n)`; `values[0]` is 0 (there is no coin 0).
+    pub values: Vec<Nimber>,
+    /// For the coins asked for, the bitset of `g(S)` over the sets `S` of
+    /// other coins a move turning that coin may turn.
+    options: FxHashMap<usize, Vec<u64>>,
+}
+
+impl CoinTable {
+    /// Whether a move turning coin `n` can turn other coins worth `v`
+    /// (false unless `n`'s options were kept).
+    pub fn can_add(&self, n: usize, v: Nimber) -> bool {
+        self.options
+            .get(&n)
+            .is_some_and(|set| contains(set, v.get()))
+    }
+
+    /// The option values of coin `n` (kept ones only), in increasing order.
+    pub fn option_values(&self, n: usize) -> impl Iterator<Item = Nimber> + '_ {
+        let set = self.options.get(&n).map_or(&[][..], |s| &s[..]);
+        (0..set.len() as u32 * 64)
+            .filter(|&v| contains(set, v))
+            .map(Nimber::new)
+    }
+}
+
+impl CoinRule {
+    /// `g(n)` by a theorem, where one is known: Turning Turtles `n`, Mock
+    /// Turtles the `n`-th odious number `2(n-1) + [popcount(n-1) even]`,
+    /// Twins `n - 1`, the ruler game the largest power of 2 dividing `n`
+    /// (Winning Ways ch. 14). `n >= 1`.
+    pub fn closed_form(&self, n: u64) -> Option<u64> {
+        match *self {
+            CoinRule::UpTo(1) => Some(1),
+            CoinRule::UpTo(2) => Some(n),
+            CoinRule::UpTo(3) => {
+                let m = n - 1;
+                Some(2 * m + u64::from(m.count_ones().is_multiple_of(2)))
+            }
+            CoinRule::Exactly(1) => Some(1),
+            CoinRule::Exactly(2) => Some(n - 1),
+            CoinRule::Consecutive(None) => Some(n & n.wrapping_neg()),
+            _ => None,
+        }
+    }
+
+    /// The value of coin `n` (closed form, or computed up to `n` within
+    /// `memory_limit` bytes).
+    pub fn value(&self, n: u64, memory_limit: u64) -> Result<u64> {
+        if n == 0 {
+            return Err(Error::InvalidPosition {
+                text: "0".into(),
+                reason: "coins are numbered from 1".into(),
+            });
+        }
+        if let Some(v) = self.closed_form(n) {
+            return Ok(v);
+        }
+        let table = self.table(n, &[], memory_limit)?;
+        Ok(u64::from(table.values[n as usize]))
+    }
+
+    /// `g(0..=to)` (`g(0) = 0`: there is no coin 0), from the closed form
+    /// when there is one, else by [`CoinRule::table`].
+    pub fn values(&self, to: u64, memory_limit: u64) -> Result<Vec<Nimber>> {
+        if self.closed_form(1).is_some() {
+            let needed = (u128::from(to) + 1) * 4;
+            if needed > u128::from(memory_limit) {
+                return Err(Error::TableTooLarge {
+                    to,
+                    needed: human_bytes(needed),
+                    limit: human_bytes(u128::from(memory_limit)),
+                });
+            }
+            return std::iter::once(Ok(Nimber::ZERO))
+                .chain((1..=to).map(|n| {
+                    let v = self.closed_form(n).unwrap_or(0);
+                    u32::try_from(v)
+                        .map(Nimber::new)
+                        .map_err(|_| Error::NimberOverflow { value: v })
+                }))
+                .collect();
+        }
+        Ok(self.table(to, &[], memory_limit)?.values)
+    }
+
+    /// Values of coins `1..=to` by the definition (no closed forms), with
+    /// the option bitsets of the coins in `keep` (sorted).
+    ///
+    /// For `turn(k)` and `turn(=k)`, `reach[j]` holds the nim-sums of every
+    /// `j` distinct coins seen so far; coin `n` may add any of `reach[0..k]`
+    /// (`turn(k)`) or `reach[k - 1]` (`turn(=k)`), and then joins them:
+    /// `reach[j] |= reach[j - 1] ^ g(n)`. Values stay below twice the coin
+    /// count, so a table of `N` coins costs `O(N k N / 64)` word operations.
+    pub fn table(&self, to: u64, keep: &[usize], memory_limit: u64) -> Result<CoinTable> {
+        let to = usize::try_from(to).unwrap_or(usize::MAX);
+        let coins = to.saturating_add(1);
+        // Bitsets of at most 2(to + 1) bits, one per reachable count, plus
+        // the options kept per coin.
+        let words = (2 * coins as u128).next_power_of_two().div_ceil(64);
+        let kept = keep.len() as u128;
+        let needed = (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * 4;
+        if needed > u128::from(memory_limit) {
+            return Err(Error::TableTooLarge {
+                to: to as u64,
+                needed: human_bytes(needed),
+                limit: human_bytes(u128::from(memory_limit)),
+            });
+        }
+        let mut values = vec![Nimber::ZERO; coins];
+        let mut options = FxHashMap::default();
+        let kept = |n: usize| keep.binary_search(&n).is_ok();
+        match *self {
+            CoinRule::UpTo(k) | CoinRule::Exactly(k) => {
+                let exactly = matches!(self, CoinRule::Exactly(_));
+                let mut width = 1usize; // words per bitset, doubled as values grow
+                let mut reach: Vec<Vec<u64>> = vec![vec![0; width]; k];
+                reach[0][0] = 1;
+                let mut union = Vec::new();
+                for (n, value) in values.iter_mut().enumerate().skip(1) {
+                    union.clear();
+                    union.resize(width, 0);
+                    let counts = if exactly { k - 1..k } else { 0..k };
+                    for set in &reach[counts] {
+                        union.iter_mut().zip(set).for_each(|(u, s)| *u |= s);
+                    }
+                    let g = first_absent(&union);
+                    *value = Nimber::new(g);
+                    if kept(n) {
+                        options.insert(n, union.clone());
+                    }
+                    while g as usize >= width * 64 {
+                        width *= 2;
+                        reach.iter_mut().for_each(|set| set.resize(width, 0));
+                    }
+                    for j in (1..k).rev() {
+                        let (lower, upper) = reach.split_at_mut(j);
+                        xor_translate_into(&lower[j - 1], g, &mut upper[0]);
+                    }
+                }
+            }
+            CoinRule::Consecutive(limit) => {
+                let mut found = Vec::new();
+                for n in 1..coins {
+                    let longest = limit.map_or(n, |k| k.min(n));
+                    found.clear();
+                    let mut sum = Nimber::ZERO;
+                    found.push(sum);
+                    for j in 1..longest {
+                        sum ^= values[n - j];
+                        found.push(sum);
+                    }
+                    let mut set =
+                        vec![0u64; (found.iter().max().map_or(0, |v| v.index()) / 64) + 2];
+                    for v in &found {
+                        set[v.index() / 64] |= 1 << (v.get() % 64);
+                    }
+                    values[n] = Nimber::new(first_absent(&set));
+                    if kept(n) {
+                        options.insert(n, set);
+                    }
+                }
+            }
+        }
+        Ok(CoinTable { values, options })
+    }
+
+    /// How many other coins a move may turn at most (sizes the tables).
+    fn turned(&self) -> usize {
+        match *self {
+            CoinRule::UpTo(k) | CoinRule::Exactly(k) => k,
+            CoinRule::Consecutive(_) => 1,
+        }
+    }
+
+    /// Coins left of `n` that a move turning `n` may also turn, whose
+    /// values nim-sum to `target`; `None` when there are none.
+    pub fn completion(&self, values: &[Nimber], n: usize, target: Nimber) -> Option<Vec<usize>> {
+        match *self {
+            CoinRule::Consecutive(limit) => {
+                let longest = limit.map_or(n, |k| k.min(n));
+                let mut sum = Nimber::ZERO;
+                for j in 0..longest {
+                    if j > 0 {
+                        sum ^= values[n - j];
+                    }
+                    if sum == target {
+                        return Some((n - j..n).collect());
+                    }
+                }
+                None
+            }
+            CoinRule::UpTo(k) | CoinRule::Exactly(k) => {
+                let mut by_value: FxHashMap<Nimber, Vec<usize>> = FxHashMap::default();
+                for (coin, &v) in values.iter().enumerate().take(n).skip(1) {
+                    by_value.entry(v).or_default().push(coin);
+                }
+                let sizes = if matches!(self, CoinRule::Exactly(_)) {
+                    k - 1..k
+                } else {
+                    0..k
+                };
+                sizes.into_iter().find_map(|size| {
+                    let mut chosen = Vec::new();
+                    pick(values, &by_value, size, target, n, &mut chosen).then_some(chosen)
+                })
+            }
+        }
+    }
+}
+
+/// Chooses `size` distinct coins below `below` whose values nim-sum to
+/// `target`, pushing them onto `chosen` (depth-first, largest coins first;
+/// the last coin is looked up by value).
+fn pick(
+    values: &[Nimber],
+    by_value: &FxHashMap<Nimber, Vec<usize>>,
+    size: usize,
+    target: Nimber,
+    below: usize,
+    chosen: &mut Vec<usize>,
+) -> bool {
+    match size {
+        0 => target.is_zero(),
+        1 => match by_value.get(&target).and_then(|coins| coins.first()) {
+            Some(&coin) if coin < below => {
+                chosen.push(coin);
+                true
+            }
+            _ => false,
+        },
+        _ => {
+            for coin in (size..below).rev() {
+                chosen.push(coin);
+                if pick(
+                    values,
+                    by_value,
+                    size - 1,
+                    target ^ values[coin],
+                    coin,
+                    chosen,
+                ) {
+                    return true;
+                }
+                chosen.pop();
+            }
+            false
+        }
+    }
+}
+
+/// A move in a row of coins: turn coin `coin` (heads to tails) and the
+/// coins `also`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoinMove {
+    /// The rightmost coin turned, which goes from heads to tails.
+    pub coin: usize,
+    /// The other coins turned, in increasing order.
+    pub also: Vec<usize>,
+}
+
+/// A row of coins analysed: the value of each head, their nim-sum, and a
+/// winning move from each head that has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoinRow {
+    /// `(coin, g(coin))` for each head, in increasing order.
+    pub heads: Vec<(usize, Nimber)>,
+    /// The nim-sum of the heads: the first player wins when it is not 0.
+    pub nim_sum: Nimber,
+    /// One winning move for each head from which there is one.
+    pub winning_moves: Vec<CoinMove>,
+}
+
+/// Analyses a row whose heads are `heads` (coin numbers from 1).
+///
+/// ```
+/// use grundy::rules::{analyze_coins, CoinRule};
+/// let ruler: CoinRule = "ruler".parse()?;
+/// let row = analyze_coins(&ruler, &[3, 4, 6], 1 << 20)?;
+/// assert_eq!(row.nim_sum.get(), 1 ^ 4 ^ 2);
+/// assert!(!row.winning_moves.is_empty());
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn analyze_coins(rule: &CoinRule, heads: &[usize], memory_limit: u64) -> Result<CoinRow> {
+    let mut heads = heads.to_vec();
+    heads.sort_unstable();
+    heads.dedup();
+    if heads.first() == Some(&0) {
+        return Err(Error::InvalidPosition {
+            text: "0".into(),
+            reason: "coins are numbered from 1".into(),
+        });
+    }
+    let last = heads.last().copied().unwrap_or(0);
+    let table = rule.table(last as u64, &heads, memory_limit)?;
+    let valued: Vec<(usize, Nimber)> = heads.iter().map(|&h| (h, table.values[h])).collect();
+    let nim_sum: Nimber = valued.iter().map(|&(_, v)| v).sum();
+    let mut winning_moves = Vec::new();
+    if !nim_sum.is_zero() {
+        for &(coin, value) in &valued {
+            // Searched only where the option values say a completion exists.
+            let target = value ^ nim_sum;
+            if !table.can_add(coin, target) {
+                continue;
+            }
+            if let Some(also) = rule.completion(&table.values, coin, target) {
+                let mut also = also;
+                also.sort_unstable();
+                winning_moves.push(CoinMove { coin, also });
+            }
+        }
+    }
+    Ok(CoinRow {
+        heads: valued,
+        nim_sum,
+        winning_moves,
+    })
+}
+
+/// A move on a grid of coins: turn the coins of `columns x rows`, whose
+/// bottom-right corner `(columns.last(), rows.last())` goes from heads to
+/// tails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridMove {
+    /// The columns turned, in increasing order.
+    pub columns: Vec<usize>,
+    /// The rows turned, in increasing order.
+    pub rows: Vec<usize>,
+}
+
+/// A grid of coins analysed under the product of two rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoinGrid {
+    /// `(column, row, value)` for each head.
+    pub heads: Vec<(usize, usize, Nimber)>,
+    /// The nim-sum of the heads.
+    pub nim_sum: Nimber,
+    /// A winning move, when the first player wins.
+    pub winning_move: Option<GridMove>,
+}
+
+/// Values of the product game `columns * rows` on coins `(x, y)`, `1 <= x, y
+/// <= to`: `table[y][x] = g_columns(x) ⊗ g_rows(y)` (Tartan theorem).
+pub fn tartan_table(
+    columns: &CoinRule,
+    rows: &CoinRule,
+    to: u64,
+    memory_limit: u64,
+) -> Result<Vec<Vec<Nimber>>> {
+    let side = u128::from(to) + 1;
+    if side * side * 4 > u128::from(memory_limit) {
+        return Err(Error::TableTooLarge {
+            to,
+            needed: human_bytes(side * side * 4),
+            limit: human_bytes(u128::from(memory_limit)),
+        });
+    }
+    let across = columns.values(to, memory_limit)?;
+    let down = rows.values(to, memory_limit)?;
+    Ok(down
+        .iter()
+        .map(|&gy| across.iter().map(|&gx| nim_product(gx, gy)).collect())
+        .collect())
+}
+
+fn nim_product(a: Nimber, b: Nimber) -> Nimber {
+    // Values below 2^32 lie in the subfield GF(2^32), closed under products.
+    Nimber::new(nim_field::mul(u64::from(a.get()), u64::from(b.get())) as u32)
+}
+
+/// Analyses a grid whose heads are `heads` (`(column, row)`, from 1) in the
+/// product game `columns * rows`, with a winning move when there is one.
+///
+/// The move is found from values: turning `S x T` from head `(x, y)`
+/// changes the nim-sum by `(g(x) ^ a) ⊗ (g(y) ^ b)`, with `a`, `b` option
+/// values of `x` and `y`; it wins when that equals the nim-sum `G`, so for
+/// each head and each `a` the needed `b = G ⊗ (g(x) ^ a)^-1 ^ g(y)` is
+/// looked up among `y`'s option values.
+pub fn analyze_grid(
+    columns: &CoinRule,
+    rows: &CoinRule,
+    heads: &[(usize, usize)],
+    memory_limit: u64,
+) -> Result<CoinGrid> {
+    if let Some(&(x, y)) = heads.iter().find(|&&(x, y)| x == 0 || y == 0) {
+        return Err(Error::InvalidPosition {
+            text: format!("({x}, {y})"),
+            reason: "coins are numbered from 1".into(),
+        });
+    }
+    let mut heads = heads.to_vec();
+    heads.sort_unstable();
+    heads.dedup();
+    let width = heads.iter().map(|h| h.0).max().unwrap_or(0);
+    let height = heads.iter().map(|h| h.1).max().unwrap_or(0);
+    let mut xs: Vec<usize> = heads.iter().map(|h| h.0).collect();
+    let mut ys: Vec<usize> = heads.iter().map(|h| h.1).collect();
+    xs.sort_unstable();
+    ys.sort_unstable();
+    let across = columns.table(width as u64, &xs, memory_limit)?;
+    let down = rows.table(height as u64, &ys, memory_limit)?;
+    let valued: Vec<(usize, usize, Nimber)> = heads
+        .iter()
+        .map(|&(x, y)| (x, y, nim_product(across.values[x], down.values[y])))
+        .collect();
+    let nim_sum: Nimber = valued.iter().map(|h| h.2).sum();
+    let mut winning_move = None;
+    if !nim_sum.is_zero() {
+        'search: for &(x, y, _) in &valued {
+            let (gx, gy) = (across.values[x], down.values[y]);
+            for a in across.option_values(x) {
+                let u = u64::from((gx ^ a).get());
+                let Some(inverse) = nim_field::inverse(u) else {
+                    continue;
+                };
+                let v = nim_field::mul(u64::from(nim_sum.get()), inverse);
+                let b = Nimber::new((v as u32) ^ gy.get());
+                if down.can_add(y, b) {
+                    let also_x = columns.completion(&across.values, x, a);
+                    let also_y = rows.completion(&down.values, y, b);
+                    if let (Some(mut cs), Some(mut rs)) = (also_x, also_y) {
+                        cs.push(x);
+                        rs.push(y);
+                        cs.sort_unstable();
+                        rs.sort_unstable();
+                        winning_move = Some(GridMove {
+                            columns: cs,
+                            rows: rs,
+                        });
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    Ok(CoinGrid {
+        heads: valued,
+        nim_sum,
+        winning_move,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMIT: u64 = 1 << 30;
+
+    #[test]
+    fn rules_parse_and_print_canonically() {
+        for (spec, shown) in [
+            ("turtles", "turtles"),
+            ("turn(2)", "turtles"),
+            ("Mock-Turtles", "mock-turtles"),
+            ("turn(5)", "turn(5)"),
+            ("turn(=2)", "twins"),
+            ("turn(= 4)", "turn(=4)"),
+            ("ruler", "ruler"),
+            ("ruler(3)", "ruler(3)"),
+        ] {
+            assert_eq!(
+                spec.parse::<CoinRule>().unwrap().to_string(),
+                shown,
+                "{spec}"
+            );
+        }
+        for bad in [
+            "turn(0)",
+            "turn(65)",
+            "turn(x)",
+            "ruler(=2)",
+            "spin(2)",
+            "turn(2",
+            "rule",
+        ] {
+            assert!(bad.parse::<CoinRule>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn closed_forms_match_the_definition() {
+        for rule in [
+            "turn(1)",
+            "turtles",
+            "mock-turtles",
+            "turn(=1)",
+            "twins",
+            "ruler",
+        ] {
+            let rule: CoinRule = rule.parse().unwrap();
+            let table = rule.table(600, &[], LIMIT).unwrap();
+            for n in 1..=600 {
+                assert_eq!(
+                    rule.closed_form(n as u64),
+                    Some(u64::from(table.values[n])),
+                    "{rule} coin {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn completions_reach_every_option_value() {
+        for rule in ["turn(4)", "turn(=3)", "ruler(3)", "ruler", "mock-turtles"] {
+            let rule: CoinRule = rule.parse().unwrap();
+            let all: Vec<usize> = (1..=40).collect();
+            let table = rule.table(40, &all, LIMIT).unwrap();
+            for n in 1..=40 {
+                for v in 0..256 {
+                    let v = Nimber::new(v);
+                    let found = rule.completion(&table.values, n, v);
+                    assert_eq!(
+                        found.is_some(),
+                        table.can_add(n, v),
+                        "{rule} coin {n} adds {v}"
+                    );
+                    if let Some(coins) = found {
+                        assert!(coins.iter().all(|&c| 1 <= c && c < n));
+                        let sum: Nimber = coins.iter().map(|&c| table.values[c]).sum();
+                        assert_eq!(sum, v);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_refuse_past_the_memory_limit() {
+        let rule: CoinRule = "turn(5)".parse().unwrap();
+        assert!(matches!(
+            rule.table(1 << 40, &[], LIMIT),
+            Err(Error::TableTooLarge { .. })
+        ));
+        assert!(rule.value(0, LIMIT).is_err());
+    }
+}

@@ -1,0 +1,268 @@
+//! Coin-turning games against the literature and against plain game-tree
+//! search on rows and grids of coins, where the coin-turning and Tartan
+//! theorems are not assumed.
+
+use grundy::rules::{CoinRule, analyze_coins, analyze_grid, tartan_table};
+use grundy::{MemoSolver, Nimber, Options, Ruleset};
+
+mod common;
+use common::testdata;
+
+const LIMIT: u64 = 1 << 30;
+
+fn rule(spec: &str) -> CoinRule {
+    spec.parse().unwrap()
+}
+
+fn values(spec: &str, to: u64) -> Vec<u64> {
+    let table = rule(spec).table(to, &[], LIMIT).unwrap();
+    table.values[1..].iter().map(|&v| u64::from(v)).collect()
+}
+
+#[test]
+fn turning_turtles_is_nim() {
+    assert_eq!(values("turtles", 500), (1..=500).collect::<Vec<u64>>());
+}
+
+#[test]
+fn mock_turtles_are_the_odious_numbers_a000069() {
+    let odious: Vec<u64> = testdata("oeis/A000069.txt")
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert_eq!(values("mock-turtles", odious.len() as u64), odious);
+    let mock = rule("mock-turtles");
+    // 2^40 - 1 has an even number of ones, so the odious number is 2m + 1.
+    assert_eq!(mock.value(1 << 40, LIMIT).unwrap(), 2 * ((1 << 40) - 1) + 1);
+}
+
+#[test]
+fn ruler_is_the_largest_power_of_two_dividing_n() {
+    let found = values("ruler", 1000);
+    for (i, &v) in found.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(v, 1 << n.trailing_zeros(), "coin {n}");
+    }
+}
+
+/// The sets of coins (bit `c - 1` for coin `c`) that a move with rightmost
+/// coin `n` may turn, from the rule's words.
+fn moves_from_the_rule(spec: &str, n: usize) -> Vec<u32> {
+    let others = (1..n).map(|c| 1u32 << (c - 1));
+    let subsets = |size: usize| -> Vec<u32> {
+        let mut sets = vec![0u32];
+        for bit in others.clone() {
+            let more: Vec<u32> = sets.iter().map(|s| s | bit).collect();
+            sets.extend(more);
+        }
+        sets.retain(|s| s.count_ones() as usize <= size);
+        sets
+    };
+    let corner = 1u32 << (n - 1);
+    let sets: Vec<u32> = match spec {
+        "turn(1)" => vec![0],
+        "turtles" => subsets(1),
+        "mock-turtles" => subsets(2),
+        "turn(4)" => subsets(3),
+        "twins" => subsets(1)
+            .into_iter()
+            .filter(|s| s.count_ones() == 1)
+            .collect(),
+        "turn(=3)" => subsets(2)
+            .into_iter()
+            .filter(|s| s.count_ones() == 2)
+            .collect(),
+        "ruler" => (0..n).map(|j| ((1u32 << j) - 1) << (n - 1 - j)).collect(),
+        "ruler(2)" => (0..n.min(2))
+            .map(|j| ((1u32 << j) - 1) << (n - 1 - j))
+            .collect(),
+        "ruler(3)" => (0..n.min(3))
+            .map(|j| ((1u32 << j) - 1) << (n - 1 - j))
+            .collect(),
+        other => panic!("no brute-force rule for {other}"),
+    };
+    sets.into_iter().map(|s| s | corner).collect()
+}
+
+const RULES: [&str; 9] = [
+    "turn(1)",
+    "turtles",
+    "mock-turtles",
+    "turn(4)",
+    "twins",
+    "turn(=3)",
+    "ruler",
+    "ruler(2)",
+    "ruler(3)",
+];
+
+/// Rows of coins as bitmasks of heads; every move of the rule.
+struct Row {
+    spec: &'static str,
+    coins: usize,
+}
+
+impl Ruleset for Row {
+    type Position = u32;
+
+    fn options(&self, &heads: &u32, out: &mut Options<u32>) {
+        for n in 1..=self.coins {
+            if heads >> (n - 1) & 1 == 1 {
+                for turned in moves_from_the_rule(self.spec, n) {
+                    out.push([heads ^ turned]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_row_of_up_to_nine_coins_is_the_nim_sum_of_its_heads() {
+    for spec in RULES {
+        let coins = 9;
+        let row = Row { spec, coins };
+        let mut solver = MemoSolver::new(&row);
+        let table = rule(spec).table(coins as u64, &[], LIMIT).unwrap();
+        for heads in 0u32..1 << coins {
+            let from_values: Nimber = (1..=coins)
+                .filter(|n| heads >> (n - 1) & 1 == 1)
+                .map(|n| table.values[n])
+                .sum();
+            assert_eq!(
+                solver.value(&heads).unwrap(),
+                from_values,
+                "{spec} {heads:b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn winning_moves_are_legal_and_lead_to_p_positions() {
+    for spec in RULES {
+        let coins = 9;
+        let row = Row { spec, coins };
+        let mut solver = MemoSolver::new(&row);
+        for heads in 0u32..1 << coins {
+            let list: Vec<usize> = (1..=coins).filter(|n| heads >> (n - 1) & 1 == 1).collect();
+            let found = analyze_coins(&rule(spec), &list, LIMIT).unwrap();
+            assert_eq!(
+                found.winning_moves.is_empty(),
+                found.nim_sum.is_zero(),
+                "{spec} {heads:b}"
+            );
+            for m in &found.winning_moves {
+                let turned = m
+                    .also
+                    .iter()
+                    .fold(1u32 << (m.coin - 1), |t, c| t | 1 << (c - 1));
+                assert!(
+                    moves_from_the_rule(spec, m.coin).contains(&turned),
+                    "{spec} {m:?}"
+                );
+                assert!(
+                    solver.value(&(heads ^ turned)).unwrap().is_zero(),
+                    "{spec} {m:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Grids of coins (bit `(y - 1) * width + (x - 1)` for coin `(x, y)`) under
+/// the product of two rules: a move turns `S x T`.
+struct Grid {
+    columns: &'static str,
+    rows: &'static str,
+    width: usize,
+    height: usize,
+}
+
+impl Grid {
+    fn bit(&self, x: usize, y: usize) -> u32 {
+        1 << ((y - 1) * self.width + (x - 1))
+    }
+
+    fn product_moves(&self, x: usize, y: usize) -> Vec<u32> {
+        let mut moves = Vec::new();
+        for s in moves_from_the_rule(self.columns, x) {
+            for t in moves_from_the_rule(self.rows, y) {
+                let mut turned = 0;
+                for cx in (1..=x).filter(|c| s >> (c - 1) & 1 == 1) {
+                    for cy in (1..=y).filter(|c| t >> (c - 1) & 1 == 1) {
+                        turned |= self.bit(cx, cy);
+                    }
+                }
+                moves.push(turned);
+            }
+        }
+        moves
+    }
+}
+
+impl Ruleset for Grid {
+    type Position = u32;
+
+    fn options(&self, &heads: &u32, out: &mut Options<u32>) {
+        for y in 1..=self.height {
+            for x in 1..=self.width {
+                if heads & self.bit(x, y) != 0 {
+                    for turned in self.product_moves(x, y) {
+                        out.push([heads ^ turned]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tartan_products_agree_with_search_on_small_grids() {
+    for (columns, rows) in [
+        ("turtles", "turtles"),
+        ("ruler", "ruler"),
+        ("mock-turtles", "ruler"),
+        ("twins", "turn(=3)"),
+        ("ruler(2)", "mock-turtles"),
+    ] {
+        let grid = Grid {
+            columns,
+            rows,
+            width: 4,
+            height: 3,
+        };
+        let mut solver = MemoSolver::new(&grid);
+        let table = tartan_table(&rule(columns), &rule(rows), 4, LIMIT).unwrap();
+        for heads in 0u32..1 << 12 {
+            let coins: Vec<(usize, usize)> = (1..=3)
+                .flat_map(|y| (1..=4).map(move |x| (x, y)))
+                .filter(|&(x, y)| heads & grid.bit(x, y) != 0)
+                .collect();
+            let expected = solver.value(&heads).unwrap();
+            let from_table: Nimber = coins.iter().map(|&(x, y)| table[y][x]).sum();
+            assert_eq!(from_table, expected, "{columns}*{rows} {heads:b}");
+            let found = analyze_grid(&rule(columns), &rule(rows), &coins, LIMIT).unwrap();
+            assert_eq!(found.nim_sum, expected);
+            assert_eq!(
+                found.winning_move.is_some(),
+                !expected.is_zero(),
+                "{columns}*{rows} {heads:b}"
+            );
+            if let Some(m) = found.winning_move {
+                let (x, y) = (*m.columns.last().unwrap(), *m.rows.last().unwrap());
+                assert!(heads & grid.bit(x, y) != 0, "the corner is a head");
+                let mut turned = 0;
+                for &cx in &m.columns {
+                    for &cy in &m.rows {
+                        turned |= grid.bit(cx, cy);
+                    }
+                }
+                assert!(grid.product_moves(x, y).contains(&turned), "legal: {m:?}");
+                assert!(
+                    solver.value(&(heads ^ turned)).unwrap().is_zero(),
+                    "wins: {m:?}"
+                );
+            }
+        }
+    }
+}
