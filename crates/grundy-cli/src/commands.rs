@@ -36,7 +36,8 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
         ));
     };
     let to = parse_size(to)?;
-    if let Some(game) = PairGame::named(spec) {
+    if let Some(game) = PairGame::parse(spec) {
+        let game = game?;
         let table = game.table(to, parse_bytes(&args.table.memory_limit)?)?;
         return output::pair_values(out, args.format, &game.to_string(), &table);
     }

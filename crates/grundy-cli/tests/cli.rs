@@ -165,6 +165,7 @@ fn games_lists_every_built_in() {
             "divisors",
             "equal-split",
             "mark",
+            "rook(A,B)",
             "turn(K)",
             "ruler(K)",
             "hackenbush",
@@ -727,4 +728,25 @@ fn hackenbush_pictures_and_winning_cuts() {
         &["hackenbush", "--graph", triangle.to_str().unwrap()],
         "at line 1",
     );
+}
+
+#[test]
+fn rook_products_beside_wythoff() {
+    let rook = stdout_json(&[
+        "values",
+        "rook(sub(1,2),nim)",
+        "--to",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rook["game"], "rook(sub(1,2),0.[3])");
+    // g(a, b) = (a mod 3) ^ b.
+    assert_eq!(rook["values"][4][2], (4 % 3) ^ 2);
+    let queen = stdout_json(&["values", "wythoff", "--to", "5", "--format", "json"]);
+    assert_eq!(
+        queen["values"][1][2], 0,
+        "(1, 2) is a P-position of Wythoff's game"
+    );
+    rejects(&["values", "rook(kayles)", "--to", "5"], "rook(A,B)");
 }

@@ -128,6 +128,14 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         example: "mark",
     },
     CatalogueEntry {
+        name: "rook(A,B)",
+        code: None,
+        description: "a token moving left by heap game A or up by heap game B: the sum of \
+                      the two, g = g_A(a) ^ g_B(b) (rook = two-heap Nim); compare wythoff, \
+                      whose diagonal moves make it no sum (`grundy values rook --to N`)",
+        example: "rook(sub(1,2),kayles)",
+    },
+    CatalogueEntry {
         name: "turn(K)",
         code: None,
         description: "coin-turning (`grundy coins RULE HEADS...`): turn at most K coins, the \
@@ -375,7 +383,7 @@ mod tests {
         let coins = |example: &str| example.split('*').all(|r| r.parse::<CoinRule>().is_ok());
         let pictures = |example: &str| Hackenbush::tree(example).is_ok();
         for entry in CATALOGUE.iter().filter(|e| {
-            PairGame::named(e.example).is_none()
+            PairGame::parse(e.example).is_none()
                 && !e.example.ends_with(".rhai")
                 && !coins(e.example)
                 && !pictures(e.example)
