@@ -57,6 +57,9 @@ pub enum Command {
     /// principle, cycles by the fusion principle), who wins them played
     /// together, and every winning cut.
     Hackenbush(HackenbushArgs),
+    /// Fibonacci Nim: one heap, the first move takes 1 to N-1, each later
+    /// move at most twice the last take; who wins and every winning take.
+    FibonacciNim(FibonacciNimArgs),
 }
 
 #[derive(Debug, Args)]
@@ -210,6 +213,21 @@ pub struct HackenbushArgs {
     /// allowed. Repeat for several pictures.
     #[arg(long, value_name = "FILE")]
     pub graph: Vec<std::path::PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct FibonacciNimArgs {
+    /// The heap: 100, 1e12 and 2^40 are all accepted.
+    pub heap: String,
+    /// The largest take allowed now (default: the opening move, N - 1).
+    #[arg(long)]
+    pub limit: Option<String>,
+    /// Each take may be at most C times the last one (2: Fibonacci Nim).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ratio: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

@@ -10,17 +10,17 @@ use grundy::analysis::{
     self, Arithmetic, Certificate, Limits, Tuples, count_ordered, count_tuples, value_histogram,
 };
 use grundy::rules::{
-    CATALOGUE, CoinRule, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits,
-    ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, parse_size, script_sum,
-    tartan_table,
+    CATALOGUE, CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame,
+    ScriptLimits, ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, parse_size,
+    script_sum, tartan_table,
 };
 use grundy::solve::{Checkpoint, Engine};
 use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, GamesArgs, GraphArgs,
-    GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, ResumeArgs, ScriptArgs, SumArgs,
-    TableArgs, ValuesArgs,
+    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs,
+    GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, ResumeArgs,
+    ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -527,6 +527,22 @@ pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Fai
     }
     let sum = analyze_hackenbush(&pictures);
     output::hackenbush(out, args.format, &names, &pictures, &sum)
+}
+
+/// Heaps of Fibonacci Nim tabulated in full (every winning take listed);
+/// larger ones use Whinihan's theorem.
+const FIBONACCI_TABLE: u64 = 1 << 20;
+
+/// `grundy fibonacci-nim N [--limit K] [--ratio C]`.
+pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let heap = parse_size(&args.heap)?;
+    let limit = match &args.limit {
+        Some(limit) => parse_size(limit)?,
+        None => FibonacciNim::opening_limit(heap),
+    };
+    let game = FibonacciNim { ratio: args.ratio };
+    let found = game.outcome(heap, limit, FIBONACCI_TABLE, 1 << 30)?;
+    output::fibonacci_nim(out, args.format, heap, limit.min(heap), args.ratio, &found)
 }
 
 /// A coin number (from 1).

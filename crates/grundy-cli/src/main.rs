@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         Command::Maze(args) => commands::maze(&args, &mut out),
         Command::Coins(args) => commands::coins(&args, &mut out),
         Command::Hackenbush(args) => commands::hackenbush(&args, &mut out),
+        Command::FibonacciNim(args) => commands::fibonacci_nim(&args, &mut out),
         Command::Nim(args) => commands::nim(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),

@@ -1426,3 +1426,48 @@ pub fn hackenbush(
         }
     }
 }
+
+/// `grundy fibonacci-nim`.
+pub fn fibonacci_nim(
+    out: &mut impl Write,
+    format: SumFormat,
+    heap: u64,
+    limit: u64,
+    ratio: u64,
+    found: &grundy::rules::TakeOutcome,
+) -> Result<(), Failure> {
+    let winner = if found.first_player_wins {
+        "first"
+    } else {
+        "second"
+    };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "heap": heap,
+                "limit": limit,
+                "ratio": ratio,
+                "winner": winner,
+                "winning_takes": found.winning_takes,
+                "zeckendorf": found.zeckendorf,
+            }),
+        ),
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "heap {heap}, take at most {limit} now, then at most {ratio} times the last take"
+            )?;
+            if let Some(terms) = &found.zeckendorf {
+                let shown: Vec<String> = terms.iter().map(u64::to_string).collect();
+                writeln!(out, "zeckendorf   {heap} = {}", shown.join(" + "))?;
+            }
+            writeln!(out, "{winner} player wins")?;
+            if !found.winning_takes.is_empty() {
+                let shown: Vec<String> = found.winning_takes.iter().map(u64::to_string).collect();
+                writeln!(out, "winning takes {}", shown.join(" "))?;
+            }
+            Ok(())
+        }
+    }
+}

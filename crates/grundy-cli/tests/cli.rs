@@ -166,6 +166,7 @@ fn games_lists_every_built_in() {
             "equal-split",
             "mark",
             "rook(A,B)",
+            "fibonacci-nim",
             "turn(K)",
             "ruler(K)",
             "hackenbush",
@@ -749,4 +750,19 @@ fn rook_products_beside_wythoff() {
         "(1, 2) is a P-position of Wythoff's game"
     );
     rejects(&["values", "rook(kayles)", "--to", "5"], "rook(A,B)");
+}
+
+#[test]
+fn fibonacci_nim_by_table_and_by_theorem() {
+    let small = stdout_json(&["fibonacci-nim", "100", "--format", "json"]);
+    assert_eq!(small["winner"], "first");
+    assert_eq!(small["winning_takes"], serde_json::json!([3, 11]));
+    let fibonacci = stdout_json(&["fibonacci-nim", "89", "--format", "json"]);
+    assert_eq!(fibonacci["winner"], "second");
+    let huge = stdout_json(&["fibonacci-nim", "1e15", "--format", "json"]);
+    assert_eq!(huge["winning_takes"], serde_json::json!([3]));
+    let limited = stdout_json(&["fibonacci-nim", "100", "--limit", "2", "--format", "json"]);
+    assert_eq!(limited["winner"], "second", "the smallest Zeckendorf term, 3, is out of reach");
+    rejects(&["fibonacci-nim", "1e15", "--ratio", "3"], "only c = 2");
+    rejects(&["fibonacci-nim", "ten"], "invalid heap size");
 }

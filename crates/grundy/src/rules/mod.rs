@@ -6,6 +6,7 @@
 
 mod coins;
 mod divisor;
+mod fibonacci_nim;
 mod graph;
 mod hackenbush;
 mod maze;
@@ -22,6 +23,7 @@ pub use coins::{
     tartan_table,
 };
 pub use divisor::DivisorGame;
+pub use fibonacci_nim::{FibonacciNim, TakeOutcome, zeckendorf};
 pub use graph::{GameGraph, GraphValues};
 pub use hackenbush::{Hackenbush, HackenbushSum, analyze_hackenbush};
 pub use maze::Maze;
@@ -134,6 +136,13 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
                       the two, g = g_A(a) ^ g_B(b) (rook = two-heap Nim); compare wythoff, \
                       whose diagonal moves make it no sum (`grundy values rook --to N`)",
         example: "rook(sub(1,2),kayles)",
+    },
+    CatalogueEntry {
+        name: "fibonacci-nim",
+        code: None,
+        description: "one heap; take 1 to n-1 first, then at most twice the last take \
+                      (--ratio C: C times); who wins and how (`grundy fibonacci-nim N`)",
+        example: "fibonacci-nim",
     },
     CatalogueEntry {
         name: "turn(K)",
@@ -387,6 +396,7 @@ mod tests {
                 && !e.example.ends_with(".rhai")
                 && !coins(e.example)
                 && !pictures(e.example)
+                && e.example != "fibonacci-nim"
         }) {
             let game: HeapGame = entry.example.parse().unwrap();
             if let Some(code) = entry.code {
