@@ -60,6 +60,10 @@ pub enum Command {
     /// Fibonacci Nim: one heap, the first move takes 1 to N-1, each later
     /// move at most twice the last take; who wins and every winning take.
     FibonacciNim(FibonacciNimArgs),
+    /// Who wins, for games that are not sums: a script FILE.rhai whose
+    /// options(s) lists smaller state numbers is swept over states 0..N,
+    /// one bit each; the P-positions, and the winning moves of --position.
+    Outcomes(OutcomesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -228,6 +232,28 @@ pub struct FibonacciNimArgs {
     /// Each take may be at most C times the last one (2: Fibonacci Nim).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     pub ratio: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct OutcomesArgs {
+    /// A script FILE.rhai defining options(s) for a state number s, every
+    /// option a smaller state (a bitmask of pieces left, a number whose
+    /// digits are played, ...).
+    pub script: std::path::PathBuf,
+    /// How many states to classify: 0..N.
+    #[arg(long, value_name = "N")]
+    pub states: String,
+    /// A state to report on: who wins and every winning move (repeat).
+    #[arg(long, value_name = "S")]
+    pub position: Vec<String>,
+    /// The most memory the sweep may take (one bit per state).
+    #[arg(long, value_name = "BYTES", default_value = "4G")]
+    pub memory_limit: String,
+    #[command(flatten)]
+    pub script_limits: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

@@ -19,8 +19,8 @@ use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_cou
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs,
-    GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, ResumeArgs,
-    ScriptArgs, SumArgs, TableArgs, ValuesArgs,
+    GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, OutcomesArgs,
+    ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -543,6 +543,42 @@ pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<()
     let game = FibonacciNim { ratio: args.ratio };
     let found = game.outcome(heap, limit, FIBONACCI_TABLE, 1 << 30)?;
     output::fibonacci_nim(out, args.format, heap, limit.min(heap), args.ratio, &found)
+}
+
+/// `grundy outcomes FILE.rhai --states N [--position S]...`.
+pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game = compile_script(&args.script.to_string_lossy(), &args.script_limits)?;
+    let states = parse_size(&args.states)?;
+    let positions = args
+        .position
+        .iter()
+        .map(|p| parse_size(p))
+        .collect::<Result<Vec<u64>, _>>()?;
+    if let Some(&past) = positions.iter().find(|&&p| p >= states) {
+        return Err(Failure::Input(format!(
+            "--position {past} is not among the states 0..{states}"
+        )));
+    }
+    let bar = progress::heaps(states, "outcomes");
+    let found = game.outcomes(states, parse_bytes(&args.memory_limit)?, &mut |s| {
+        bar.set_position(s);
+        true
+    });
+    bar.finish_and_clear();
+    let found = found?;
+    // Winning moves: the options that are lost for the opponent.
+    let mut reports = Vec::new();
+    for &p in &positions {
+        let mut winning: Vec<u64> = game
+            .state_options(p)?
+            .into_iter()
+            .filter(|&o| found.is_loss(o))
+            .collect();
+        winning.sort_unstable();
+        winning.dedup();
+        reports.push((p, winning));
+    }
+    output::outcomes(out, args.format, &game.name().to_owned(), &found, &reports)
 }
 
 /// A coin number (from 1).

@@ -1471,3 +1471,61 @@ pub fn fibonacci_nim(
         }
     }
 }
+
+/// `grundy outcomes`: `reports` holds each asked state and its winning
+/// moves.
+pub fn outcomes(
+    out: &mut impl Write,
+    format: SumFormat,
+    script: &str,
+    found: &grundy::solve::Outcomes,
+    reports: &[(u64, Vec<u64>)],
+) -> Result<(), Failure> {
+    const SHOWN: usize = 1000;
+    let first: Vec<u64> = found.losses().take(SHOWN).collect();
+    let positions: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|(p, moves)| {
+            serde_json::json!({
+                "state": p,
+                "winner": if found.is_loss(*p) { "second" } else { "first" },
+                "winning_moves": moves,
+            })
+        })
+        .collect();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "script": script,
+                "states": found.states(),
+                "p_positions": { "count": found.loss_count(), "first": first },
+                "positions": positions,
+            }),
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{script}: states 0..{}", found.states())?;
+            let shown: Vec<String> = first.iter().take(40).map(u64::to_string).collect();
+            let more = if found.loss_count() > 40 { " ..." } else { "" };
+            writeln!(
+                out,
+                "P-positions  {} (the player to move loses): {}{more}",
+                found.loss_count(),
+                shown.join(" ")
+            )?;
+            for (p, moves) in reports {
+                if found.is_loss(*p) {
+                    writeln!(out, "state {p}: second player wins")?;
+                } else {
+                    let shown: Vec<String> = moves.iter().map(u64::to_string).collect();
+                    writeln!(
+                        out,
+                        "state {p}: first player wins, moving to {}",
+                        shown.join(" ")
+                    )?;
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -762,7 +762,48 @@ fn fibonacci_nim_by_table_and_by_theorem() {
     let huge = stdout_json(&["fibonacci-nim", "1e15", "--format", "json"]);
     assert_eq!(huge["winning_takes"], serde_json::json!([3]));
     let limited = stdout_json(&["fibonacci-nim", "100", "--limit", "2", "--format", "json"]);
-    assert_eq!(limited["winner"], "second", "the smallest Zeckendorf term, 3, is out of reach");
+    assert_eq!(
+        limited["winner"], "second",
+        "the smallest Zeckendorf term, 3, is out of reach"
+    );
     rejects(&["fibonacci-nim", "1e15", "--ratio", "3"], "only c = 2");
     rejects(&["fibonacci-nim", "ten"], "invalid heap size");
+}
+
+#[test]
+fn outcomes_sweep_a_game_that_is_not_a_sum() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/digits.rhai");
+    let found = stdout_json(&[
+        "outcomes",
+        script,
+        "--states",
+        "1000",
+        "--position",
+        "12",
+        "--position",
+        "11",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(found["p_positions"]["first"][1], 11);
+    assert_eq!(found["positions"][0]["winner"], "first");
+    // From 12 the moves reach 2 (delete or lower the 1), 1 and 11; only 11 is lost.
+    assert_eq!(
+        found["positions"][0]["winning_moves"],
+        serde_json::json!([11])
+    );
+    assert_eq!(found["positions"][1]["winner"], "second");
+    rejects(
+        &["outcomes", script, "--states", "10", "--position", "20"],
+        "not among the states",
+    );
+    let dir = std::env::temp_dir().join(format!("grundy-outcomes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let up = dir.join("up.rhai");
+    std::fs::write(&up, "fn options(n) { [n + 1] }").unwrap();
+    rejects(
+        &["outcomes", up.to_str().unwrap(), "--states", "5"],
+        "not smaller",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -176,6 +176,18 @@ pub enum Error {
         part: u64,
     },
 
+    /// A sweep over numbered states met a move that does not lower the
+    /// state number.
+    #[error(
+        "state {state} has an option {option}, which is not smaller (a sweep needs every move to lower the state)"
+    )]
+    StateNotSmaller {
+        /// The state whose options were listed.
+        state: u64,
+        /// The offending option.
+        option: u64,
+    },
+
     /// The generic solver visited more positions than its budget allows.
     #[error("the game has more than {limit} positions reachable (position budget exceeded)")]
     PositionBudget {

@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, Scope};
 use rustc_hash::FxHashMap;
 
+use crate::solve::{Outcomes, sweep_outcomes};
 use crate::{
     Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
     analyze_positions,
@@ -258,19 +259,8 @@ impl ScriptGame {
         while next < queue.len() {
             let position = queue[next].clone();
             next += 1;
-            let argument = match &position {
-                ScriptPosition::Heap(n) => Dynamic::from_int(*n as INT),
-                ScriptPosition::Tuple(items) => {
-                    Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
-                }
-            };
-            let returned: Dynamic = self
-                .engine
-                .call_fn(&mut scope, &self.ast, "options", (argument,))
-                .map_err(|e| self.runtime_error(&position, &e))?;
             found.clear();
-            self.collect(returned, tuples, &mut found)
-                .map_err(|reason| self.error(format!("options({position}): {reason}")))?;
+            self.call_options(&mut scope, &position, tuples, &mut found)?;
             let first = explored.options.len();
             for option in &found {
                 let Some(parts) = option else { continue };
@@ -293,6 +283,69 @@ impl ScriptGame {
                 .insert(position, (first, explored.options.len()));
         }
         Ok(explored)
+    }
+
+    /// Calls the script's `options` for `position` and appends what it lists
+    /// to `found` (see [`ScriptGame::collect`]).
+    fn call_options(
+        &self,
+        scope: &mut Scope,
+        position: &ScriptPosition,
+        tuples: bool,
+        found: &mut Vec<Option<Vec<ScriptPosition>>>,
+    ) -> Result<()> {
+        let argument = match position {
+            ScriptPosition::Heap(n) => Dynamic::from_int(*n as INT),
+            ScriptPosition::Tuple(items) => {
+                Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
+            }
+        };
+        let returned: Dynamic = self
+            .engine
+            .call_fn(scope, &self.ast, "options", (argument,))
+            .map_err(|e| self.runtime_error(position, &e))?;
+        self.collect(returned, tuples, found)
+            .map_err(|reason| self.error(format!("options({position}): {reason}")))
+    }
+
+    /// The options of state `s` of a game swept by [`ScriptGame::outcomes`]:
+    /// single states (options with a negative number left out).
+    pub fn state_options(&self, s: u64) -> Result<Vec<u64>> {
+        let mut found = Vec::new();
+        self.call_options(
+            &mut Scope::new(),
+            &ScriptPosition::Heap(s),
+            false,
+            &mut found,
+        )?;
+        found
+            .iter()
+            .flatten()
+            .map(|option| match option[..] {
+                [ScriptPosition::Heap(o)] => Ok(o),
+                _ => Err(self.error(format!(
+                    "options({s}): a sweep takes single states, not sums"
+                ))),
+            })
+            .collect()
+    }
+
+    /// Who wins from each state `0..states` of a game that need not be a
+    /// sum: `options(s)` lists single states, each smaller than `s` (see
+    /// [`sweep_outcomes`]).
+    pub fn outcomes(
+        &self,
+        states: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<Outcomes> {
+        *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some(Instant::now() + self.limits.time);
+        let mut listed = |s: u64, out: &mut Vec<u64>| {
+            out.extend(self.state_options(s)?);
+            Ok(())
+        };
+        sweep_outcomes(states, memory_limit, &mut listed, progress)
     }
 
     /// Appends the options in `value` to `out`: `Some(parts)` for each, or
