@@ -578,7 +578,7 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
         winning.dedup();
         reports.push((p, winning));
     }
-    output::outcomes(out, args.format, &game.name().to_owned(), &found, &reports)
+    output::outcomes(out, args.format, game.name(), &found, &reports)
 }
 
 /// A coin number (from 1).
