@@ -37,6 +37,18 @@ fn mock_turtles_are_the_odious_numbers_a000069() {
 }
 
 #[test]
+fn grunt_is_grundys_game_shifted_by_one() {
+    let grundy: Vec<u64> = testdata("oeis/A002188.txt")
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert_eq!(values("grunt", grundy.len() as u64), grundy);
+    let by_engine = rule("grunt").values(5000, LIMIT).unwrap();
+    let by_definition = rule("grunt").table(5000, &[], LIMIT).unwrap().values;
+    assert_eq!(by_engine, by_definition);
+}
+
+#[test]
 fn ruler_is_the_largest_power_of_two_dividing_n() {
     let found = values("ruler", 1000);
     for (i, &v) in found.iter().enumerate() {
@@ -79,12 +91,17 @@ fn moves_from_the_rule(spec: &str, n: usize) -> Vec<u32> {
         "ruler(3)" => (0..n.min(3))
             .map(|j| ((1u32 << j) - 1) << (n - 1 - j))
             .collect(),
+        // Coins 1, 1 + i and n - i (bits 0, i and n - i - 1).
+        "grunt" => (1..n)
+            .filter(|&i| 1 + i < n - i)
+            .map(|i| 1 | 1 << i | 1 << (n - i - 1))
+            .collect(),
         other => panic!("no brute-force rule for {other}"),
     };
     sets.into_iter().map(|s| s | corner).collect()
 }
 
-const RULES: [&str; 9] = [
+const RULES: [&str; 10] = [
     "turn(1)",
     "turtles",
     "mock-turtles",
@@ -94,6 +111,7 @@ const RULES: [&str; 9] = [
     "ruler",
     "ruler(2)",
     "ruler(3)",
+    "grunt",
 ];
 
 /// Rows of coins as bitmasks of heads; every move of the rule.

@@ -18,6 +18,7 @@
 //! | `turn(k)` | at most `k` coins | `turtles` = `turn(2)`: `n`; `mock-turtles` = `turn(3)`: the `n`-th odious number |
 //! | `turn(=k)` | exactly `k` coins | `twins` = `turn(=2)`: `n - 1` |
 //! | `ruler(k)` | at most `k` consecutive coins | `ruler` (any number): the largest power of 2 dividing `n` |
+//! | `grunt` | four symmetric coins `1, 1 + i, n - i, n` | `G(n - 1)`, Grundy's game |
 //!
 //! Products `A*B` are played on a grid (Tartan theorem, Winning Ways ch. 14):
 //! a move turns the coins of `S x T` for a move `S` of `A` and `T` of `B`,
@@ -44,6 +45,11 @@ pub enum CoinRule {
     /// At most `k` consecutive coins ending at the rightmost; `None`: any
     /// number (the ruler game).
     Consecutive(Option<usize>),
+    /// Grunt: four coins placed symmetrically, `1 < 1 + i < n - i < n`, the
+    /// leftmost coin always among them; coin `n` is worth `G(n - 1)` in
+    /// Grundy's game (Winning Ways ch. 14), since the move splits a heap of
+    /// `n - 1` into `i` and `n - 1 - i`.
+    Grunt,
 }
 
 /// The largest set of coins a `turn(k)` rule may name: the value table
@@ -74,11 +80,12 @@ impl FromStr for CoinRule {
             "mock-turtles" => return Ok(CoinRule::UpTo(3)),
             "twins" => return Ok(CoinRule::Exactly(2)),
             "ruler" => return Ok(CoinRule::Consecutive(None)),
+            "grunt" => return Ok(CoinRule::Grunt),
             _ => {}
         }
         let Some((name, rest)) = lower.split_once('(') else {
             return Err(invalid(
-                "expected turtles, mock-turtles, twins, ruler, turn(k), turn(=k) or ruler(k)",
+                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k) or ruler(k)",
             ));
         };
         let argument = rest
@@ -89,7 +96,7 @@ impl FromStr for CoinRule {
             ("turn", None) => Ok(CoinRule::UpTo(count(argument)?)),
             ("ruler", None) => Ok(CoinRule::Consecutive(Some(count(argument)?))),
             _ => Err(invalid(
-                "expected turtles, mock-turtles, twins, ruler, turn(k), turn(=k) or ruler(k)",
+                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k) or ruler(k)",
             )),
         }
     }
@@ -105,6 +112,7 @@ impl fmt::Display for CoinRule {
             CoinRule::Exactly(k) => write!(f, "turn(={k})"),
             CoinRule::Consecutive(None) => f.write_str("ruler"),
             CoinRule::Consecutive(Some(k)) => write!(f, "ruler({k})"),
+            CoinRule::Grunt => f.write_str("grunt"),
         }
     }
 }
@@ -195,6 +203,16 @@ impl CoinRule {
                 }))
                 .collect();
         }
+        if *self == CoinRule::Grunt {
+            // Coin n + 1 is heap n of Grundy's game, computed by its engine.
+            let grundy: crate::HeapGame = "grundy".parse()?;
+            let heaps = crate::TableSolver::new()
+                .with_memory_limit(memory_limit)
+                .values(&grundy, to.saturating_sub(1))?;
+            return Ok(std::iter::once(Nimber::ZERO)
+                .chain(heaps.iter().take(to as usize))
+                .collect());
+        }
         Ok(self.table(to, &[], memory_limit)?.values)
     }
 
@@ -253,17 +271,14 @@ impl CoinRule {
                     }
                 }
             }
-            CoinRule::Consecutive(limit) => {
+            CoinRule::Consecutive(_) | CoinRule::Grunt => {
                 let mut found = Vec::new();
                 for n in 1..coins {
-                    let longest = limit.map_or(n, |k| k.min(n));
                     found.clear();
-                    let mut sum = Nimber::ZERO;
-                    found.push(sum);
-                    for j in 1..longest {
-                        sum ^= values[n - j];
+                    self.each_completion(&values, n, &mut |sum, _| {
                         found.push(sum);
-                    }
+                        false
+                    });
                     let mut set =
                         vec![0u64; (found.iter().max().map_or(0, |v| v.index()) / 64) + 2];
                     for v in &found {
@@ -283,13 +298,19 @@ impl CoinRule {
     fn turned(&self) -> usize {
         match *self {
             CoinRule::UpTo(k) | CoinRule::Exactly(k) => k,
-            CoinRule::Consecutive(_) => 1,
+            CoinRule::Consecutive(_) | CoinRule::Grunt => 1,
         }
     }
 
-    /// Coins left of `n` that a move turning `n` may also turn, whose
-    /// values nim-sum to `target`; `None` when there are none.
-    pub fn completion(&self, values: &[Nimber], n: usize, target: Nimber) -> Option<Vec<usize>> {
+    /// For rules whose moves from coin `n` are few (at most `n`), calls
+    /// `visit(g(S), S)` for each set `S` of other coins a move may turn,
+    /// until `visit` returns true.
+    fn each_completion(
+        &self,
+        values: &[Nimber],
+        n: usize,
+        visit: &mut dyn FnMut(Nimber, &[usize]) -> bool,
+    ) {
         match *self {
             CoinRule::Consecutive(limit) => {
                 let longest = limit.map_or(n, |k| k.min(n));
@@ -298,11 +319,39 @@ impl CoinRule {
                     if j > 0 {
                         sum ^= values[n - j];
                     }
-                    if sum == target {
-                        return Some((n - j..n).collect());
+                    let run: Vec<usize> = (n - j..n).collect();
+                    if visit(sum, &run) {
+                        return;
                     }
                 }
-                None
+            }
+            CoinRule::Grunt => {
+                let mut i = 1;
+                while 1 + i < n - i {
+                    let sum = values[1] ^ values[1 + i] ^ values[n - i];
+                    if visit(sum, &[1, 1 + i, n - i]) {
+                        return;
+                    }
+                    i += 1;
+                }
+            }
+            CoinRule::UpTo(_) | CoinRule::Exactly(_) => {}
+        }
+    }
+
+    /// Coins left of `n` that a move turning `n` may also turn, whose
+    /// values nim-sum to `target`; `None` when there are none.
+    pub fn completion(&self, values: &[Nimber], n: usize, target: Nimber) -> Option<Vec<usize>> {
+        match *self {
+            CoinRule::Consecutive(_) | CoinRule::Grunt => {
+                let mut found = None;
+                self.each_completion(values, n, &mut |sum, coins| {
+                    if sum == target {
+                        found = Some(coins.to_vec());
+                    }
+                    found.is_some()
+                });
+                found
             }
             CoinRule::UpTo(k) | CoinRule::Exactly(k) => {
                 let mut by_value: FxHashMap<Nimber, Vec<usize>> = FxHashMap::default();
@@ -571,6 +620,7 @@ mod tests {
             ("turn(= 4)", "turn(=4)"),
             ("ruler", "ruler"),
             ("ruler(3)", "ruler(3)"),
+            ("GRUNT", "grunt"),
         ] {
             assert_eq!(
                 spec.parse::<CoinRule>().unwrap().to_string(),
@@ -615,7 +665,14 @@ mod tests {
 
     #[test]
     fn completions_reach_every_option_value() {
-        for rule in ["turn(4)", "turn(=3)", "ruler(3)", "ruler", "mock-turtles"] {
+        for rule in [
+            "turn(4)",
+            "turn(=3)",
+            "ruler(3)",
+            "ruler",
+            "mock-turtles",
+            "grunt",
+        ] {
             let rule: CoinRule = rule.parse().unwrap();
             let all: Vec<usize> = (1..=40).collect();
             let table = rule.table(40, &all, LIMIT).unwrap();

@@ -156,7 +156,8 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         name: "ruler(K)",
         code: None,
         description: "coin-turning: turn at most K consecutive coins (ruler: any number); \
-                      A*B plays two rules on a grid (Tartan theorem)",
+                      grunt turns four symmetric coins (Grundy's game); A*B plays two \
+                      rules on a grid (Tartan theorem)",
         example: "ruler*ruler",
     },
     CatalogueEntry {
