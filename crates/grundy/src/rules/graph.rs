@@ -13,6 +13,7 @@
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
+use crate::solve::{Adjacency, LoopyValue, loopy_values};
 use crate::{Error, MexScratch, Nimber, Result};
 
 /// A finite game graph with named positions and optionally labelled moves,
@@ -214,6 +215,20 @@ impl GameGraph {
     pub fn moves(&self, p: usize) -> impl Iterator<Item = (usize, Option<&str>)> + '_ {
         (self.starts[p]..self.starts[p + 1])
             .map(|e| (self.targets[e] as usize, self.labels[e].as_deref()))
+    }
+
+    /// The graph as the loopy solvers take it.
+    pub fn adjacency(&self) -> Adjacency<'_> {
+        Adjacency {
+            starts: &self.starts,
+            targets: &self.targets,
+        }
+    }
+
+    /// Every position's generalized Sprague–Grundy value, cycles allowed
+    /// (see [`loopy_values`]).
+    pub fn loopy_values(&self) -> Result<Vec<LoopyValue>> {
+        loopy_values(self.adjacency())
     }
 
     /// Every position's value, or [`Error::Cycle`] listing the positions of

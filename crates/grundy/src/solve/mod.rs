@@ -8,10 +8,14 @@
 //! - [`SparseSolver`] computes take-and-break games that leave at most two
 //!   heaps by the rare/common method, in time near-linear in the table.
 //! - [`Plain`] hides a heap game's fast paths, for cross-checking them.
+//! - [`loopy_values`] gives games with cycles their generalized Grundy
+//!   values (finite or `∞(K)`), and [`retrograde`] win/lose/draw with
+//!   remoteness.
 //! - [`sweep_outcomes`] classifies numbered states as won or lost, for
 //!   games that are not sums, one bit per state.
 
 mod checkpoint;
+mod loopy;
 mod memo;
 mod plain;
 mod sparse;
@@ -19,6 +23,10 @@ mod sweep;
 mod table;
 
 pub use checkpoint::{CHECKPOINT_FORMAT, Checkpoint};
+pub use loopy::{
+    Adjacency, LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values,
+    retrograde, sum_outcome, sum_retrograde,
+};
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
 pub use plain::Plain;
 pub use sparse::{Pipeline, SparseSolver, SparseStats};
