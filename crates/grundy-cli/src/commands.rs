@@ -12,15 +12,15 @@ use grundy::analysis::{
 use grundy::rules::{
     CATALOGUE, CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame,
     ScriptLimits, ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, parse_size,
-    script_sum, tartan_table,
+    script_loopy, script_sum, tartan_table,
 };
-use grundy::solve::{Checkpoint, Engine};
+use grundy::solve::{Checkpoint, Engine, analyze_loopy_sum, retrograde, sum_retrograde};
 use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs,
+    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs, Format,
     GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, OutcomesArgs,
-    ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
+    ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -63,7 +63,19 @@ fn script_values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure>
     if let Some(to) = &args.to {
         let to = parse_size(to)?;
         solver(&args.table)?.check_fits(to)?;
-        let values = game.heap_values(to)?;
+        let values = match game.heap_values(to) {
+            Err(grundy::Error::Cycle { .. }) => {
+                // Heaps that can grow: generalized values instead.
+                let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
+                let loopy = script_loopy(&game, &heaps)?;
+                let listed: Vec<(u64, grundy::solve::LoopyValue)> = (0..=to)
+                    .zip(&loopy.values)
+                    .map(|(n, v)| (n, v.clone()))
+                    .collect();
+                return output::loopy_heaps(out, args.format, name, &listed);
+            }
+            other => other?,
+        };
         return output::values(out, args.format, name, name, &values);
     }
     let positions = args
@@ -71,7 +83,30 @@ fn script_values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure>
         .iter()
         .map(|p| p.parse::<ScriptPosition>())
         .collect::<Result<Vec<_>, _>>()?;
-    let sum = script_sum(&game, &positions)?;
+    let sum = match script_sum(&game, &positions) {
+        Err(grundy::Error::Cycle { .. }) => {
+            let loopy = script_loopy(&game, &positions)?;
+            let tokens: Vec<usize> = positions.iter().filter_map(|p| loopy.index(p)).collect();
+            let sum = analyze_loopy_sum(loopy.adjacency(), &loopy.values, &tokens);
+            let remoteness = sum_retrograde(loopy.adjacency(), &tokens, LOOPY_SUM_STATES)
+                .ok()
+                .map(|(_, r)| r);
+            let names: Vec<String> = loopy.positions.iter().map(ToString::to_string).collect();
+            return output::loopy_sum(
+                out,
+                match args.format {
+                    Format::Json => SumFormat::Json,
+                    Format::Text | Format::Csv => SumFormat::Text,
+                },
+                &names,
+                &loopy.values,
+                &tokens,
+                &sum,
+                remoteness,
+            );
+        }
+        other => other?,
+    };
     output::script_sum(out, args.format, &positions, &sum)
 }
 
@@ -249,10 +284,6 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
 pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let graph = GameGraph::parse(&text)?;
-    let solved = graph.solve()?;
-    if args.sum.is_empty() {
-        return output::graph(out, args.format, &graph, &solved.values);
-    }
     let tokens = args
         .sum
         .iter()
@@ -262,8 +293,33 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .ok_or_else(|| Failure::Input(format!("the graph has no position '{name}'")))
         })
         .collect::<Result<Vec<usize>, Failure>>()?;
+    let solved = match graph.solve() {
+        Ok(solved) => solved,
+        // A graph with cycles gets generalized values (finite or ∞).
+        Err(grundy::Error::Cycle { .. }) => {
+            let values = graph.loopy_values()?;
+            if tokens.is_empty() {
+                let plain = retrograde(graph.adjacency());
+                return output::loopy_graph(out, args.format, &graph, &values, &plain);
+            }
+            let sum = analyze_loopy_sum(graph.adjacency(), &values, &tokens);
+            let remoteness = sum_retrograde(graph.adjacency(), &tokens, LOOPY_SUM_STATES)
+                .ok()
+                .map(|(_, r)| r);
+            let names: Vec<String> = (0..graph.len()).map(|p| graph.name(p).to_owned()).collect();
+            return output::loopy_sum(out, args.format, &names, &values, &tokens, &sum, remoteness);
+        }
+        Err(other) => return Err(other.into()),
+    };
+    if tokens.is_empty() {
+        return output::graph(out, args.format, &graph, &solved.values);
+    }
     output::graph_sum(out, args.format, &graph, &solved.values, &tokens)
 }
+
+/// The most states of a sum `grundy graph --sum` explores for its
+/// remoteness when the graph has cycles.
+const LOOPY_SUM_STATES: usize = 1_000_000;
 
 /// `grundy maze FILE`.
 pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {

@@ -1529,3 +1529,219 @@ pub fn outcomes(
         }
     }
 }
+
+fn outcome_name(outcome: grundy::solve::Outcome) -> &'static str {
+    match outcome {
+        grundy::solve::Outcome::Win => "win",
+        grundy::solve::Outcome::Loss => "loss",
+        grundy::solve::Outcome::Draw => "draw",
+    }
+}
+
+/// A generalized value in JSON: the number, or `null` with the finite
+/// values of the options under `infinite`.
+fn loopy_json(value: &grundy::solve::LoopyValue) -> serde_json::Value {
+    match value {
+        grundy::solve::LoopyValue::Finite(v) => serde_json::json!({ "value": v.get() }),
+        grundy::solve::LoopyValue::Infinite(k) => serde_json::json!({
+            "value": null,
+            "infinite": { "finite_options": k.iter().map(|v| v.get()).collect::<Vec<_>>() },
+        }),
+    }
+}
+
+/// `grundy graph FILE` for a graph with cycles: generalized values,
+/// outcomes with remoteness, the winning moves of won positions (fastest
+/// first) and the drawing moves of drawn ones.
+pub fn loopy_graph(
+    out: &mut impl Write,
+    format: SumFormat,
+    graph: &GameGraph,
+    values: &[grundy::solve::LoopyValue],
+    plain: &grundy::solve::Retrograde,
+) -> Result<(), Failure> {
+    use grundy::solve::Outcome;
+    let moves = |p: usize| -> Vec<(usize, Option<&str>)> {
+        let keep = match plain.outcomes[p] {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss => return Vec::new(),
+        };
+        let mut listed: Vec<(usize, Option<&str>)> = graph
+            .moves(p)
+            .filter(|&(q, _)| plain.outcomes[q] == keep)
+            .collect();
+        listed.sort_by_key(|&(q, _)| plain.remoteness[q]);
+        listed
+    };
+    let count = |o: Outcome| plain.outcomes.iter().filter(|&&x| x == o).count();
+    match format {
+        SumFormat::Json => {
+            let positions: Vec<serde_json::Value> = (0..graph.len())
+                .map(|p| {
+                    let mut entry = loopy_json(&values[p]);
+                    entry["name"] = graph.name(p).into();
+                    entry["outcome"] = outcome_name(plain.outcomes[p]).into();
+                    entry["remoteness"] = plain.remoteness[p].into();
+                    let key = if plain.outcomes[p] == Outcome::Draw { "drawing_moves" } else { "winning_moves" };
+                    entry[key] = moves(p)
+                        .iter()
+                        .map(|&(q, label)| serde_json::json!({ "to": graph.name(q), "label": label }))
+                        .collect::<Vec<_>>()
+                        .into();
+                    entry
+                })
+                .collect();
+            json(
+                out,
+                &serde_json::json!({ "loopy": true, "positions": positions }),
+            )
+        }
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "{} positions, {} moves, with cycles: generalized values (Smith); {} P-positions, {} draws",
+                graph.len(),
+                graph.edge_count(),
+                count(Outcome::Loss),
+                count(Outcome::Draw)
+            )?;
+            let width = (0..graph.len())
+                .map(|p| graph.name(p).len())
+                .max()
+                .unwrap_or(0);
+            for (p, value) in values.iter().enumerate() {
+                let (mark, arrow) = match plain.outcomes[p] {
+                    Outcome::Win => (format!("win in {}", plain.remoteness[p]), "->"),
+                    Outcome::Loss => (format!("loss in {}", plain.remoteness[p]), "->"),
+                    Outcome::Draw => ("draw".to_owned(), "~>"),
+                };
+                write!(
+                    out,
+                    "{:<width$}  {:>6}  {:<10}",
+                    graph.name(p),
+                    value.to_string(),
+                    mark
+                )?;
+                for (q, label) in moves(p) {
+                    match label {
+                        Some(label) => write!(out, "  {arrow} {} ({label})", graph.name(q))?,
+                        None => write!(out, "  {arrow} {}", graph.name(q))?,
+                    }
+                }
+                writeln!(out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Tokens on the positions of a game with cycles (`grundy graph --sum`,
+/// `grundy values FILE.rhai --position`), `names[p]` naming position `p`.
+pub fn loopy_sum(
+    out: &mut impl Write,
+    format: SumFormat,
+    names: &[String],
+    values: &[grundy::solve::LoopyValue],
+    tokens: &[usize],
+    sum: &grundy::solve::LoopySum,
+    remoteness: Option<u32>,
+) -> Result<(), Failure> {
+    use grundy::solve::Outcome;
+    let describe = |&(i, to): &(usize, usize)| serde_json::json!({ "component": i, "from": names[tokens[i]], "to": names[to] });
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "components": tokens.iter().map(|&p| {
+                    let mut entry = loopy_json(&values[p]);
+                    entry["position"] = names[p].as_str().into();
+                    entry
+                }).collect::<Vec<_>>(),
+                "outcome": outcome_name(sum.outcome),
+                "remoteness": remoteness.filter(|_| sum.outcome != Outcome::Draw),
+                "winning_moves": sum.winning_moves.iter().map(describe).collect::<Vec<_>>(),
+                "drawing_moves": sum.drawing_moves.iter().map(describe).collect::<Vec<_>>(),
+            }),
+        ),
+        SumFormat::Text => {
+            let shown: Vec<String> = tokens
+                .iter()
+                .map(|&p| format!("{}:{}", names[p], values[p]))
+                .collect();
+            writeln!(out, "tokens (position:value) {}", shown.join(" "))?;
+            let within = remoteness
+                .map(|r| format!(" in {r} moves"))
+                .unwrap_or_default();
+            match sum.outcome {
+                Outcome::Win => writeln!(out, "first player wins{within} (Smith's theorem)")?,
+                Outcome::Loss => writeln!(out, "second player wins{within} (Smith's theorem)")?,
+                Outcome::Draw => writeln!(
+                    out,
+                    "draw: neither player can force a win (Smith's theorem)"
+                )?,
+            }
+            for &(i, to) in &sum.winning_moves {
+                writeln!(
+                    out,
+                    "token {} moves {} -> {}",
+                    i + 1,
+                    names[tokens[i]],
+                    names[to]
+                )?;
+            }
+            for &(i, to) in &sum.drawing_moves {
+                writeln!(
+                    out,
+                    "token {} may move {} ~> {} (keeps the draw)",
+                    i + 1,
+                    names[tokens[i]],
+                    names[to]
+                )?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy values FILE.rhai --to N` for a script whose heaps can cycle:
+/// generalized values and outcomes.
+pub fn loopy_heaps(
+    out: &mut impl Write,
+    format: Format,
+    name: &str,
+    heaps: &[(u64, grundy::solve::LoopyValue)],
+) -> Result<(), Failure> {
+    match format {
+        Format::Json => json(
+            out,
+            &serde_json::json!({
+                "game": name,
+                "loopy": true,
+                "heaps": heaps.iter().map(|(n, v)| {
+                    let mut entry = loopy_json(v);
+                    entry["heap"] = (*n).into();
+                    entry["outcome"] = outcome_name(v.outcome()).into();
+                    entry
+                }).collect::<Vec<_>>(),
+            }),
+        ),
+        Format::Csv => {
+            writeln!(out, "heap,value,outcome")?;
+            for (n, v) in heaps {
+                writeln!(out, "{n},{v},{}", outcome_name(v.outcome()))?;
+            }
+            Ok(())
+        }
+        Format::Text => {
+            writeln!(
+                out,
+                "{name}: the game has cycles; generalized values (Smith)"
+            )?;
+            for (n, v) in heaps {
+                writeln!(out, "g({n}) = {v}  {}", outcome_name(v.outcome()))?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -463,8 +463,10 @@ fn graphs_give_values_and_winning_moves() {
         &["graph", path, "--sum", "nowhere"],
         "no position 'nowhere'",
     );
+    // A graph with a cycle is no longer an error: it gets generalized values.
     std::fs::write(&file, "x y\ny z\nz x\n").unwrap();
-    rejects(&["graph", path], "cycle through x -> y -> z -> x");
+    let chase = stdout_json(&["graph", path, "--format", "json"]);
+    assert_eq!(chase["positions"][0]["outcome"], "draw");
     std::fs::write(&file, "{\"edges\": [[\"a\"]]}").unwrap();
     rejects(&["graph", path], "invalid graph");
     rejects(&["graph", "/nonexistent/graph.txt"], "cannot read");
@@ -804,6 +806,77 @@ fn outcomes_sweep_a_game_that_is_not_a_sum() {
     rejects(
         &["outcomes", up.to_str().unwrap(), "--states", "5"],
         "not smaller",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn graphs_and_scripts_with_cycles_get_generalized_values() {
+    let dir = std::env::temp_dir().join(format!("grundy-loopy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let graph = dir.join("loopy.txt");
+    // b <-> c with an exit c -> d; e <-> f, f -> g, g -> g: a chase with no exit.
+    std::fs::write(&graph, "a b\nb c\nc b\nc d\nd\ne f\nf e\nf g\ng g\n").unwrap();
+    let path = graph.to_str().unwrap();
+    let table = stdout_json(&["graph", path, "--format", "json"]);
+    assert_eq!(table["loopy"], true);
+    let position = |name: &str| {
+        table["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(position("c")["value"], 1);
+    assert_eq!(position("c")["outcome"], "win");
+    assert_eq!(position("c")["winning_moves"][0]["to"], "d");
+    assert_eq!(position("b")["outcome"], "loss");
+    assert!(position("e")["value"].is_null());
+    assert_eq!(position("e")["outcome"], "draw");
+    let sum = stdout_json(&["graph", path, "--sum", "a", "c", "--format", "json"]);
+    assert_eq!(sum["outcome"], "loss", "1 ^ 1 = 0");
+    let draw = stdout_json(&["graph", path, "--sum", "e", "a", "--format", "json"]);
+    assert_eq!(draw["outcome"], "draw");
+    assert!(draw["remoteness"].is_null());
+    assert!(!draw["drawing_moves"].as_array().unwrap().is_empty());
+    let script = dir.join("grow.rhai");
+    std::fs::write(
+        &script,
+        "fn options(n) { let out = []; if n > 0 { out.push(n - 1); } \
+         if n < 5 && n % 2 == 1 { out.push(n + 1); } out }",
+    )
+    .unwrap();
+    let heaps = stdout_json(&[
+        "values",
+        script.to_str().unwrap(),
+        "--to",
+        "6",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(heaps["loopy"], true);
+    assert_eq!(heaps["heaps"][3]["value"], 1);
+    let played = stdout_json(&[
+        "values",
+        script.to_str().unwrap(),
+        "--position",
+        "3",
+        "--position",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(played["outcome"], "loss");
+    std::fs::write(
+        &script,
+        "fn options(n) { if n > 0 { [sum(n - 1, 0), n] } else { [] } }",
+    )
+    .unwrap();
+    rejects(
+        &["values", script.to_str().unwrap(), "--position", "2"],
+        "list single positions",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, Scope};
 use rustc_hash::FxHashMap;
 
-use crate::solve::{Outcomes, sweep_outcomes};
+use crate::solve::{Adjacency, LoopyValue, Outcomes, loopy_values, sweep_outcomes};
 use crate::{
     Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
     analyze_positions,
@@ -514,6 +514,80 @@ impl Ruleset for ExploredGame {
             }
         }
     }
+}
+
+/// The positions of a scripted game that may cycle, explored from some
+/// starts and numbered, with their generalized Sprague–Grundy values (see
+/// [`loopy_values`]).
+#[derive(Clone, Debug)]
+pub struct LoopyScript {
+    /// Every position explored; the starts come first, in order (repeats
+    /// kept once).
+    pub positions: Vec<ScriptPosition>,
+    /// The generalized value of each.
+    pub values: Vec<LoopyValue>,
+    numbers: FxHashMap<ScriptPosition, u32>,
+    starts: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl LoopyScript {
+    /// The explored positions as a graph.
+    pub fn adjacency(&self) -> Adjacency<'_> {
+        Adjacency {
+            starts: &self.starts,
+            targets: &self.targets,
+        }
+    }
+
+    /// The number of `position`, if it was explored.
+    pub fn index(&self, position: &ScriptPosition) -> Option<usize> {
+        self.numbers.get(position).map(|&n| n as usize)
+    }
+}
+
+/// Explores a scripted game from `starts` and gives every position reached
+/// its generalized value, cycles allowed. Every option must be a single
+/// position: a move that leaves a sum has no value to combine once play
+/// can cycle.
+pub fn script_loopy(game: &ScriptGame, starts: &[ScriptPosition]) -> Result<LoopyScript> {
+    let explored = game.explore(starts)?;
+    let mut positions: Vec<ScriptPosition> = Vec::with_capacity(explored.len());
+    let mut numbers: FxHashMap<ScriptPosition, u32> = FxHashMap::default();
+    for p in starts.iter().chain(explored.ranges.keys()) {
+        if !numbers.contains_key(p) {
+            numbers.insert(p.clone(), positions.len() as u32);
+            positions.push(p.clone());
+        }
+    }
+    let mut adjacency_starts = vec![0usize];
+    let mut targets = Vec::new();
+    for p in &positions {
+        let (first, end) = explored.ranges[p];
+        for i in first..end {
+            match explored.options.get(i) {
+                [single] => targets.push(numbers[single]),
+                _ => {
+                    return Err(game.error(format!(
+                        "options({p}): the game has a cycle, and a move that leaves a sum of \
+                         positions has no value then; list single positions"
+                    )));
+                }
+            }
+        }
+        adjacency_starts.push(targets.len());
+    }
+    let values = loopy_values(Adjacency {
+        starts: &adjacency_starts,
+        targets: &targets,
+    })?;
+    Ok(LoopyScript {
+        positions,
+        values,
+        numbers,
+        starts: adjacency_starts,
+        targets,
+    })
 }
 
 /// Positions of a scripted game played together.
