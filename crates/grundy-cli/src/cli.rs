@@ -29,7 +29,9 @@ pub enum Command {
     /// computed value.
     Guess(GuessArgs),
     /// Solve a game given as a graph file: every position's value, the
-    /// P-positions, and every winning move.
+    /// P-positions, and every winning move. Graphs with cycles get
+    /// generalized values (finite or ∞), win/lose/draw with remoteness, and
+    /// drawing moves.
     Graph(GraphArgs),
     /// Solve a grid game drawn as an ASCII map ('#' wall, '.' floor, a letter
     /// or digit for each figure; a figure moves any number of squares left

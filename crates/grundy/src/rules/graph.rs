@@ -8,7 +8,9 @@
 //!
 //! [`GameGraph::solve`] computes every position's Grundy value in time linear
 //! in the size of the graph (a depth-first post-order with an explicit stack)
-//! and reports a cycle, with the positions on it, as an error.
+//! and reports a cycle, with the positions on it, as an error; graphs with
+//! cycles get generalized values from [`GameGraph::loopy_values`] (finite or
+//! `∞(K)`, see [`crate::solve::loopy_values`]).
 
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
