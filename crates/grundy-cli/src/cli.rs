@@ -66,6 +66,10 @@ pub enum Command {
     /// options(s) lists smaller state numbers is swept over states 0..N,
     /// one bit each; the P-positions, and the winning moves of --position.
     Outcomes(OutcomesArgs),
+    /// Misère play (the last player to move loses): the genus of each heap
+    /// (`--to N`), or who wins heaps played together and every winning
+    /// move, by exhaustive search with the misère Nim rule and tame heaps.
+    Misere(MisereArgs),
 }
 
 #[derive(Debug, Args)]
@@ -257,6 +261,26 @@ pub struct OutcomesArgs {
     pub memory_limit: String,
     #[command(flatten)]
     pub script_limits: ScriptArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct MisereArgs {
+    /// The heap game, e.g. kayles, 0.137 or sub(1,3,4).
+    pub game: String,
+    /// Heaps played together (misère outcome and winning moves).
+    pub heaps: Vec<String>,
+    /// Print the genus of heaps 0..=N instead.
+    #[arg(long, value_name = "N")]
+    pub to: Option<String>,
+    /// How many misère values of the genus to compute (γ0, γ1, ...).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=16))]
+    pub terms: u64,
+    /// The most positions the search may remember.
+    #[arg(long, value_name = "N", default_value = "5e6")]
+    pub budget: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

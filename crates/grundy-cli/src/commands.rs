@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{
-    self, Arithmetic, Certificate, Limits, Tuples, count_ordered, count_tuples, value_histogram,
+    self, Arithmetic, Certificate, Limits, Misere, Tuples, count_ordered, count_tuples,
+    value_histogram,
 };
 use grundy::rules::{
     CATALOGUE, CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame,
@@ -19,8 +20,8 @@ use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_cou
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs, Format,
-    GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, NimArgs, NimOp, OutcomesArgs,
-    ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
+    GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, MisereArgs, NimArgs, NimOp,
+    OutcomesArgs, ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -636,6 +637,49 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
     }
     output::outcomes(out, args.format, game.name(), &found, &reports)
 }
+
+/// `grundy misere GAME --to N` or `grundy misere GAME HEAPS...`.
+pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game: HeapGame = args.game.parse()?;
+    let budget = usize::try_from(parse_size(&args.budget)?).unwrap_or(usize::MAX);
+    let terms = args.terms as usize;
+    if let Some(to) = &args.to {
+        let to = usize::try_from(parse_size(to)?).unwrap_or(usize::MAX);
+        if to > MISERE_HEAPS {
+            return Err(Failure::Input(format!(
+                "--to {to}: genera are searched, so at most heap {MISERE_HEAPS}"
+            )));
+        }
+        let mut misere = Misere::new(&game, to)?.with_budget(budget);
+        let genera = misere.genera(to, terms)?;
+        return output::genera(out, args.format, &args.game, &game.to_string(), &genera);
+    }
+    if args.heaps.is_empty() {
+        return Err(Failure::Input(
+            "give heaps to play, or --to N for the genera".into(),
+        ));
+    }
+    let heaps = args
+        .heaps
+        .iter()
+        .map(|h| parse_size(h).map(|h| h as usize))
+        .collect::<Result<Vec<usize>, _>>()?;
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    if largest > MISERE_HEAPS {
+        return Err(Failure::Input(format!(
+            "heap {largest}: misère sums are searched, so heaps up to {MISERE_HEAPS}"
+        )));
+    }
+    let mut misere = Misere::new(&game, largest)?.with_budget(budget);
+    // Genera first, so that sums of hereditarily tame heaps need no search.
+    misere.genera(largest, terms.max(3))?;
+    let (value, moves) = misere.analyze_sum(&heaps)?;
+    output::misere_sum(out, args.format, &game.to_string(), &heaps, value, &moves)
+}
+
+/// The largest heap `grundy misere` searches (positions grow exponentially
+/// with it; the position budget stops a search that grows too far).
+const MISERE_HEAPS: usize = 10_000;
 
 /// A coin number (from 1).
 fn parse_coin(text: &str) -> Result<usize, Failure> {

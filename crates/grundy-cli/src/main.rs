@@ -58,6 +58,7 @@ fn main() -> ExitCode {
         Command::Hackenbush(args) => commands::hackenbush(&args, &mut out),
         Command::FibonacciNim(args) => commands::fibonacci_nim(&args, &mut out),
         Command::Outcomes(args) => commands::outcomes(&args, &mut out),
+        Command::Misere(args) => commands::misere(&args, &mut out),
         Command::Nim(args) => commands::nim(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),

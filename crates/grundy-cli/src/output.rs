@@ -1745,3 +1745,103 @@ pub fn loopy_heaps(
         }
     }
 }
+
+/// `grundy misere GAME --to N`.
+pub fn genera(
+    out: &mut impl Write,
+    format: SumFormat,
+    spec: &str,
+    canonical: &str,
+    genera: &[grundy::analysis::Genus],
+) -> Result<(), Failure> {
+    let tame_below = genera.iter().take_while(|g| g.is_tame()).count();
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "game": canonical,
+                "genera": genera.iter().map(|g| serde_json::json!({
+                    "genus": g.to_string(),
+                    "normal": g.normal.get(),
+                    "misere": g.misere,
+                    "tame": g.is_tame(),
+                })).collect::<Vec<_>>(),
+                "hereditarily_tame_below": tame_below,
+            }),
+        ),
+        SumFormat::Text => {
+            let name = if spec.trim() == canonical {
+                canonical.to_owned()
+            } else {
+                format!("{} ({canonical})", spec.trim())
+            };
+            writeln!(
+                out,
+                "{name}: genus g^γ0γ1... of heaps 0..={} (γk: misère value with k extra *2)",
+                genera.len() - 1
+            )?;
+            for (n, g) in genera.iter().enumerate() {
+                let tame = if g.is_tame() { "tame" } else { "wild" };
+                writeln!(out, "{n:>5}  {:<12} {tame}", g.to_string())?;
+            }
+            match tame_below {
+                0 => writeln!(out, "no heap is tame")?,
+                n => writeln!(
+                    out,
+                    "heaps 0..={} are hereditarily tame: their sums play by the misère Nim rule on \
+                     normal values",
+                    n - 1
+                )?,
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `grundy misere GAME HEAPS...`.
+pub fn misere_sum(
+    out: &mut impl Write,
+    format: SumFormat,
+    game: &str,
+    heaps: &[usize],
+    value: u32,
+    moves: &[grundy::analysis::MisereMove],
+) -> Result<(), Failure> {
+    let winner = if value == 0 { "second" } else { "first" };
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "game": game,
+                "play": "misere",
+                "heaps": heaps,
+                "misere_value": value,
+                "winner": winner,
+                "winning_moves": moves.iter().map(|m| serde_json::json!({
+                    "component": m.component, "from": heaps[m.component], "to": m.to,
+                })).collect::<Vec<_>>(),
+            }),
+        ),
+        SumFormat::Text => {
+            writeln!(out, "{game}, misère play (the last player to move loses)")?;
+            writeln!(out, "{winner} player wins (misère Grundy number {value})")?;
+            for m in moves {
+                let to = if m.to.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    m.to.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                };
+                writeln!(
+                    out,
+                    "heap {} (size {}) becomes {to}",
+                    m.component + 1,
+                    heaps[m.component]
+                )?;
+            }
+            Ok(())
+        }
+    }
+}

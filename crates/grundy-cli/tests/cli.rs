@@ -880,3 +880,23 @@ fn graphs_and_scripts_with_cycles_get_generalized_values() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn misere_genera_and_sums() {
+    let genera = stdout_json(&["misere", "0.312", "--to", "6", "--format", "json"]);
+    assert_eq!(
+        genera["genera"][4]["genus"], "2^1420",
+        "Plambeck's table for 0.312"
+    );
+    assert_eq!(genera["hereditarily_tame_below"], 4);
+    let nim = stdout_json(&["misere", "nim", "1", "1", "1", "--format", "json"]);
+    assert_eq!(nim["winner"], "second", "an odd number of single tokens");
+    let kayles = stdout_json(&["misere", "kayles", "4", "7", "9", "--format", "json"]);
+    assert_eq!(kayles["winner"], "first");
+    assert!(!kayles["winning_moves"].as_array().unwrap().is_empty());
+    rejects(&["misere", "kayles"], "give heaps");
+    rejects(
+        &["misere", "kayles", "30", "--budget", "1000"],
+        "position budget",
+    );
+}

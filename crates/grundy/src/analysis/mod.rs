@@ -9,6 +9,7 @@
 mod certificate;
 mod count;
 mod guess;
+mod misere;
 mod period;
 mod theorem;
 
@@ -19,6 +20,7 @@ pub use count::{
 };
 use guess::gcd;
 pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
+pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};
 pub use theorem::Theorem;
 
