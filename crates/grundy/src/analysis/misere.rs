@@ -220,8 +220,10 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
 
     /// `G⁻` without search where a theorem gives it.
     fn known(&self, state: &State) -> Option<u32> {
+        // Nim heaps alone, or (with the shortcut) hereditarily tame heaps.
         let all_tame = state.heaps.iter().all(|&h| (h as usize) < self.tame_below);
-        if !state.heaps.is_empty() && !(self.use_tameness && all_tame) {
+        let by_rule = state.heaps.is_empty() || (self.use_tameness && all_tame);
+        if !by_rule {
             return None;
         }
         let mut sum = 0u32;
