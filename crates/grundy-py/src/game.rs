@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{
-    Analysis as Found, Arithmetic, DEFAULT_MAX, Histogram, HistogramSource, Limits, Support,
-    Tuples, analyze_from, count_tuples, find_period, value_histogram,
+    Analysis as Found, Arithmetic, DEFAULT_MAX, Histogram, HistogramSource, Limits, Misere,
+    Support, Tuples, analyze_from, count_tuples, find_period, value_histogram,
 };
 use grundy::{Component, Error, HeapGame, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{detached, to_py};
-use crate::results::{Analysis, NimSumCounts, SumAnalysis};
+use crate::results::{Analysis, Genus, MisereAnalysis, NimSumCounts, SumAnalysis};
 use crate::rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
 
@@ -316,6 +316,46 @@ impl Game {
     /// and every winning move.
     fn analyze_sum(&self, py: Python<'_>, heaps: Vec<usize>) -> PyResult<SumAnalysis> {
         self.sum_of(py, &heaps)
+    }
+
+    /// Misère play (the last player to move loses): who wins `heaps` played
+    /// together, and every winning move, by memoized search over multisets
+    /// of heaps (Bouton's rule for Nim heaps and the tame rule for
+    /// hereditarily tame heaps spare most of it). Stops with `GrundyError`
+    /// past `budget` positions.
+    #[pyo3(signature = (heaps, *, budget = 5_000_000))]
+    fn misere(&self, py: Python<'_>, heaps: Vec<usize>, budget: usize) -> PyResult<MisereAnalysis> {
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let found = detached(py, |_| {
+            let mut misere = Misere::new(&self.rules, largest)?.with_budget(budget);
+            misere.genera(largest, 3)?;
+            misere.analyze_sum(&heaps)
+        });
+        let (value, moves) = self.rules.checked(found)?;
+        MisereAnalysis::new(py, &heaps, value, moves)
+    }
+
+    /// Conway's genus of heaps `0..=to` (`terms` misère values each): a
+    /// list of `Genus`.
+    #[pyo3(signature = (to, *, terms = 6, budget = 5_000_000))]
+    fn genus(
+        &self,
+        py: Python<'_>,
+        to: usize,
+        terms: usize,
+        budget: usize,
+    ) -> PyResult<Vec<Genus>> {
+        let found = detached(py, |_| {
+            Misere::new(&self.rules, to)?
+                .with_budget(budget)
+                .genera(to, terms.max(1))
+        });
+        Ok(self
+            .rules
+            .checked(found)?
+            .into_iter()
+            .map(Genus::new)
+            .collect())
     }
 
     /// Forgets the values computed so far.

@@ -22,8 +22,8 @@ use pyo3::prelude::*;
 
 use errors::{GrundyError, detached, to_py};
 use game::{Game, arithmetic};
-use positions::{GeneralRules, Sum};
-use results::{Analysis, Move, NimSumCounts, SumAnalysis};
+use positions::{GeneralRules, Infinite, Sum};
+use results::{Analysis, Genus, MisereAnalysis, Move, NimSumCounts, SumAnalysis};
 
 /// Heaps of (possibly different) games played together: each component is
 /// a `(Game, heap)` pair. Returns the values, the nim-sum, who wins and
@@ -156,6 +156,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NimSumCounts>()?;
     m.add_class::<GeneralRules>()?;
     m.add_class::<Sum>()?;
+    m.add_class::<Infinite>()?;
+    m.add_class::<MisereAnalysis>()?;
+    m.add_class::<Genus>()?;
     m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;

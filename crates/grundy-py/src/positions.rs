@@ -5,11 +5,12 @@
 //! engine's generic solver ([`grundy::analyze_positions`]) as an explicit
 //! game, so cycles are reported instead of looping.
 
+use grundy::solve::{Adjacency, LoopyValue, Outcome, loopy_values, sum_outcome};
 use grundy::{Error, Options, Ruleset, analyze_positions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::to_py;
+use crate::errors::{GrundyError, to_py};
 use crate::results::SumAnalysis;
 
 /// A move that leaves several independent games, for `Rules` options:
@@ -39,6 +40,42 @@ impl Sum {
             .map(|p| Ok(p.repr()?.to_string()))
             .collect::<PyResult<_>>()?;
         Ok(format!("Sum({})", parts.join(", ")))
+    }
+}
+
+/// The value of a position of a game with cycles from which play can go on
+/// forever (`∞` in Smith's theory), with the finite values among its
+/// options: the player to move wins exactly when 0 is among them.
+#[pyclass(frozen, module = "grundy")]
+pub struct Infinite {
+    /// The finite values of the position's options, in increasing order.
+    #[pyo3(get)]
+    finite_options: Vec<u32>,
+}
+
+#[pymethods]
+impl Infinite {
+    #[new]
+    fn new(finite_options: Vec<u32>) -> Infinite {
+        let mut finite_options = finite_options;
+        finite_options.sort_unstable();
+        finite_options.dedup();
+        Infinite { finite_options }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Infinite({:?})", self.finite_options)
+    }
+
+    fn __str__(&self) -> String {
+        let shown: Vec<String> = self.finite_options.iter().map(u32::to_string).collect();
+        format!("∞{{{}}}", shown.join(","))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Infinite>()
+            .is_ok_and(|o| o.get().finite_options == self.finite_options)
     }
 }
 
@@ -80,6 +117,23 @@ impl Ruleset for Explored<'_> {
 }
 
 impl GeneralRules {
+    /// Generalized values of every explored position.
+    fn loopy(&self, py: Python<'_>) -> PyResult<Vec<LoopyValue>> {
+        let (starts, targets) = self.graph().ok_or_else(|| {
+            GrundyError::new_err(
+                "the game has a cycle, and a move that leaves a Sum of positions has no value \
+                 then; list single positions",
+            )
+        })?;
+        py.detach(|| {
+            loopy_values(Adjacency {
+                starts: &starts,
+                targets: &targets,
+            })
+        })
+        .map_err(to_py)
+    }
+
     /// The number of `position`, numbering it if it is new.
     fn number(&mut self, position: &Bound<'_, PyAny>) -> PyResult<u32> {
         let index = self.index.bind(position.py());
@@ -131,6 +185,25 @@ impl GeneralRules {
             self.explored[p as usize] = Some((first, self.listed.len()));
         }
         Ok(numbers)
+    }
+
+    /// The explored game as a graph, when every option is a single
+    /// position (what the loopy solver needs).
+    fn graph(&self) -> Option<(Vec<usize>, Vec<u32>)> {
+        let mut starts = vec![0usize];
+        let mut targets = Vec::new();
+        for range in &self.explored {
+            if let Some((first, end)) = *range {
+                for i in first..end {
+                    match self.listed.get(i) {
+                        [single] => targets.push(*single),
+                        _ => return None,
+                    }
+                }
+            }
+            starts.push(targets.len());
+        }
+        Some((starts, targets))
     }
 
     /// An engine error, with the position a cycle runs through shown as
@@ -199,6 +272,61 @@ impl GeneralRules {
             })
             .collect();
         SumAnalysis::new(py, &found.values, moves)
+    }
+
+    /// Who wins `positions` played together: `"win"` or `"loss"` for the
+    /// player to move, or `"draw"` when the game can cycle and neither side
+    /// can force a win. Games with cycles are valued by the generalized
+    /// Sprague–Grundy function and Smith's sum rule; their options must
+    /// then be single positions.
+    fn outcome(
+        &mut self,
+        py: Python<'_>,
+        positions: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<&'static str> {
+        let numbers = self.explore(py, &positions)?;
+        match analyze_positions(&Explored(self), &numbers) {
+            Ok(found) => Ok(if found.nim_sum.is_zero() {
+                "loss"
+            } else {
+                "win"
+            }),
+            Err(Error::Cycle { .. }) => {
+                let values = self.loopy(py)?;
+                let parts: Vec<LoopyValue> = numbers
+                    .iter()
+                    .map(|&n| values[n as usize].clone())
+                    .collect();
+                Ok(match sum_outcome(&parts) {
+                    Outcome::Win => "win",
+                    Outcome::Loss => "loss",
+                    Outcome::Draw => "draw",
+                })
+            }
+            Err(other) => Err(self.error(py, other)),
+        }
+    }
+
+    /// The generalized Sprague–Grundy value of `position`: an `int`, or
+    /// `Infinite` (play from it can go on forever) listing the finite
+    /// values among its options.
+    fn generalized_value(
+        &mut self,
+        py: Python<'_>,
+        position: Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let numbers = self.explore(py, std::slice::from_ref(&position))?;
+        let values = self.loopy(py)?;
+        Ok(match &values[numbers[0] as usize] {
+            LoopyValue::Finite(v) => v.get().into_pyobject(py)?.into_any().unbind(),
+            LoopyValue::Infinite(k) => Py::new(
+                py,
+                Infinite {
+                    finite_options: k.iter().map(|v| v.get()).collect(),
+                },
+            )?
+            .into_any(),
+        })
     }
 
     /// How many positions have been explored.

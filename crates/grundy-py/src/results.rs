@@ -350,3 +350,116 @@ impl NimSumCounts {
         )
     }
 }
+
+/// Heaps played misère (the last player to move loses): the misère Grundy
+/// number (0 exactly when the player to move loses), the winner and every
+/// winning move. Made by `Game.misere()`.
+#[pyclass(frozen, module = "grundy")]
+pub struct MisereAnalysis {
+    /// The misère Grundy number of the position: 0 when the player to move
+    /// loses.
+    #[pyo3(get)]
+    misere_value: u32,
+    /// Every winning move.
+    #[pyo3(get)]
+    winning_moves: Vec<Py<Move>>,
+}
+
+impl MisereAnalysis {
+    pub fn new(
+        py: Python<'_>,
+        heaps: &[usize],
+        misere_value: u32,
+        moves: Vec<grundy::analysis::MisereMove>,
+    ) -> PyResult<MisereAnalysis> {
+        let winning_moves = moves
+            .into_iter()
+            .map(|m| {
+                let after = PyTuple::new(py, m.to)?.unbind();
+                let before = heaps[m.component].into_pyobject(py)?.into_any().unbind();
+                Py::new(
+                    py,
+                    Move {
+                        component: m.component,
+                        before,
+                        after,
+                    },
+                )
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(MisereAnalysis {
+            misere_value,
+            winning_moves,
+        })
+    }
+}
+
+#[pymethods]
+impl MisereAnalysis {
+    /// `"first"` or `"second"`.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        if self.misere_value != 0 {
+            "first"
+        } else {
+            "second"
+        }
+    }
+
+    /// Whether the player to move wins.
+    #[getter]
+    fn first_player_wins(&self) -> bool {
+        self.misere_value != 0
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MisereAnalysis(misere_value={}, winner={:?}, winning_moves={})",
+            self.misere_value,
+            self.winner(),
+            self.winning_moves.len()
+        )
+    }
+}
+
+/// Conway's genus of a heap, `g^{γ0 γ1 …}`: the normal value `g` and the
+/// misère Grundy numbers `γk` of the heap with `k` extra copies of `*2`.
+#[pyclass(frozen, module = "grundy")]
+pub struct Genus {
+    genus: grundy::analysis::Genus,
+}
+
+impl Genus {
+    pub fn new(genus: grundy::analysis::Genus) -> Genus {
+        Genus { genus }
+    }
+}
+
+#[pymethods]
+impl Genus {
+    /// The normal-play value `g`.
+    #[getter]
+    fn normal(&self) -> u32 {
+        self.genus.normal.get()
+    }
+
+    /// `[γ0, γ1, …]`.
+    #[getter]
+    fn misere(&self) -> Vec<u32> {
+        self.genus.misere.clone()
+    }
+
+    /// Whether this is the genus of a Nim position (a tame game).
+    #[getter]
+    fn tame(&self) -> bool {
+        self.genus.is_tame()
+    }
+
+    fn __str__(&self) -> String {
+        self.genus.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Genus({:?})", self.genus.to_string())
+    }
+}

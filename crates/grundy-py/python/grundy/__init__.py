@@ -18,7 +18,10 @@ command, not Python's.
 from ._grundy import (
     Analysis,
     Game,
+    Genus,
     GrundyError,
+    Infinite,
+    MisereAnalysis,
     Move,
     NimSumCounts,
     Rules,
@@ -40,7 +43,10 @@ from ._grundy import (
 __all__ = [
     "Analysis",
     "Game",
+    "Genus",
     "GrundyError",
+    "Infinite",
+    "MisereAnalysis",
     "Move",
     "NimSumCounts",
     "Rules",

@@ -7,7 +7,10 @@ from typing import Callable, Hashable, Iterable, Literal, Optional, Sequence, Tu
 __all__ = [
     "Analysis",
     "Game",
+    "Genus",
     "GrundyError",
+    "Infinite",
+    "MisereAnalysis",
     "Move",
     "NimSumCounts",
     "Rules",
@@ -88,6 +91,11 @@ class Game:
     def analyze_sum(self, heaps: Sequence[int]) -> "SumAnalysis":
         """Heaps of this game played together: values, who wins, every
         winning move."""
+    def misere(self, heaps: Sequence[int], *, budget: int = 5_000_000) -> "MisereAnalysis":
+        """Misère play (the last player to move loses): who wins the heaps
+        played together, and every winning move."""
+    def genus(self, to: int, *, terms: int = 6, budget: int = 5_000_000) -> list["Genus"]:
+        """Conway's genus ``g^{γ0 γ1 …}`` of heaps ``0..=to``."""
     def clear_cache(self) -> None:
         """Forgets the values computed so far."""
 
@@ -154,6 +162,41 @@ class SumAnalysis:
     def winner(self) -> Literal["first", "second"]: ...
 
 @final
+class MisereAnalysis:
+    """Heaps played misère: the misère Grundy number (0: the player to move
+    loses), the winner and every winning move."""
+
+    @property
+    def misere_value(self) -> int: ...
+    @property
+    def winning_moves(self) -> list[Move]: ...
+    @property
+    def winner(self) -> Literal["first", "second"]: ...
+    @property
+    def first_player_wins(self) -> bool: ...
+
+@final
+class Genus:
+    """Conway's genus of a heap; ``str()`` gives the notation, e.g. ``4^146``."""
+
+    @property
+    def normal(self) -> int: ...
+    @property
+    def misere(self) -> list[int]: ...
+    @property
+    def tame(self) -> bool: ...
+
+@final
+class Infinite:
+    """The value ∞ of a position from which play can go on forever, with the
+    finite values among its options (the player to move wins when 0 is
+    among them)."""
+
+    def __new__(cls, finite_options: Sequence[int]) -> "Infinite": ...
+    @property
+    def finite_options(self) -> list[int]: ...
+
+@final
 class NimSumCounts:
     """Positions counted by nim-sum (exact ints, or residues modulo
     ``modulo``)."""
@@ -188,6 +231,12 @@ class Rules:
     ) -> "Rules": ...
     def value(self, position: Hashable) -> int: ...
     def analyze_sum(self, positions: Sequence[Hashable]) -> SumAnalysis: ...
+    def outcome(self, positions: Sequence[Hashable]) -> Literal["win", "loss", "draw"]:
+        """Who wins the positions played together; ``"draw"`` when the game
+        can cycle and neither side can force a win."""
+    def generalized_value(self, position: Hashable) -> Union[int, Infinite]:
+        """The generalized Sprague–Grundy value (Smith): an int, or
+        ``Infinite``."""
     @property
     def explored(self) -> int: ...
 
