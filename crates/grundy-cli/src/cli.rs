@@ -275,6 +275,14 @@ pub struct MisereArgs {
     /// Print the genus of heaps 0..=N instead.
     #[arg(long, value_name = "N")]
     pub to: Option<String>,
+    /// Compute the misère quotient of heaps 1..=N (Plambeck–Siegel):
+    /// generators, relations, P-portion; with heaps, play them through it.
+    #[arg(long, value_name = "N")]
+    pub quotient: Option<String>,
+    /// The largest fold tried for the quotient (multiplicities K+1 fold to
+    /// K-1); a larger fold handles generators of larger index.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub fold: u32,
     /// How many misère values of the genus to compute (γ0, γ1, ...).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=16))]
     pub terms: u64,

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{
-    self, Arithmetic, Certificate, Limits, Misere, Tuples, count_ordered, count_tuples,
-    value_histogram,
+    self, Arithmetic, Certificate, Limits, Misere, MisereQuotient, Tuples, count_ordered,
+    count_tuples, value_histogram,
 };
 use grundy::rules::{
     CATALOGUE, CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame,
@@ -643,6 +643,30 @@ pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game: HeapGame = args.game.parse()?;
     let budget = usize::try_from(parse_size(&args.budget)?).unwrap_or(usize::MAX);
     let terms = args.terms as usize;
+    if let Some(bound) = &args.quotient {
+        let bound = usize::try_from(parse_size(bound)?)
+            .unwrap_or(usize::MAX)
+            .min(MISERE_HEAPS);
+        let quotient = MisereQuotient::compute(&game, bound, args.fold, budget)?;
+        let heaps = args
+            .heaps
+            .iter()
+            .map(|h| parse_size(h).map(|h| h as usize))
+            .collect::<Result<Vec<usize>, _>>()?;
+        let played = if heaps.is_empty() {
+            None
+        } else {
+            let loses = quotient.loses(&heaps)?;
+            Some((heaps.clone(), loses, quotient.winning_moves(&game, &heaps)?))
+        };
+        return output::quotient(
+            out,
+            args.format,
+            &game.to_string(),
+            &quotient,
+            played.as_ref(),
+        );
+    }
     if let Some(to) = &args.to {
         let to = usize::try_from(parse_size(to)?).unwrap_or(usize::MAX);
         if to > MISERE_HEAPS {

@@ -1845,3 +1845,91 @@ pub fn misere_sum(
         }
     }
 }
+
+/// `grundy misere GAME --quotient N [HEAPS...]`.
+pub fn quotient(
+    out: &mut impl Write,
+    format: SumFormat,
+    game: &str,
+    q: &grundy::analysis::MisereQuotient,
+    played: Option<&(Vec<usize>, bool, Vec<grundy::analysis::MisereMove>)>,
+) -> Result<(), Failure> {
+    use grundy::analysis::generator_letter;
+    let generators: Vec<(String, usize)> = q
+        .heaps
+        .iter()
+        .enumerate()
+        .map(|(g, &h)| (generator_letter(g), h))
+        .collect();
+    let relations: Vec<String> = q
+        .relations()
+        .iter()
+        .map(|(l, r)| format!("{} = {}", q.spell(l), q.spell(r)))
+        .collect();
+    let p_portion: Vec<String> = q.p_portion().map(|e| q.spell(q.word(e))).collect();
+    let elements: Vec<String> = (0..q.len()).map(|e| q.spell(q.word(e))).collect();
+    match format {
+        SumFormat::Json => {
+            let mut document = serde_json::json!({
+                "game": game,
+                "generators": generators.iter().map(|(l, h)| serde_json::json!({"letter": l, "heap": h})).collect::<Vec<_>>(),
+                "size": q.len(),
+                "elements": elements,
+                "relations": relations,
+                "p_portion": p_portion,
+                "fold": q.fold,
+            });
+            if let Some((heaps, loses, moves)) = played {
+                document["heaps"] = serde_json::json!(heaps);
+                document["winner"] = (if *loses { "second" } else { "first" }).into();
+                document["winning_moves"] = moves
+                    .iter()
+                    .map(|m| serde_json::json!({"component": m.component, "from": heaps[m.component], "to": m.to}))
+                    .collect::<Vec<_>>()
+                    .into();
+            }
+            json(out, &document)
+        }
+        SumFormat::Text => {
+            writeln!(
+                out,
+                "{game}: misère quotient of heaps up to {} (verified against exhaustive search)",
+                q.heaps.last().copied().unwrap_or(0)
+            )?;
+            let shown: Vec<String> = generators
+                .iter()
+                .map(|(l, h)| format!("{l} = heap {h}"))
+                .collect();
+            writeln!(out, "generators  {}", shown.join(", "))?;
+            writeln!(out, "relations   {}", relations.join(", "))?;
+            writeln!(out, "size        {}", q.len())?;
+            writeln!(out, "P-portion   {}", p_portion.join(", "))?;
+            if let Some((heaps, loses, moves)) = played {
+                let listed: Vec<String> = heaps.iter().map(usize::to_string).collect();
+                writeln!(
+                    out,
+                    "heaps {}: {} player wins",
+                    listed.join(" "),
+                    if *loses { "second" } else { "first" }
+                )?;
+                for m in moves {
+                    let to = if m.to.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        m.to.iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    };
+                    writeln!(
+                        out,
+                        "heap {} (size {}) becomes {to}",
+                        m.component + 1,
+                        heaps[m.component]
+                    )?;
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -155,3 +155,100 @@ fn genera_of_0_312_match_the_literature() {
     assert_eq!(genera[0].to_string(), "0^120");
     assert!(!genera[4].is_tame() && genera[3].is_tame());
 }
+
+mod quotients {
+    use super::*;
+    use grundy::analysis::MisereQuotient;
+
+    fn quotient(spec: &str, max_heap: usize) -> (HeapGame, MisereQuotient) {
+        let game: HeapGame = spec.parse().unwrap();
+        let q = MisereQuotient::compute(&game, max_heap, 6, 5_000_000).unwrap();
+        (game, q)
+    }
+
+    /// Bouton: misère Nim positions are told apart only by their nim-sum
+    /// and by whether some heap is 2 or more, so heaps up to 2 give the
+    /// six-element quotient <a, b | a^2 = 1, b^3 = b> with P-portion
+    /// {a, b^2}, and heaps up to 7 give 2 + 8 = 10 elements.
+    #[test]
+    fn misere_nim_quotients_follow_from_boutons_rule() {
+        let (_, q) = quotient("nim", 2);
+        assert_eq!(q.len(), 6);
+        let p: Vec<String> = q.p_portion().map(|e| q.spell(q.word(e))).collect();
+        assert_eq!(p, ["a", "b^2"]);
+        let relations: Vec<String> = q
+            .relations()
+            .iter()
+            .map(|(l, r)| format!("{} = {}", q.spell(l), q.spell(r)))
+            .collect();
+        assert_eq!(relations, ["a^2 = 1", "b^3 = b"]);
+        assert_eq!(quotient("nim", 3).1.len(), 6);
+        assert_eq!(quotient("nim", 7).1.len(), 10);
+        assert_eq!(quotient("nim", 7).1.p_portion().count(), 2);
+    }
+
+    /// Every position of up to five heaps, multiplicities far past the
+    /// fold included, has the outcome exhaustive search gives it, and the
+    /// winning moves read off the quotient are exactly the moves to
+    /// P-positions.
+    #[test]
+    fn quotient_outcomes_match_search() {
+        for (spec, max_heap) in [
+            ("kayles", 6),
+            ("0.75", 6),
+            ("dawsons-chess", 5),
+            ("0.312", 5),
+        ] {
+            let (game, q) = quotient(spec, max_heap);
+            let mut search = Search {
+                game: &game,
+                memo: HashMap::new(),
+            };
+            for heaps in multisets(5, max_heap) {
+                assert_eq!(
+                    q.loses(&heaps).unwrap(),
+                    search.loses(&heaps),
+                    "{spec} {heaps:?}"
+                );
+            }
+            for heaps in multisets(3, max_heap) {
+                for m in q.winning_moves(&game, &heaps).unwrap() {
+                    let mut after = heaps.clone();
+                    after.remove(m.component);
+                    after.extend(&m.to);
+                    assert!(search.loses(&after), "{spec} {heaps:?} -> {m:?}");
+                }
+            }
+            // Many copies of one heap: far outside the verified box.
+            for h in 1..=max_heap {
+                let copies = vec![h; 11];
+                assert_eq!(
+                    q.loses(&copies).unwrap(),
+                    search.loses(&copies),
+                    "{spec} 11 x {h}"
+                );
+            }
+            assert!(q.element(&[max_heap + 1]).is_err());
+        }
+    }
+
+    /// 0.75 to heap 6 has a quotient of order 8 with P-portion {a, b^2};
+    /// Siegel (2007, "The structure and classification of misère
+    /// quotients") proved there is exactly one misère quotient of order 8.
+    #[test]
+    fn quotient_of_0_75_has_order_eight() {
+        let (_, q) = quotient("0.75", 6);
+        assert_eq!(q.len(), 8);
+        let p: Vec<String> = q.p_portion().map(|e| q.spell(q.word(e))).collect();
+        assert_eq!(p, ["a", "b^2"]);
+    }
+
+    /// Kayles is tame up to heap 4 (genus of Nim positions), so its
+    /// quotient there is misère Nim's on nim-sums 0..3; heap 5 (genus
+    /// 4^146) makes it wild and larger.
+    #[test]
+    fn kayles_turns_wild_at_heap_five() {
+        assert_eq!(quotient("kayles", 4).1.len(), 6);
+        assert!(quotient("kayles", 5).1.len() > 6);
+    }
+}

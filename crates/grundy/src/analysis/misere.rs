@@ -182,6 +182,11 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
         })
     }
 
+    /// Whether heap `h` has a move (heaps without one are the empty game).
+    pub fn has_moves(&self, h: usize) -> bool {
+        self.facts.get(h).is_some_and(|f| !f.options.is_empty())
+    }
+
     /// Sets the most positions the search may memoize.
     pub fn with_budget(mut self, positions: usize) -> Self {
         self.budget = positions;

@@ -11,6 +11,7 @@ mod count;
 mod guess;
 mod misere;
 mod period;
+mod quotient;
 mod theorem;
 
 pub use certificate::{CERTIFICATE_FORMAT, Certificate};
@@ -22,6 +23,7 @@ use guess::gcd;
 pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};
+pub use quotient::{MisereQuotient, Relation, generator_letter};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
