@@ -896,12 +896,27 @@ fn misere_genera_and_sums() {
     assert!(!kayles["winning_moves"].as_array().unwrap().is_empty());
     let quotient = stdout_json(&["misere", "nim", "--quotient", "2", "--format", "json"]);
     assert_eq!(quotient["size"], 6);
-    assert_eq!(quotient["relations"], serde_json::json!(["a^2 = 1", "b^3 = b"]));
+    assert_eq!(
+        quotient["relations"],
+        serde_json::json!(["a^2 = 1", "b^3 = b"])
+    );
     assert_eq!(quotient["p_portion"], serde_json::json!(["a", "b^2"]));
-    let played = stdout_json(&["misere", "kayles", "--quotient", "5", "4", "5", "--format", "json"]);
+    let played = stdout_json(&[
+        "misere",
+        "kayles",
+        "--quotient",
+        "5",
+        "4",
+        "5",
+        "--format",
+        "json",
+    ]);
     assert_eq!(played["size"], 12);
     assert!(played["winner"].is_string());
-    rejects(&["misere", "kayles", "--quotient", "3", "7"], "covers heaps up to 3");
+    rejects(
+        &["misere", "kayles", "--quotient", "3", "7"],
+        "covers heaps up to 3",
+    );
     rejects(&["misere", "kayles"], "give heaps");
     rejects(
         &["misere", "kayles", "30", "--budget", "1000"],

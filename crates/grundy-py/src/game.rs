@@ -6,14 +6,14 @@ use std::sync::Mutex;
 
 use grundy::analysis::{
     Analysis as Found, Arithmetic, DEFAULT_MAX, Histogram, HistogramSource, Limits, Misere,
-    Support, Tuples, analyze_from, count_tuples, find_period, value_histogram,
+    MisereQuotient, Support, Tuples, analyze_from, count_tuples, find_period, value_histogram,
 };
 use grundy::{Component, Error, HeapGame, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{detached, to_py};
-use crate::results::{Analysis, Genus, MisereAnalysis, NimSumCounts, SumAnalysis};
+use crate::results::{Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis};
 use crate::rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
 
@@ -356,6 +356,23 @@ impl Game {
             .into_iter()
             .map(Genus::new)
             .collect())
+    }
+
+    /// The misère quotient of heaps `1..=max_heap` (Plambeck–Siegel),
+    /// verified against exhaustive search; `max_fold` bounds the heap
+    /// multiplicities folded (see the CLI's `--fold`).
+    #[pyo3(signature = (max_heap, *, max_fold = 5, budget = 5_000_000))]
+    fn misere_quotient(
+        &self,
+        py: Python<'_>,
+        max_heap: usize,
+        max_fold: u32,
+        budget: usize,
+    ) -> PyResult<Quotient> {
+        let found = detached(py, |_| {
+            MisereQuotient::compute(&self.rules, max_heap, max_fold, budget)
+        });
+        Ok(Quotient::new(self.rules.checked(found)?))
     }
 
     /// Forgets the values computed so far.

@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 use errors::{GrundyError, detached, to_py};
 use game::{Game, arithmetic};
 use positions::{GeneralRules, Infinite, Sum};
-use results::{Analysis, Genus, MisereAnalysis, Move, NimSumCounts, SumAnalysis};
+use results::{Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis};
 
 /// Heaps of (possibly different) games played together: each component is
 /// a `(Game, heap)` pair. Returns the values, the nim-sum, who wins and
@@ -159,6 +159,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Infinite>()?;
     m.add_class::<MisereAnalysis>()?;
     m.add_class::<Genus>()?;
+    m.add_class::<Quotient>()?;
     m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;

@@ -463,3 +463,80 @@ impl Genus {
         format!("Genus({:?})", self.genus.to_string())
     }
 }
+
+/// A misère quotient: generators (letters for heaps), a presentation, the
+/// P-portion, and outcomes of any sum of heaps read off it. Made by
+/// `Game.misere_quotient()`.
+#[pyclass(frozen, module = "grundy")]
+pub struct Quotient {
+    quotient: grundy::analysis::MisereQuotient,
+}
+
+impl Quotient {
+    pub fn new(quotient: grundy::analysis::MisereQuotient) -> Quotient {
+        Quotient { quotient }
+    }
+}
+
+#[pymethods]
+impl Quotient {
+    /// The number of elements.
+    fn __len__(&self) -> usize {
+        self.quotient.len()
+    }
+
+    /// `{letter: heap}` for the generators.
+    #[getter]
+    fn generators(&self) -> Vec<(String, usize)> {
+        self.quotient
+            .heaps
+            .iter()
+            .enumerate()
+            .map(|(g, &h)| (grundy::analysis::generator_letter(g), h))
+            .collect()
+    }
+
+    /// The relations of the presentation, as text (`"a^2 = 1"`).
+    #[getter]
+    fn relations(&self) -> Vec<String> {
+        let q = &self.quotient;
+        q.relations()
+            .iter()
+            .map(|(l, r)| format!("{} = {}", q.spell(l), q.spell(r)))
+            .collect()
+    }
+
+    /// The elements of the P-portion, as words.
+    #[getter]
+    fn p_portion(&self) -> Vec<String> {
+        let q = &self.quotient;
+        q.p_portion().map(|e| q.spell(q.word(e))).collect()
+    }
+
+    /// Every element, as its shortest word.
+    #[getter]
+    fn elements(&self) -> Vec<String> {
+        let q = &self.quotient;
+        (0..q.len()).map(|e| q.spell(q.word(e))).collect()
+    }
+
+    /// The element (as its shortest word) of heaps played together.
+    fn element(&self, heaps: Vec<usize>) -> PyResult<String> {
+        let q = &self.quotient;
+        let e = q.element(&heaps).map_err(to_py)?;
+        Ok(q.spell(q.word(e)))
+    }
+
+    /// Whether heaps played together are a misère P-position.
+    fn loses(&self, heaps: Vec<usize>) -> PyResult<bool> {
+        self.quotient.loses(&heaps).map_err(to_py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Quotient(size={}, p_portion={:?})",
+            self.quotient.len(),
+            self.p_portion()
+        )
+    }
+}

@@ -68,3 +68,18 @@ def test_games_with_cycles_are_valued_not_refused():
         rules.value("e")
     with pytest.raises(grundy.GrundyError, match="list single positions"):
         grundy.Rules(lambda p: [grundy.Sum(p, p)]).outcome([1])
+
+
+def test_misere_quotients():
+    q = grundy.Game("nim").misere_quotient(2)
+    assert len(q) == 6
+    assert q.relations == ["a^2 = 1", "b^3 = b"]
+    assert q.p_portion == ["a", "b^2"]
+    assert q.generators == [("a", 1), ("b", 2)]
+    assert q.loses([1, 1, 1]) and not q.loses([1, 1]) and q.loses([2, 2])
+    assert q.element([2, 2, 2]) == "b"
+    kayles = grundy.Game("kayles").misere_quotient(5)
+    for heaps in itertools.combinations_with_replacement(range(1, 6), 4):
+        assert kayles.loses(list(heaps)) == misere_loses(heaps), heaps
+    with pytest.raises(grundy.GrundyError, match="covers heaps up to 5"):
+        kayles.loses([6])

@@ -13,6 +13,7 @@ __all__ = [
     "MisereAnalysis",
     "Move",
     "NimSumCounts",
+    "Quotient",
     "Rules",
     "Sum",
     "SumAnalysis",
@@ -96,6 +97,11 @@ class Game:
         played together, and every winning move."""
     def genus(self, to: int, *, terms: int = 6, budget: int = 5_000_000) -> list["Genus"]:
         """Conway's genus ``g^{γ0 γ1 …}`` of heaps ``0..=to``."""
+    def misere_quotient(
+        self, max_heap: int, *, max_fold: int = 5, budget: int = 5_000_000
+    ) -> "Quotient":
+        """The misère quotient of heaps 1..=max_heap (Plambeck–Siegel),
+        verified against exhaustive search."""
     def clear_cache(self) -> None:
         """Forgets the values computed so far."""
 
@@ -185,6 +191,22 @@ class Genus:
     def misere(self) -> list[int]: ...
     @property
     def tame(self) -> bool: ...
+
+@final
+class Quotient:
+    """A misère quotient: generators, presentation, P-portion."""
+
+    def __len__(self) -> int: ...
+    @property
+    def generators(self) -> list[Tuple[str, int]]: ...
+    @property
+    def relations(self) -> list[str]: ...
+    @property
+    def p_portion(self) -> list[str]: ...
+    @property
+    def elements(self) -> list[str]: ...
+    def element(self, heaps: Sequence[int]) -> str: ...
+    def loses(self, heaps: Sequence[int]) -> bool: ...
 
 @final
 class Infinite:
