@@ -1825,25 +1825,32 @@ pub fn misere_sum(
         SumFormat::Text => {
             writeln!(out, "{game}, misère play (the last player to move loses)")?;
             writeln!(out, "{winner} player wins (misère Grundy number {value})")?;
-            for m in moves {
-                let to = if m.to.is_empty() {
-                    "nothing".to_owned()
-                } else {
-                    m.to.iter()
-                        .map(usize::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                };
-                writeln!(
-                    out,
-                    "heap {} (size {}) becomes {to}",
-                    m.component + 1,
-                    heaps[m.component]
-                )?;
-            }
-            Ok(())
+            misere_moves(out, heaps, moves)
         }
     }
+}
+
+/// Misère winning moves, one line each: `heap 2 (size 7) becomes 1 + 5`.
+fn misere_moves(
+    out: &mut impl Write,
+    heaps: &[usize],
+    moves: &[grundy::analysis::MisereMove],
+) -> Result<(), Failure> {
+    for m in moves {
+        let to = if m.to.is_empty() {
+            "nothing".to_owned()
+        } else {
+            let parts: Vec<String> = m.to.iter().map(usize::to_string).collect();
+            parts.join(" + ")
+        };
+        writeln!(
+            out,
+            "heap {} (size {}) becomes {to}",
+            m.component + 1,
+            heaps[m.component]
+        )?;
+    }
+    Ok(())
 }
 
 /// `grundy misere GAME --quotient N [HEAPS...]`.
@@ -1912,22 +1919,7 @@ pub fn quotient(
                     listed.join(" "),
                     if *loses { "second" } else { "first" }
                 )?;
-                for m in moves {
-                    let to = if m.to.is_empty() {
-                        "nothing".to_owned()
-                    } else {
-                        m.to.iter()
-                            .map(usize::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" + ")
-                    };
-                    writeln!(
-                        out,
-                        "heap {} (size {}) becomes {to}",
-                        m.component + 1,
-                        heaps[m.component]
-                    )?;
-                }
+                misere_moves(out, heaps, moves)?;
             }
             Ok(())
         }

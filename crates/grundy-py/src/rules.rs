@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use grundy::{Error, HeapGame, HeapRuleset, MexScratch, Nimber, Options, Ruleset, TakeBreak};
+use grundy::{HeapGame, HeapRuleset, MexScratch, Nimber, Options, Ruleset, TakeBreak};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -20,8 +20,8 @@ pub enum Rules {
 /// of `int`, which is how a move that splits a heap is written).
 ///
 /// The engine's solvers cannot see Python errors, so the first one raised
-/// is kept here, every later call lists nothing, and the solver is stopped
-/// with [`Error::Rules`]; the binding then raises the kept error itself.
+/// is kept here and every later call lists nothing; the binding raises the
+/// kept error itself once the solver returns.
 pub struct PythonRules {
     options: Py<PyAny>,
     failure: Mutex<Option<PyErr>>,
@@ -87,39 +87,10 @@ impl Ruleset for PythonRules {
     }
 }
 
-impl HeapRuleset for PythonRules {
-    fn gather(
-        &self,
-        n: usize,
-        values: &[Nimber],
-        _max: Nimber,
-        seen: &mut MexScratch,
-        scratch: &mut Options<usize>,
-    ) -> grundy::Result<()> {
-        scratch.clear();
-        self.options(&n, scratch);
-        if self.failed() {
-            return Err(Error::Rules {
-                message: format!("options({n}) raised an exception"),
-            });
-        }
-        for option in scratch.iter() {
-            let mut value = Nimber::ZERO;
-            for &part in option {
-                let smaller = values.get(part).filter(|_| part < n);
-                let Some(&part_value) = smaller else {
-                    return Err(Error::NotDescending {
-                        heap: n as u64,
-                        part: part as u64,
-                    });
-                };
-                value ^= part_value;
-            }
-            seen.insert(value);
-        }
-        Ok(())
-    }
-}
+/// The default gather lists [`Ruleset::options`]; after a callback has
+/// raised, every heap lists nothing at once, so the run ends quickly and
+/// [`Rules::checked`] raises the kept exception in place of its result.
+impl HeapRuleset for PythonRules {}
 
 impl Rules {
     /// `result`, unless the rules are a callback that raised while it was

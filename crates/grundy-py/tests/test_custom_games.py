@@ -11,6 +11,7 @@ import time
 import pytest
 
 import grundy
+from conftest import wythoff_options
 
 
 def kayles_options(n):
@@ -52,13 +53,7 @@ def test_general_rules_with_sums_equal_the_built_in():
 
 
 def test_general_rules_on_tuples_and_every_winning_move_leads_to_zero():
-    def wythoff(p):
-        a, b = p
-        yield from ((a - i, b) for i in range(1, a + 1))
-        yield from ((a, b - i) for i in range(1, b + 1))
-        yield from ((a - i, b - i) for i in range(1, min(a, b) + 1))
-
-    rules = grundy.Rules(wythoff)
+    rules = grundy.Rules(wythoff_options)
     found = rules.analyze_sum([(4, 6), (2, 9)])
     assert found.first_player_wins
     for move in found.winning_moves:

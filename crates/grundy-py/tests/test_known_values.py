@@ -4,7 +4,7 @@ OEIS sequences and the solved octal games of ``testdata/octal/periods.tsv``."""
 import pytest
 
 import grundy
-from conftest import TESTDATA, oeis
+from conftest import TESTDATA, oeis, wythoff_options
 
 # (game, OEIS sequence, first heap the sequence lists)
 SEQUENCES = [
@@ -91,13 +91,7 @@ def test_certificates_round_trip_and_tampering_is_caught():
 def test_wythoff_rules_in_python_match_a004481():
     """Wythoff's game written as general rules, read by antidiagonals."""
 
-    def queen(p):
-        a, b = p
-        yield from ((a - i, b) for i in range(1, a + 1))
-        yield from ((a, b - i) for i in range(1, b + 1))
-        yield from ((a - i, b - i) for i in range(1, min(a, b) + 1))
-
-    rules = grundy.Rules(queen)
+    rules = grundy.Rules(wythoff_options)
     terms = oeis("A004481")
     by_antidiagonals = [rules.value((d - j, j)) for d in range(20) for j in range(d + 1)]
     assert by_antidiagonals[: len(terms)] == terms

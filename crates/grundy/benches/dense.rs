@@ -6,22 +6,12 @@
 //! Run: `cargo bench -p grundy --bench dense`
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+
+mod common;
+use common::best_of_three;
 
 use grundy::solve::{Engine, Plain};
 use grundy::{HeapGame, TableSolver};
-
-/// The best of three runs.
-fn time(mut run: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .min()
-        .expect("three runs")
-}
 
 fn main() {
     let solver = TableSolver::new()
@@ -39,10 +29,10 @@ fn main() {
         ("sub(squares)", 200_000),
     ] {
         let game: HeapGame = name.parse().expect("a built-in game");
-        let baseline = time(|| {
+        let baseline = best_of_three(|| {
             black_box(solver.values(&Plain(&game), to).expect("values"));
         });
-        let kernel = time(|| {
+        let kernel = best_of_three(|| {
             black_box(solver.values(&game, to).expect("values"));
         });
         println!(

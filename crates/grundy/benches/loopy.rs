@@ -5,25 +5,16 @@
 //!
 //! Run: `cargo bench -p grundy --bench loopy`
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
+use common::best_of_three;
 
 use grundy::rules::GameGraph;
 use grundy::solve::{Adjacency, loopy_values, retrograde};
 
 const POSITIONS: usize = 1_000_000;
 const MOVES_EACH: usize = 4;
-
-/// The best of three runs.
-fn time(mut run: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .min()
-        .expect("three runs")
-}
 
 /// A pseudo-random graph: each position gets `MOVES_EACH` moves, to any
 /// position (`cyclic`) or only to smaller ones (a DAG). xorshift, seeded.
@@ -74,7 +65,7 @@ fn edge_list((starts, targets): &(Vec<usize>, Vec<u32>)) -> String {
 fn main() {
     let dag = random_graph(false);
     let dag_graph = GameGraph::parse(&edge_list(&dag)).expect("a valid graph");
-    let baseline = time(|| {
+    let baseline = best_of_three(|| {
         dag_graph.solve().expect("acyclic");
     });
     let cyclic = random_graph(true);
@@ -83,11 +74,11 @@ fn main() {
         targets: &cyclic.1,
     };
     let mut largest = 0;
-    let labelling = time(|| {
+    let labelling = best_of_three(|| {
         let values = loopy_values(graph).expect("values");
         largest = values.len();
     });
-    let plain = time(|| {
+    let plain = best_of_three(|| {
         retrograde(graph);
     });
     let edges = cyclic.1.len() as f64;

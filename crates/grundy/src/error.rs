@@ -202,15 +202,6 @@ pub enum Error {
         reason: String,
     },
 
-    /// Rules supplied from outside the crate (a callback of a language
-    /// binding) failed while listing options; the binding keeps the original
-    /// error to report.
-    #[error("the game's rules failed: {message}")]
-    Rules {
-        /// What the rules reported.
-        message: String,
-    },
-
     /// A computed value does not fit the nimber width.
     #[error("a Grundy value of {value} does not fit in 32 bits")]
     NimberOverflow {

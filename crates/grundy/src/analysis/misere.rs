@@ -384,27 +384,16 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
         let value = self.misere_value(heaps)?;
         let mut moves = Vec::new();
         if value != 0 {
-            for (i, &h) in heaps.iter().enumerate() {
-                let mut listed = Options::new();
-                self.game.options(&h, &mut listed);
-                let mut tried: Vec<Vec<usize>> = Vec::new();
-                for parts in listed.iter() {
-                    let mut left: Vec<usize> = parts.iter().copied().filter(|&p| p > 0).collect();
-                    left.sort_unstable();
-                    if tried.contains(&left) {
-                        continue;
-                    }
-                    tried.push(left.clone());
-                    let rest = heaps[..i].iter().chain(&heaps[i + 1..]).chain(&left);
-                    let after: Vec<usize> = rest.copied().collect();
-                    if self.misere_value(&after)? == 0 {
-                        moves.push(MisereMove {
-                            component: i,
-                            to: left,
-                        });
-                    }
+            let game = self.game;
+            for_each_move(game, heaps, &mut |component, to, after| {
+                if self.misere_value(after)? == 0 {
+                    moves.push(MisereMove {
+                        component,
+                        to: to.to_vec(),
+                    });
                 }
-            }
+                Ok(())
+            })?;
         }
         Ok((value, moves))
     }
@@ -413,6 +402,41 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
     pub fn positions_searched(&self) -> usize {
         self.memo.len()
     }
+}
+
+/// What [`for_each_move`] calls: `(component, left, after)`.
+pub(crate) type MoveVisitor<'a> = dyn FnMut(usize, &[usize], &[usize]) -> Result<()> + 'a;
+
+/// Calls `visit(component, left, after)` once for each distinct move of
+/// `heaps` played together: heap `component` becomes the heaps `left`
+/// (sorted, empty ones dropped), leaving `after`.
+pub(crate) fn for_each_move<G: HeapRuleset + ?Sized>(
+    game: &G,
+    heaps: &[usize],
+    visit: &mut MoveVisitor<'_>,
+) -> Result<()> {
+    let mut listed = Options::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        listed.clear();
+        game.options(&h, &mut listed);
+        let mut tried: Vec<Vec<usize>> = Vec::new();
+        for parts in listed.iter() {
+            let mut left: Vec<usize> = parts.iter().copied().filter(|&p| p > 0).collect();
+            left.sort_unstable();
+            if tried.contains(&left) {
+                continue;
+            }
+            let after: Vec<usize> = heaps[..i]
+                .iter()
+                .chain(&heaps[i + 1..])
+                .chain(&left)
+                .copied()
+                .collect();
+            visit(i, &left, &after)?;
+            tried.push(left);
+        }
+    }
+    Ok(())
 }
 
 /// Bouton's misère Nim rule: heaps `heaps` of Nim, played misère, are lost

@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{Error, HeapRuleset, Result};
 
-use super::misere::{Misere, MisereMove};
+use super::misere::{Misere, MisereMove, for_each_move};
 
 /// The misère quotient of a heap game restricted to heaps up to a bound.
 #[derive(Clone, Debug)]
@@ -293,32 +293,15 @@ impl MisereQuotient {
         heaps: &[usize],
     ) -> Result<Vec<MisereMove>> {
         let mut moves = Vec::new();
-        let mut listed = crate::Options::new();
-        for (i, &h) in heaps.iter().enumerate() {
-            listed.clear();
-            game.options(&h, &mut listed);
-            let mut tried: Vec<Vec<usize>> = Vec::new();
-            for parts in listed.iter() {
-                let mut left: Vec<usize> = parts.iter().copied().filter(|&p| p > 0).collect();
-                left.sort_unstable();
-                if tried.contains(&left) {
-                    continue;
-                }
-                tried.push(left.clone());
-                let after: Vec<usize> = heaps[..i]
-                    .iter()
-                    .chain(&heaps[i + 1..])
-                    .chain(&left)
-                    .copied()
-                    .collect();
-                if self.loses(&after)? {
-                    moves.push(MisereMove {
-                        component: i,
-                        to: left,
-                    });
-                }
+        for_each_move(game, heaps, &mut |component, to, after| {
+            if self.loses(after)? {
+                moves.push(MisereMove {
+                    component,
+                    to: to.to_vec(),
+                });
             }
-        }
+            Ok(())
+        })?;
         Ok(moves)
     }
 
