@@ -541,7 +541,14 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let rule: CoinRule = spec.parse()?;
     if let Some(to) = &args.to {
-        let values = rule.values(parse_size(to)?, limit)?;
+        let to = parse_size(to)?;
+        let bar = progress::heaps(to, "coins");
+        let values = rule.values(to, limit, &mut |n| {
+            bar.set_position(n as u64);
+            true
+        });
+        bar.finish_and_clear();
+        let values = values?;
         return output::coin_values(out, args.format, &rule.to_string(), &values);
     }
     let mut heads = args

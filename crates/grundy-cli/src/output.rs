@@ -1458,7 +1458,7 @@ pub fn fibonacci_nim(
                 out,
                 "heap {heap}, take at most {limit} now, then at most {ratio} times the last take"
             )?;
-            if let Some(terms) = &found.zeckendorf {
+            if let Some(terms) = found.zeckendorf.as_ref().filter(|t| !t.is_empty()) {
                 let shown: Vec<String> = terms.iter().map(u64::to_string).collect();
                 writeln!(out, "zeckendorf   {heap} = {}", shown.join(" + "))?;
             }
@@ -1901,7 +1901,7 @@ pub fn quotient(
             writeln!(
                 out,
                 "{game}: misère quotient of heaps up to {} (verified against exhaustive search)",
-                q.heaps.last().copied().unwrap_or(0)
+                q.max_heap
             )?;
             let shown: Vec<String> = generators
                 .iter()

@@ -38,6 +38,8 @@ use super::misere::{Misere, MisereMove, for_each_move};
 /// The misère quotient of a heap game restricted to heaps up to a bound.
 #[derive(Clone, Debug)]
 pub struct MisereQuotient {
+    /// The largest heap covered.
+    pub max_heap: usize,
     /// The heaps with moves, in increasing order: generator `i` (printed
     /// as the letter `a + i`) is heap `heaps[i]`.
     pub heaps: Vec<usize>,
@@ -73,7 +75,12 @@ impl MisereQuotient {
         let mut failure = None;
         for fold in 2..=max_fold.max(2) {
             match Self::with_fold(&mut misere, &heaps, fold)? {
-                Ok(quotient) => return Ok(quotient),
+                Ok(quotient) => {
+                    return Ok(MisereQuotient {
+                        max_heap,
+                        ..quotient
+                    });
+                }
                 Err(position) => failure = Some((fold, position)),
             }
         }
@@ -199,6 +206,7 @@ impl MisereQuotient {
         }
         let generator_of = heaps.iter().enumerate().map(|(g, &h)| (h, g)).collect();
         Ok(Ok(MisereQuotient {
+            max_heap: heaps.last().copied().unwrap_or(0),
             heaps: heaps.to_vec(),
             fold,
             class_of: class,
@@ -259,11 +267,10 @@ impl MisereQuotient {
         let mut counts = vec![0u32; self.heaps.len()];
         for &h in heaps {
             let Some(&g) = self.generator_of.get(&h) else {
-                let largest = self.heaps.last().copied().unwrap_or(0);
-                if h > largest {
+                if h > self.max_heap {
                     return Err(Error::InvalidPosition {
                         text: h.to_string(),
-                        reason: format!("the quotient covers heaps up to {largest}"),
+                        reason: format!("the quotient covers heaps up to {}", self.max_heap),
                     });
                 }
                 continue; // a heap without moves

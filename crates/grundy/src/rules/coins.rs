@@ -183,8 +183,15 @@ impl CoinRule {
     }
 
     /// `g(0..=to)` (`g(0) = 0`: there is no coin 0), from the closed form
-    /// when there is one, else by [`CoinRule::table`].
-    pub fn values(&self, to: u64, memory_limit: u64) -> Result<Vec<Nimber>> {
+    /// when there is one, else by [`CoinRule::table`], calling
+    /// `progress(n)` every few thousand coins (`false` stops the run with
+    /// [`Error::Interrupted`]).
+    pub fn values(
+        &self,
+        to: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Vec<Nimber>> {
         if self.closed_form(1).is_some() {
             let needed = (u128::from(to) + 1) * 4;
             if needed > u128::from(memory_limit) {
@@ -213,7 +220,9 @@ impl CoinRule {
                 .chain(heaps.iter().take(to as usize))
                 .collect());
         }
-        Ok(self.table(to, &[], memory_limit)?.values)
+        Ok(self
+            .table_with_progress(to, &[], memory_limit, progress)?
+            .values)
     }
 
     /// Values of coins `1..=to` by the definition (no closed forms), with
@@ -225,6 +234,16 @@ impl CoinRule {
     /// `reach[j] |= reach[j - 1] ^ g(n)`. Values stay below twice the coin
     /// count, so a table of `N` coins costs `O(N k N / 64)` word operations.
     pub fn table(&self, to: u64, keep: &[usize], memory_limit: u64) -> Result<CoinTable> {
+        self.table_with_progress(to, keep, memory_limit, &mut |_| true)
+    }
+
+    fn table_with_progress(
+        &self,
+        to: u64,
+        keep: &[usize],
+        memory_limit: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<CoinTable> {
         let to = usize::try_from(to).unwrap_or(usize::MAX);
         let coins = to.saturating_add(1);
         // Bitsets of at most 2(to + 1) bits, one per reachable count, plus
@@ -250,6 +269,9 @@ impl CoinRule {
                 reach[0][0] = 1;
                 let mut union = Vec::new();
                 for (n, value) in values.iter_mut().enumerate().skip(1) {
+                    if n % 1024 == 0 && !progress(n) {
+                        return Err(Error::Interrupted { heaps: n as u64 });
+                    }
                     union.clear();
                     union.resize(width, 0);
                     let counts = if exactly { k - 1..k } else { 0..k };
@@ -518,8 +540,8 @@ pub fn tartan_table(
             limit: human_bytes(u128::from(memory_limit)),
         });
     }
-    let across = columns.values(to, memory_limit)?;
-    let down = rows.values(to, memory_limit)?;
+    let across = columns.values(to, memory_limit, &mut |_| true)?;
+    let down = rows.values(to, memory_limit, &mut |_| true)?;
     Ok(down
         .iter()
         .map(|&gy| across.iter().map(|&gx| nim_product(gx, gy)).collect())
