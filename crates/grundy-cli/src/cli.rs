@@ -70,6 +70,9 @@ pub enum Command {
     /// (`--to N`), or who wins heaps played together and every winning
     /// move, by exhaustive search with the misère Nim rule and tame heaps.
     Misere(MisereArgs),
+    /// Draw a game's values as SVG or PNG: g(n) against n with P-positions
+    /// and the period marked, or a "periodic table" of rows of one period.
+    Plot(PlotArgs),
 }
 
 #[derive(Debug, Args)]
@@ -290,6 +293,35 @@ pub struct MisereArgs {
     #[arg(long, value_name = "N", default_value = "5e6")]
     pub budget: String,
     /// Output format.
+    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+    pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// The heap game, e.g. grundy, 0.161 or sub(1,3,4).
+    pub game: String,
+    /// The largest heap: 1e6 and 2^20 are accepted.
+    #[arg(long, value_name = "N")]
+    pub to: String,
+    /// The picture to write: FILE.svg or FILE.png.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: std::path::PathBuf,
+    /// scatter (g(n) against n) or table (rows of one period).
+    #[arg(long, value_enum, default_value_t = crate::plot::View::Scatter)]
+    pub view: crate::plot::View,
+    /// Row length for the table view (default: the period, else 32).
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub columns: Option<u64>,
+    /// Picture width in pixels.
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(200..=20_000))]
+    pub width: u32,
+    /// Picture height in pixels.
+    #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(u32).range(150..=20_000))]
+    pub height: u32,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Output format of the report printed after drawing.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
 }

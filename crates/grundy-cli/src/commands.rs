@@ -21,7 +21,7 @@ use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_cou
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs, Format,
     GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, MisereArgs, NimArgs, NimOp,
-    OutcomesArgs, ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
+    OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -711,6 +711,47 @@ pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// The largest heap `grundy misere` searches (positions grow exponentially
 /// with it; the position budget stops a search that grows too far).
 const MISERE_HEAPS: usize = 10_000;
+
+/// `grundy plot GAME --to N -o FILE`.
+pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let game: HeapGame = args.game.parse()?;
+    let to = parse_size(&args.to)?;
+    let solver = solver(&args.table)?;
+    let limits = Limits {
+        to: Some(to),
+        ..Limits::default()
+    };
+    let bar = progress::heaps(to.saturating_add(1), "values");
+    let found = analysis::analyze(&game, &limits, &solver, &mut |n| {
+        bar.set_position(n as u64);
+        true
+    });
+    bar.finish_and_clear();
+    let found = found?;
+    let support = if found.is_proven() {
+        "proven"
+    } else {
+        "observed"
+    };
+    let picture = crate::plot::Picture {
+        title: format!("{} ({}), g(0..={to})", args.game.trim(), found.game),
+        values: &found.values,
+        period: found
+            .periodicity
+            .filter(|p| p.saltus == 0)
+            .map(|p| (p.preperiod, p.period)),
+        support,
+    };
+    let drawn = crate::plot::draw(
+        &args.output,
+        &picture,
+        args.view,
+        (args.width, args.height),
+        args.columns.map(|c| c as usize),
+    )
+    .map_err(Failure::Input)?;
+    output::plotted(out, args.format, &args.output, &picture, &drawn)
+}
 
 /// A coin number (from 1).
 fn parse_coin(text: &str) -> Result<usize, Failure> {

@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod output;
+mod plot;
 mod progress;
 
 use std::io::{self, Write};
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Command::FibonacciNim(args) => commands::fibonacci_nim(&args, &mut out),
         Command::Outcomes(args) => commands::outcomes(&args, &mut out),
         Command::Misere(args) => commands::misere(&args, &mut out),
+        Command::Plot(args) => commands::plot(&args, &mut out),
         Command::Nim(args) => commands::nim(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),

@@ -1925,3 +1925,44 @@ pub fn quotient(
         }
     }
 }
+
+/// `grundy plot`: what was drawn where.
+pub fn plotted(
+    out: &mut impl Write,
+    format: SumFormat,
+    path: &std::path::Path,
+    picture: &crate::plot::Picture<'_>,
+    drawn: &crate::plot::Drawn,
+) -> Result<(), Failure> {
+    let period = picture.period.map(
+        |(pre, p)| serde_json::json!({ "preperiod": pre, "period": p, "support": picture.support }),
+    );
+    match format {
+        SumFormat::Json => json(
+            out,
+            &serde_json::json!({
+                "file": path.display().to_string(),
+                "heaps": picture.values.len(),
+                "points": drawn.points,
+                "p_marks": drawn.p_marks,
+                "p_positions": picture.values.iter().filter(|v| v.is_zero()).count(),
+                "period": period,
+            }),
+        ),
+        SumFormat::Text => {
+            let p_positions = picture.values.iter().filter(|v| v.is_zero()).count();
+            writeln!(
+                out,
+                "wrote {}: {} heaps as {} marks; {p_positions} P-positions, in {} red marks",
+                path.display(),
+                picture.values.len(),
+                drawn.points,
+                drawn.p_marks
+            )?;
+            if let Some((pre, p)) = picture.period {
+                writeln!(out, "period {p}, pre-period {pre} ({})", picture.support)?;
+            }
+            Ok(())
+        }
+    }
+}

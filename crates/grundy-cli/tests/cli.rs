@@ -923,3 +923,82 @@ fn misere_genera_and_sums() {
         "position budget",
     );
 }
+
+#[test]
+fn plots_draw_every_heap_and_mark_p_positions() {
+    let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let values = stdout_json(&["values", "0.07", "--to", "100", "--format", "json"]);
+    let zeros = values["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| **v == 0)
+        .count();
+    let svg = dir.join("scatter.svg");
+    let report = stdout_json(&[
+        "plot",
+        "0.07",
+        "--to",
+        "100",
+        "-o",
+        svg.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        report["points"], 101,
+        "one point per heap while heaps fit the width"
+    );
+    assert_eq!(report["p_positions"], zeros);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches("<circle").count(), 101);
+    assert_eq!(
+        text.matches("fill=\"#D62728\"").count(),
+        zeros,
+        "P-positions in red"
+    );
+    // The periodic table of Kayles: rows of the proven period 12.
+    let table = dir.join("table.svg");
+    let report = stdout_json(&[
+        "plot",
+        "kayles",
+        "--to",
+        "200",
+        "--view",
+        "table",
+        "-o",
+        table.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(report["period"]["period"], 12);
+    assert_eq!(report["period"]["support"], "proven");
+    assert_eq!(report["points"], 201);
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(text.contains("rows of 12"));
+    // A million heaps make a bounded picture.
+    let png = dir.join("grundy.png");
+    let report = stdout_json(&[
+        "plot",
+        "grundy",
+        "--to",
+        "2^20",
+        "-o",
+        png.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(report["points"].as_u64().unwrap() < 1200 * 700);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    rejects(
+        &["plot", "kayles", "--to", "10", "-o", "x.txt"],
+        "give a file ending in .svg or .png",
+    );
+    rejects(
+        &["plot", "chess", "--to", "10", "-o", "x.svg"],
+        "unknown game",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
