@@ -73,6 +73,9 @@ pub enum Command {
     /// Draw a game's values as SVG or PNG: g(n) against n with P-positions
     /// and the period marked, or a "periodic table" of rows of one period.
     Plot(PlotArgs),
+    /// Start the web playground on this machine: explore a game's values,
+    /// plot and period, and play sums against the perfect opponent.
+    Serve(ServeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -324,6 +327,16 @@ pub struct PlotArgs {
     /// Output format of the report printed after drawing.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (loopback by default: only this machine).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// The port (0 picks a free one).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
 }
 
 #[derive(Debug, Args)]

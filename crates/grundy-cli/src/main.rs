@@ -6,6 +6,7 @@ mod commands;
 mod output;
 mod plot;
 mod progress;
+mod serve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Command::Outcomes(args) => commands::outcomes(&args, &mut out),
         Command::Misere(args) => commands::misere(&args, &mut out),
         Command::Plot(args) => commands::plot(&args, &mut out),
+        Command::Serve(args) => serve::run(std::net::SocketAddr::new(args.host, args.port)),
         Command::Nim(args) => commands::nim(&args, &mut out),
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),

@@ -56,6 +56,28 @@ pub enum View {
     Table,
 }
 
+/// Registers the embedded font (harmless when done twice).
+fn font() -> Result<(), String> {
+    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+        .map_err(|_| "the embedded font is invalid".to_owned())
+}
+
+/// Draws `picture` as an SVG document in memory.
+pub fn svg(
+    picture: &Picture<'_>,
+    view: View,
+    size: (u32, u32),
+    columns: Option<usize>,
+) -> Result<(String, Drawn), String> {
+    font()?;
+    let mut text = String::new();
+    let drawn = {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        render(root, picture, view, columns)?
+    };
+    Ok((text, drawn))
+}
+
 /// Draws `picture` into `path` (`.svg` or `.png`, by extension).
 pub fn draw(
     path: &Path,
@@ -64,9 +86,7 @@ pub fn draw(
     size: (u32, u32),
     columns: Option<usize>,
 ) -> Result<Drawn, String> {
-    // The embedded font is valid; registering it twice is harmless.
-    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
-        .map_err(|_| "the embedded font is invalid".to_owned())?;
+    font()?;
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
