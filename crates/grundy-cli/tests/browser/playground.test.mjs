@@ -1,0 +1,81 @@
+// End-to-end tests of the web playground in headless Chromium: start
+// `grundy serve` on a free port, load the page, analyze a game, and play a
+// game to the end against the engine.
+//
+//   npm ci && GRUNDY_BIN=../../../../target/debug/grundy npm test
+//
+// CHROMIUM overrides the browser (default /usr/bin/chromium, Debian's);
+// SCREENSHOT where the picture of the analyzed page goes.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const binary = process.env.GRUNDY_BIN
+  ?? fileURLToPath(new URL("../../../../target/debug/grundy", import.meta.url));
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = spawn(binary, ["serve", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+  base = await new Promise((resolve, reject) => {
+    let said = "";
+    server.stderr.on("data", (chunk) => {
+      said += chunk;
+      const address = said.match(/http:\/\/[^/\s]+\//);
+      if (address) resolve(address[0]);
+    });
+    server.on("exit", (code) => reject(new Error(`grundy serve exited with ${code}: ${said}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+test("the page analyzes a game: values, P-positions, period and plot", async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.goto(base);
+  await page.fill("#game", "kayles");
+  await page.fill("#to", "300");
+  await page.click("#analyze");
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.includes("0.77: g(0..=300)"));
+  assert.match(await page.textContent("#summary"), /period 12, pre-period 71: PROVEN/);
+  assert.equal(await page.locator("#values span").count(), 301);
+  assert.equal(await page.locator("#values span.p").count(), 1, "Kayles' only P-position is 0");
+  await page.waitForSelector("#plot svg");
+  assert.ok(await page.locator("#plot svg circle").count() >= 301);
+  await page.screenshot({ path: process.env.SCREENSHOT ?? "playground.png", fullPage: true });
+  // A bad game gets one clear line.
+  await page.fill("#game", "chess");
+  await page.click("#analyze");
+  await page.waitForSelector("#summary .error");
+  assert.match(await page.textContent("#summary"), /unknown game 'chess'/);
+});
+
+test("a game of Nim is played to the end against the engine", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.fill("#game", "nim");
+  await page.fill("#heaps", "1 2 3"); // nim-sum 0: the player to move loses
+  await page.click("#start");
+  await page.waitForSelector("#board .heap");
+  assert.match(await page.textContent("#status"), /Nim-sum 0: the player to move loses/);
+  assert.match(await page.textContent("#board"), /value 3 = mex\{0, 1, 2\}/);
+  for (let turn = 0; turn < 10; turn += 1) {
+    if (/last move/.test(await page.textContent("#status"))) break;
+    const logged = await page.locator("#log li").count();
+    await page.locator("#board button.option").first().click();
+    await page.waitForFunction((n) => document.querySelectorAll("#log li").length > n, logged);
+  }
+  assert.match(await page.textContent("#status"), /The engine made the last move: it wins/);
+  assert.match(await page.textContent("#log"), /Engine: heap/);
+});
