@@ -24,8 +24,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use grundy::analysis::{Limits, analyze};
-use grundy::rules::CATALOGUE;
+use grundy::analysis::{Limits, analyze, find_period};
+use grundy::rules::{CATALOGUE, ScriptGame, ScriptLimits, ScriptPosition};
 use grundy::{HeapGame, HeapRuleset, Nimber, Options, TableSolver, ValueTable};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -115,14 +115,96 @@ async fn blocking<T: Send + 'static>(
     })?
 }
 
-fn parse_game(spec: &str) -> Result<HeapGame, ApiError> {
-    if spec.len() > MAX_SPEC {
-        return Err(bad_request(format!(
-            "a game is at most {MAX_SPEC} characters"
-        )));
+/// A game the playground plays: a built-in one, or rules typed as a Rhai
+/// script (run with tight limits: 10^5 operations a call, 2 s, 10^5
+/// positions).
+enum WebGame {
+    Heap(HeapGame),
+    Script(Box<ScriptGame>),
+}
+
+/// The longest script accepted.
+const MAX_SCRIPT: usize = 20_000;
+
+impl WebGame {
+    fn parse(spec: &str, script: Option<&str>) -> Result<WebGame, ApiError> {
+        if let Some(source) = script.filter(|s| !s.trim().is_empty()) {
+            if source.len() > MAX_SCRIPT {
+                return Err(bad_request(format!(
+                    "a script is at most {MAX_SCRIPT} characters"
+                )));
+            }
+            let limits = ScriptLimits {
+                operations: 100_000,
+                time: Duration::from_secs(2),
+                positions: 100_000,
+                size: 100_000,
+            };
+            return ScriptGame::compile("script", source, limits)
+                .map(|g| WebGame::Script(Box::new(g)))
+                .map_err(|e| bad_request(e.to_string()));
+        }
+        if spec.len() > MAX_SPEC {
+            return Err(bad_request(format!(
+                "a game is at most {MAX_SPEC} characters"
+            )));
+        }
+        spec.parse()
+            .map(WebGame::Heap)
+            .map_err(|e: grundy::Error| bad_request(e.to_string()))
     }
-    spec.parse()
-        .map_err(|e: grundy::Error| bad_request(e.to_string()))
+
+    /// The distinct options of heap `h`, each sorted without empty heaps.
+    fn options_of(&self, h: usize) -> Result<Vec<Vec<usize>>, ApiError> {
+        let mut found: Vec<Vec<usize>> = Vec::new();
+        match self {
+            WebGame::Heap(game) => {
+                game.visit_options(h, &mut |parts| found.push(parts.to_vec()));
+            }
+            WebGame::Script(game) => {
+                let start = ScriptPosition::Heap(h as u64);
+                let explored = game
+                    .explore(std::slice::from_ref(&start))
+                    .map_err(engine_error)?;
+                let mut listed = Options::new();
+                grundy::Ruleset::options(&explored, &start, &mut listed);
+                for parts in listed.iter() {
+                    let heaps = parts
+                        .iter()
+                        .map(|p| match p {
+                            ScriptPosition::Heap(n) => Ok(*n as usize),
+                            ScriptPosition::Tuple(_) => Err(bad_request(
+                                "the playground plays scripts on heaps, not tuples",
+                            )),
+                        })
+                        .collect::<Result<Vec<usize>, ApiError>>()?;
+                    found.push(heaps);
+                }
+            }
+        }
+        for option in &mut found {
+            option.retain(|&p| p > 0);
+            option.sort_unstable();
+        }
+        found.sort();
+        found.dedup();
+        Ok(found)
+    }
+
+    /// `g(0..=to)`, stopped at the deadline.
+    fn table(&self, to: u64) -> Result<ValueTable, ApiError> {
+        match self {
+            WebGame::Heap(game) => {
+                let (solver, mut progress) = bounded();
+                let mut table = ValueTable::new();
+                solver
+                    .extend(game, &mut table, to, &mut progress)
+                    .map_err(engine_error)?;
+                Ok(table)
+            }
+            WebGame::Script(game) => game.heap_values(to).map_err(engine_error),
+        }
+    }
 }
 
 /// A table solver bounded in memory, with a progress check that stops at
@@ -164,44 +246,86 @@ struct TableQuery {
     game: String,
     to: Option<u64>,
     view: Option<String>,
+    script: Option<String>,
 }
 
-/// Values, P-positions and period of `query.game` up to `query.to`.
-fn compute(query: &TableQuery) -> Result<(HeapGame, grundy::analysis::Analysis), ApiError> {
-    let game = parse_game(&query.game)?;
+/// Values and what was found in them.
+struct Tabled {
+    game: String,
+    values: ValueTable,
+    periodicity: Option<grundy::analysis::Periodicity>,
+    proven: bool,
+    theorem: Option<&'static str>,
+}
+
+/// The largest table computed for a script (each heap is a script call).
+const MAX_SCRIPT_TO: u64 = 2_000;
+
+/// Values, P-positions and period of the game asked for, up to `to`.
+fn compute(query: &TableQuery) -> Result<Tabled, ApiError> {
+    let game = WebGame::parse(&query.game, query.script.as_deref())?;
     let to = query.to.unwrap_or(200);
-    if to > MAX_TO {
+    let most = if matches!(game, WebGame::Script(_)) {
+        MAX_SCRIPT_TO
+    } else {
+        MAX_TO
+    };
+    if to > most {
         return Err(bad_request(format!(
-            "the playground computes at most {MAX_TO} heaps"
+            "the playground computes at most {most} heaps of this game"
         )));
     }
-    let (solver, mut progress) = bounded();
-    let limits = Limits {
-        to: Some(to),
-        ..Limits::default()
-    };
-    let found = analyze(&game, &limits, &solver, &mut progress).map_err(engine_error)?;
-    Ok((game, found))
+    match game {
+        WebGame::Heap(game) => {
+            let (solver, mut progress) = bounded();
+            let limits = Limits {
+                to: Some(to),
+                ..Limits::default()
+            };
+            let found = analyze(&game, &limits, &solver, &mut progress).map_err(engine_error)?;
+            Ok(Tabled {
+                proven: found.is_proven(),
+                theorem: found.theorem.map(|t| t.name()),
+                periodicity: found.periodicity,
+                game: found.game,
+                values: found.values,
+            })
+        }
+        script => {
+            let values = script.table(to)?;
+            Ok(Tabled {
+                game: "script".into(),
+                periodicity: find_period(&values),
+                values,
+                proven: false,
+                theorem: None,
+            })
+        }
+    }
 }
 
 async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
     let result = blocking(move || {
-        let (_, found) = compute(&query)?;
+        let found = compute(&query)?;
         let values: Vec<u32> = found.values.iter().map(Nimber::get).collect();
         let period = found.periodicity.map(|p| {
             json!({
                 "preperiod": p.preperiod,
                 "period": p.period,
                 "saltus": p.saltus,
-                "proven": found.is_proven(),
-                "theorem": found.theorem.map(|t| t.name()),
+                "proven": found.proven,
+                "theorem": found.theorem,
             })
         });
+        let p_positions: Vec<usize> = (0..values.len())
+            .filter(|&n| values[n] == 0)
+            .take(1000)
+            .collect();
         Ok(json!({
             "game": found.game,
-            "to": found.computed_to(),
+            "to": values.len().saturating_sub(1),
             "values": values,
-            "p_positions": found.p_positions().take(1000).collect::<Vec<_>>(),
+            "p_positions": p_positions,
             "period": period,
         }))
     })
@@ -221,19 +345,19 @@ async fn plot(Query(query): Query<TableQuery>) -> Response {
         }
     };
     let result = blocking(move || {
-        let (_, found) = compute(&query)?;
+        let found = compute(&query)?;
         let picture = Picture {
-            title: format!("{}, g(0..={})", found.game, found.computed_to()),
+            title: format!(
+                "{}, g(0..={})",
+                found.game,
+                found.values.len().saturating_sub(1)
+            ),
             values: &found.values,
             period: found
                 .periodicity
                 .filter(|p| p.saltus == 0)
                 .map(|p| (p.preperiod, p.period)),
-            support: if found.is_proven() {
-                "proven"
-            } else {
-                "observed"
-            },
+            support: if found.proven { "proven" } else { "observed" },
         };
         crate::plot::svg(&picture, view, (900, 420), None)
             .map(|(svg, _)| svg)
@@ -249,12 +373,16 @@ async fn plot(Query(query): Query<TableQuery>) -> Response {
 #[derive(Deserialize)]
 struct PositionRequest {
     game: String,
+    #[serde(default)]
+    script: Option<String>,
     heaps: Vec<usize>,
 }
 
 #[derive(Deserialize)]
 struct MoveRequest {
     game: String,
+    #[serde(default)]
+    script: Option<String>,
     heaps: Vec<usize>,
     component: usize,
     to: Vec<usize>,
@@ -306,30 +434,14 @@ fn check_heaps(heaps: &[usize]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The distinct options of heap `h`, each sorted without empty heaps.
-fn options_of(game: &HeapGame, h: usize) -> Vec<Vec<usize>> {
-    let mut listed = Options::new();
-    game.visit_options(h, &mut |parts| listed.push(parts.iter().copied()));
-    let mut found: Vec<Vec<usize>> = listed
-        .iter()
-        .map(|parts| {
-            let mut left: Vec<usize> = parts.iter().copied().filter(|&p| p > 0).collect();
-            left.sort_unstable();
-            left
-        })
-        .collect();
-    found.sort();
-    found.dedup();
-    found
-}
-
-fn explain(game: &HeapGame, table: &ValueTable, heaps: &[usize]) -> Explained {
+fn explain(game: &WebGame, table: &ValueTable, heaps: &[usize]) -> Result<Explained, ApiError> {
     let value_of = |parts: &[usize]| parts.iter().map(|&p| table.at(p)).sum::<Nimber>();
     let mut components = Vec::with_capacity(heaps.len());
     let mut nim_sum = Nimber::ZERO;
     let mut finished = true;
     for &h in heaps {
-        let options: Vec<OptionExplained> = options_of(game, h)
+        let options: Vec<OptionExplained> = game
+            .options_of(h)?
             .into_iter()
             .map(|to| OptionExplained {
                 value: value_of(&to).get(),
@@ -359,33 +471,32 @@ fn explain(game: &HeapGame, table: &ValueTable, heaps: &[usize]) -> Explained {
             }
         }
     }
-    Explained {
+    Ok(Explained {
         heaps: heaps.to_vec(),
         nim_sum: nim_sum.get(),
         winner: if nim_sum.is_zero() { "second" } else { "first" },
         components,
         winning_moves,
         finished,
-    }
+    })
 }
 
 /// The game and its value table for heaps `heaps`.
-fn prepare(game: &str, heaps: &[usize]) -> Result<(HeapGame, ValueTable), ApiError> {
-    let game = parse_game(game)?;
+fn prepare(
+    game: &str,
+    script: Option<&str>,
+    heaps: &[usize],
+) -> Result<(WebGame, ValueTable), ApiError> {
+    let game = WebGame::parse(game, script)?;
     check_heaps(heaps)?;
-    let (solver, mut progress) = bounded();
-    let mut table = ValueTable::new();
-    let largest = heaps.iter().copied().max().unwrap_or(0) as u64;
-    solver
-        .extend(&game, &mut table, largest, &mut progress)
-        .map_err(engine_error)?;
+    let table = game.table(heaps.iter().copied().max().unwrap_or(0) as u64)?;
     Ok((game, table))
 }
 
 async fn position(Json(request): Json<PositionRequest>) -> Response {
     let result = blocking(move || {
-        let (game, table) = prepare(&request.game, &request.heaps)?;
-        Ok(explain(&game, &table, &request.heaps))
+        let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
+        explain(&game, &table, &request.heaps)
     })
     .await;
     match result {
@@ -404,7 +515,7 @@ fn apply(heaps: &[usize], component: usize, to: &[usize]) -> Vec<usize> {
 
 async fn play_move(Json(request): Json<MoveRequest>) -> Response {
     let result = blocking(move || {
-        let (game, table) = prepare(&request.game, &request.heaps)?;
+        let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
         let Some(&from) = request.heaps.get(request.component) else {
             return Err(bad_request(format!(
                 "there is no heap {}",
@@ -414,7 +525,7 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
         let mut to = request.to.clone();
         to.retain(|&h| h > 0);
         to.sort_unstable();
-        if !options_of(&game, from).contains(&to) {
+        if !game.options_of(from)?.contains(&to) {
             return Err(bad_request(format!(
                 "{from} cannot become {to:?} in one move"
             )));
@@ -425,7 +536,8 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
             to: to.clone(),
         };
         let after = apply(&request.heaps, request.component, &to);
-        let mut state = explain(&game, &table, &after);
+        let mut state = explain(&game, &table, &after)?;
+        let after_yours = state.nim_sum;
         let mut reply = None;
         if !state.finished {
             // The engine wins when it can; otherwise it makes the first move
@@ -442,7 +554,7 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
             if let Some(chosen) = chosen {
                 let next = apply(&state.heaps, chosen.component, &chosen.to);
                 reply = Some(chosen);
-                state = explain(&game, &table, &next);
+                state = explain(&game, &table, &next)?;
             }
         }
         let winner = match (state.finished, reply.is_some()) {
@@ -450,7 +562,13 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
             (true, false) => Some("you"),
             _ => None,
         };
-        Ok(json!({ "yours": yours, "reply": reply, "state": state, "winner": winner }))
+        Ok(json!({
+            "yours": yours,
+            "after_yours": after_yours,
+            "reply": reply,
+            "state": state,
+            "winner": winner,
+        }))
     })
     .await;
     match result {
@@ -564,6 +682,40 @@ mod tests {
             state["components"][0]["options"].as_array().unwrap().len(),
             3
         );
+    }
+
+    #[test]
+    fn scripts_are_analyzed_and_played() {
+        // Kayles as a script: the same values as the built-in.
+        let source = "fn options(n) { let out = []; for t in 1..3 { for a in 0..n - t + 1 { \
+                      out.push(sum(a, n - t - a)); } } out }";
+        let path = format!("/api/analyze?game=&to=40&script={}", encode(source));
+        let (status, _, body) = get(&path);
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let scripted: Value = serde_json::from_str(&body).unwrap();
+        let (_, _, body) = get("/api/analyze?game=kayles&to=40");
+        let built_in: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(scripted["values"], built_in["values"]);
+        let (status, state) = post(
+            "/api/position",
+            json!({ "game": "", "script": source, "heaps": [4, 7] }),
+        );
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(state["nim_sum"], 1 ^ 2);
+        let (status, body) = post(
+            "/api/position",
+            json!({ "game": "", "script": "fn options(n) { loop {} }", "heaps": [3] }),
+        );
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    fn encode(text: &str) -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
     }
 
     /// A whole game against the engine: the player always takes the first

@@ -61,6 +61,19 @@ test("the page analyzes a game: values, P-positions, period and plot", async () 
   assert.match(await page.textContent("#summary"), /unknown game 'chess'/);
 });
 
+test("rules typed as a script are analyzed", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.click("#scripting summary");
+  // Take one or two tokens: g(n) = n mod 3.
+  await page.fill("#script", "fn options(n) { [n - 1, n - 2] }");
+  await page.fill("#to", "30");
+  await page.click("#analyze");
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.startsWith("script:"));
+  const values = await page.locator("#values span").allTextContents();
+  assert.deepEqual(values.map(Number), Array.from({ length: 31 }, (_, n) => n % 3));
+});
+
 test("a game of Nim is played to the end against the engine", async () => {
   const page = await browser.newPage();
   await page.goto(base);
