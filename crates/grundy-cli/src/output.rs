@@ -700,22 +700,37 @@ pub fn graph(
                 graph.edge_count(),
                 p_positions.len()
             )?;
-            let width = (0..graph.len())
-                .map(|p| graph.name(p).len())
-                .max()
-                .unwrap_or(0);
+            let width = name_width(graph);
             for (p, value) in values.iter().enumerate() {
                 write!(out, "{:<width$}  {:>3}", graph.name(p), value)?;
                 for m in winning(p) {
-                    match m.label {
-                        Some(label) => write!(out, "  -> {} ({label})", m.to)?,
-                        None => write!(out, "  -> {}", m.to)?,
-                    }
+                    write_move(out, "->", m.to, m.label)?;
                 }
                 writeln!(out)?;
             }
             Ok(())
         }
+    }
+}
+
+/// The width of the longest position name of `graph`, for aligned tables.
+fn name_width(graph: &GameGraph) -> usize {
+    (0..graph.len())
+        .map(|p| graph.name(p).len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// `  -> to (label)` after a position in a graph table.
+fn write_move(
+    out: &mut impl Write,
+    arrow: &str,
+    to: &str,
+    label: Option<&str>,
+) -> std::io::Result<()> {
+    match label {
+        Some(label) => write!(out, "  {arrow} {to} ({label})"),
+        None => write!(out, "  {arrow} {to}"),
     }
 }
 
@@ -1606,10 +1621,7 @@ pub fn loopy_graph(
                 count(Outcome::Loss),
                 count(Outcome::Draw)
             )?;
-            let width = (0..graph.len())
-                .map(|p| graph.name(p).len())
-                .max()
-                .unwrap_or(0);
+            let width = name_width(graph);
             for (p, value) in values.iter().enumerate() {
                 let (mark, arrow) = match plain.outcomes[p] {
                     Outcome::Win => (format!("win in {}", plain.remoteness[p]), "->"),
@@ -1624,10 +1636,7 @@ pub fn loopy_graph(
                     mark
                 )?;
                 for (q, label) in moves(p) {
-                    match label {
-                        Some(label) => write!(out, "  {arrow} {} ({label})", graph.name(q))?,
-                        None => write!(out, "  {arrow} {}", graph.name(q))?,
-                    }
+                    write_move(out, arrow, graph.name(q), label)?;
                 }
                 writeln!(out)?;
             }
