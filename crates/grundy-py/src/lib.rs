@@ -16,9 +16,11 @@ mod rules;
 mod values;
 
 use grundy::analysis::{Certificate, count_ordered};
+use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
 use errors::{GrundyError, detached, to_py};
 use game::{Game, arithmetic};
@@ -114,6 +116,135 @@ fn games() -> Vec<(
         .collect()
 }
 
+/// Values of coins `1..=to` of a coin-turning rule (`turtles`,
+/// `mock-turtles`, `twins`, `ruler`, `grunt`, `turn(K)`, `turn(=K)`,
+/// `ruler(K)`).
+#[pyfunction]
+fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
+    let rule: CoinRule = rule.parse().map_err(to_py)?;
+    let values = detached(py, |progress| {
+        rule.values(to, grundy::solve::DEFAULT_TABLE_LIMIT, &mut |n| progress(n))
+    })?;
+    Ok(values.iter().skip(1).map(|v| v.get()).collect())
+}
+
+/// A row of coins with heads on `heads` (numbered from 1): each head's
+/// value, the nim-sum, the winner and a winning move from each head that
+/// has one, as a dict (`{"values", "nim_sum", "winner", "winning_moves":
+/// [{"turn": [coins]}]}`).
+#[pyfunction]
+fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<'py, PyDict>> {
+    let rule: CoinRule = rule.parse().map_err(to_py)?;
+    let row = detached(py, |_| {
+        analyze_coins(&rule, &heads, grundy::solve::DEFAULT_TABLE_LIMIT)
+    })?;
+    let found = PyDict::new(py);
+    found.set_item(
+        "values",
+        row.heads
+            .iter()
+            .map(|&(c, v)| (c, v.get()))
+            .collect::<Vec<_>>(),
+    )?;
+    found.set_item("nim_sum", row.nim_sum.get())?;
+    found.set_item(
+        "winner",
+        if row.nim_sum.is_zero() {
+            "second"
+        } else {
+            "first"
+        },
+    )?;
+    let moves = PyList::empty(py);
+    for m in &row.winning_moves {
+        let mut turned = m.also.clone();
+        turned.push(m.coin);
+        let entry = PyDict::new(py);
+        entry.set_item("turn", turned)?;
+        moves.append(entry)?;
+    }
+    found.set_item("winning_moves", moves)?;
+    Ok(found)
+}
+
+/// Green Hackenbush pictures played together: each a rooted tree in
+/// bracket notation (`"(()())"`) or an edge list (`"g a\na b\nb g"`, the
+/// ground named `g`). Returns `{"values", "nim_sum", "winner",
+/// "winning_cuts": [{"picture", "edge", "between"}]}`, edges numbered
+/// from 1.
+#[pyfunction]
+fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py, PyDict>> {
+    let parsed = pictures
+        .iter()
+        .map(|p| {
+            if p.trim_start().starts_with('(') || p.trim().is_empty() {
+                Hackenbush::tree(p)
+            } else {
+                Hackenbush::parse(p)
+            }
+        })
+        .collect::<grundy::Result<Vec<Hackenbush>>>()
+        .map_err(to_py)?;
+    let sum = py.detach(|| analyze_hackenbush(&parsed));
+    let found = PyDict::new(py);
+    found.set_item(
+        "values",
+        sum.values.iter().map(|v| v.get()).collect::<Vec<_>>(),
+    )?;
+    found.set_item("nim_sum", sum.nim_sum.get())?;
+    found.set_item(
+        "winner",
+        if sum.nim_sum.is_zero() {
+            "second"
+        } else {
+            "first"
+        },
+    )?;
+    let cuts = PyList::empty(py);
+    for &(picture, edge) in &sum.winning_cuts {
+        let entry = PyDict::new(py);
+        entry.set_item("picture", picture)?;
+        entry.set_item("edge", edge + 1)?;
+        entry.set_item("between", parsed[picture].edge(edge))?;
+        cuts.append(entry)?;
+    }
+    found.set_item("winning_cuts", cuts)?;
+    Ok(found)
+}
+
+/// Fibonacci Nim (each take at most `ratio` times the last; `limit` the
+/// largest take now, by default the opening `heap - 1`): `{"winner",
+/// "winning_takes", "zeckendorf"}`.
+#[pyfunction]
+#[pyo3(signature = (heap, *, limit = None, ratio = 2))]
+fn fibonacci_nim<'py>(
+    py: Python<'py>,
+    heap: u64,
+    limit: Option<u64>,
+    ratio: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    if ratio == 0 {
+        return Err(GrundyError::new_err("ratio must be at least 1"));
+    }
+    let game = FibonacciNim { ratio };
+    let limit = limit.unwrap_or(FibonacciNim::opening_limit(heap));
+    let found = py
+        .detach(|| game.outcome(heap, limit, 1 << 20, 1 << 30))
+        .map_err(to_py)?;
+    let answer = PyDict::new(py);
+    answer.set_item(
+        "winner",
+        if found.first_player_wins {
+            "first"
+        } else {
+            "second"
+        },
+    )?;
+    answer.set_item("winning_takes", found.winning_takes)?;
+    answer.set_item("zeckendorf", found.zeckendorf)?;
+    Ok(answer)
+}
+
 /// Nim-addition: `a ^ b`.
 #[pyfunction]
 fn nim_add(a: u64, b: u64) -> u64 {
@@ -165,6 +296,10 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;
     m.add_function(wrap_pyfunction!(check_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(coin_values, m)?)?;
+    m.add_function(wrap_pyfunction!(coins, m)?)?;
+    m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
+    m.add_function(wrap_pyfunction!(fibonacci_nim, m)?)?;
     m.add_function(wrap_pyfunction!(nim_add, m)?)?;
     m.add_function(wrap_pyfunction!(nim_mul, m)?)?;
     m.add_function(wrap_pyfunction!(nim_pow, m)?)?;

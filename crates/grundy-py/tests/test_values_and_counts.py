@@ -135,3 +135,25 @@ def test_catalogue_lists_the_built_ins():
     assert entries["kayles"][0] == "0.77"
     assert all(description for _, description in entries.values())
     assert grundy.Game("kayles").name == entries["kayles"][0]
+
+
+def test_coin_turning_hackenbush_and_fibonacci_nim():
+    assert grundy.coin_values("turtles", 6) == [1, 2, 3, 4, 5, 6]
+    assert grundy.coin_values("mock-turtles", 8) == [1, 2, 4, 7, 8, 11, 13, 14]
+    row = grundy.coins("ruler", [3, 4, 6])
+    assert row["nim_sum"] == 1 ^ 4 ^ 2 and row["winner"] == "first"
+    assert [4, 5, 6] in [m["turn"] for m in row["winning_moves"]]
+    found = grundy.hackenbush(["(()())", "((()))", "()"])
+    assert found["values"] == [1, 3, 1] and found["nim_sum"] == 3
+    assert found["winning_cuts"][0] == {"picture": 0, "edge": 2, "between": ("v1", "v2")}
+    assert grundy.hackenbush(["g a\na b\nb g"])["values"] == [1]
+    assert grundy.fibonacci_nim(100) == {
+        "winner": "first",
+        "winning_takes": [3, 11],
+        "zeckendorf": [89, 8, 3],
+    }
+    assert grundy.fibonacci_nim(89)["winner"] == "second"
+    with pytest.raises(grundy.GrundyError, match="invalid coin-turning rule"):
+        grundy.coins("spin(2)", [1])
+    with pytest.raises(grundy.GrundyError, match="not closed"):
+        grundy.hackenbush(["(()"])

@@ -2,7 +2,7 @@
 ``grundy``). Checked against the built module by ``mypy.stubtest`` in CI."""
 
 import array
-from typing import Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Analysis",
@@ -19,8 +19,12 @@ __all__ = [
     "SumAnalysis",
     "analyze_sum",
     "check_certificate",
+    "coin_values",
+    "coins",
     "count_positions",
+    "fibonacci_nim",
     "games",
+    "hackenbush",
     "nim_add",
     "nim_inv",
     "nim_mul",
@@ -279,6 +283,20 @@ def check_certificate(text: str) -> None:
 
 def games() -> list[Tuple[str, Optional[str], str, str]]:
     """The built-in games: ``(name, code, description, example)``."""
+
+def coin_values(rule: str, to: int) -> list[int]:
+    """Values of coins 1..=to of a coin-turning rule."""
+
+def coins(rule: str, heads: Sequence[int]) -> dict[str, Any]:
+    """A row of coins: values of the heads, nim-sum, winner, winning moves
+    (``{"turn": [coins]}``)."""
+
+def hackenbush(pictures: Sequence[str]) -> dict[str, Any]:
+    """Green Hackenbush pictures (bracket trees or edge lists) played
+    together: values, nim-sum, winner, every winning cut."""
+
+def fibonacci_nim(heap: int, *, limit: Optional[int] = None, ratio: int = 2) -> dict[str, Any]:
+    """Fibonacci Nim: the winner and the winning takes."""
 
 def nim_add(a: int, b: int) -> int: ...
 def nim_mul(a: int, b: int) -> int: ...
