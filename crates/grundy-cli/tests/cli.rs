@@ -12,6 +12,32 @@ fn stdout_json(args: &[&str]) -> Value {
     serde_json::from_slice(&output).expect("valid JSON")
 }
 
+/// A fresh directory for one test's files, removed when the test ends
+/// (passing or not).
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("grundy-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Bad input: exit code 2, nothing on stdout, one line on stderr that
 /// contains `needle`.
 fn rejects(args: &[&str], needle: &str) {
@@ -276,8 +302,7 @@ fn analyze_never_claims_an_unproven_period() {
 
 #[test]
 fn certificates_check_and_tampering_fails() {
-    let dir = std::env::temp_dir().join(format!("grundy-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-test");
     let path = dir.join("kayles.json");
     let path_text = path.to_str().unwrap();
     grundy(&["analyze", "kayles", "--certificate", path_text]).success();
@@ -318,7 +343,6 @@ fn certificates_check_and_tampering_fails() {
     std::fs::write(&path, "not json").unwrap();
     rejects(&["check", path_text], "not a certificate");
     rejects(&["check", "/nonexistent/certificate.json"], "cannot read");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -349,8 +373,7 @@ fn guess_finds_formulas_and_labels_them() {
     assert_eq!(kayles["formula_from"], 71);
     assert_eq!(kayles["exceptions"].as_array().unwrap().len(), 14);
     // No theorem: a fitting formula is a conjecture, never proven.
-    let dir = std::env::temp_dir().join(format!("grundy-guess-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("guess");
     let file = dir.join("mock-turtles.txt");
     let odious: Vec<String> = (0u64..80)
         .map(|n| (2 * n + u64::from(n.count_ones() % 2)).to_string())
@@ -370,14 +393,12 @@ fn guess_finds_formulas_and_labels_them() {
     assert_eq!(mock["proven"], false);
     std::fs::write(&file, "1 2 x").unwrap();
     rejects(&["guess", "--file", file.to_str().unwrap()], "'x'");
-    std::fs::remove_dir_all(&dir).unwrap();
     rejects(&["guess"], "required");
 }
 
 #[test]
 fn checkpoints_resume_byte_identical_even_after_sigkill() {
-    let dir = std::env::temp_dir().join(format!("grundy-cli-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-ckpt");
     let path = dir.join("run.ckpt");
     let path_text = path.to_str().unwrap();
     let direct = grundy(&["values", "0.354", "--to", "300000", "--format", "csv"]).success();
@@ -417,13 +438,11 @@ fn checkpoints_resume_byte_identical_even_after_sigkill() {
         &["values", "0.137", "--to", "10", "--resume", path_text],
         "not of 0.137",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn graphs_give_values_and_winning_moves() {
-    let dir = std::env::temp_dir().join(format!("grundy-graph-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("graph");
     let file = dir.join("tasks.txt");
     std::fs::write(
         &file,
@@ -470,13 +489,11 @@ fn graphs_give_values_and_winning_moves() {
     std::fs::write(&file, "{\"edges\": [[\"a\"]]}").unwrap();
     rejects(&["graph", path], "invalid graph");
     rejects(&["graph", "/nonexistent/graph.txt"], "cannot read");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn mazes_give_square_values_and_winning_moves() {
-    let dir = std::env::temp_dir().join(format!("grundy-maze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("maze");
     let file = dir.join("maze.txt");
     std::fs::write(&file, "..#....\n.A...#.\n#..#...\n....B..\n.#.....\n").unwrap();
     let path = file.to_str().unwrap();
@@ -501,7 +518,6 @@ fn mazes_give_square_values_and_winning_moves() {
     }
     std::fs::write(&file, "..\n.?\n").unwrap();
     rejects(&["maze", path], "line 2");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -550,8 +566,7 @@ fn scripts_give_heap_values_and_play_tuples() {
 
 #[test]
 fn bad_scripts_are_one_line_errors() {
-    let dir = std::env::temp_dir().join(format!("grundy-scripts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("scripts");
     let write = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -576,13 +591,11 @@ fn bad_scripts_are_one_line_errors() {
         &["values", "missing.rhai", "--to", "3"],
         "cannot read missing.rhai",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn scripted_heap_games_show_their_period() {
-    let dir = std::env::temp_dir().join(format!("grundy-script-period-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("script-period");
     let path = dir.join("sub12.rhai");
     std::fs::write(&path, "fn options(n) { [n - 1, n - 2] }\n").unwrap();
     let path = path.display().to_string();
@@ -593,7 +606,6 @@ fn scripted_heap_games_show_their_period() {
     );
     assert_eq!(found["proven"], false);
     assert_eq!(found["computed_to"], 1000);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -708,8 +720,7 @@ fn hackenbush_pictures_and_winning_cuts() {
         found["winning_cuts"][0]["edge"], 2,
         "cutting a twig leaves a stalk of 2"
     );
-    let dir = std::env::temp_dir().join(format!("grundy-hackenbush-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("hackenbush");
     let triangle = dir.join("triangle.txt");
     std::fs::write(
         &triangle,
@@ -799,21 +810,18 @@ fn outcomes_sweep_a_game_that_is_not_a_sum() {
         &["outcomes", script, "--states", "10", "--position", "20"],
         "not among the states",
     );
-    let dir = std::env::temp_dir().join(format!("grundy-outcomes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("outcomes");
     let up = dir.join("up.rhai");
     std::fs::write(&up, "fn options(n) { [n + 1] }").unwrap();
     rejects(
         &["outcomes", up.to_str().unwrap(), "--states", "5"],
         "not smaller",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn graphs_and_scripts_with_cycles_get_generalized_values() {
-    let dir = std::env::temp_dir().join(format!("grundy-loopy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("loopy");
     let graph = dir.join("loopy.txt");
     // b <-> c with an exit c -> d; e <-> f, f -> g, g -> g: a chase with no exit.
     std::fs::write(&graph, "a b\nb c\nc b\nc d\nd\ne f\nf e\nf g\ng g\n").unwrap();
@@ -878,7 +886,6 @@ fn graphs_and_scripts_with_cycles_get_generalized_values() {
         &["values", script.to_str().unwrap(), "--position", "2"],
         "list single positions",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -926,8 +933,7 @@ fn misere_genera_and_sums() {
 
 #[test]
 fn plots_draw_every_heap_and_mark_p_positions() {
-    let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("plot");
     let values = stdout_json(&["values", "0.07", "--to", "100", "--format", "json"]);
     let zeros = values["values"]
         .as_array()
@@ -1000,5 +1006,4 @@ fn plots_draw_every_heap_and_mark_p_positions() {
         &["plot", "chess", "--to", "10", "-o", "x.svg"],
         "unknown game",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
