@@ -300,10 +300,9 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
                 stack.push((option, std::mem::take(&mut listed), 0));
                 continue;
             }
+            // A state is pushed only when unvalued, and play is acyclic, so it
+            // is valued here exactly once.
             let (state, options, _) = stack.pop().expect("a frame");
-            if self.memo.contains_key(&state) {
-                continue; // valued meanwhile through another path
-            }
             seen.clear();
             for o in &options {
                 let v = self.known(o).or_else(|| self.memo.get(o).copied());

@@ -144,11 +144,11 @@ impl MisereQuotient {
             }
         };
         // Moore's refinement, starting from the outcomes.
-        let mut class = Vec::with_capacity(size);
+        let mut loses = Vec::with_capacity(size);
         for index in 0..size {
-            let loses = misere.misere_value(&position(&digits(index)))? == 0;
-            class.push(u32::from(loses));
+            loses.push(misere.misere_value(&position(&digits(index)))? == 0);
         }
+        let mut class: Vec<u32> = loses.iter().map(|&l| u32::from(l)).collect();
         loop {
             let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
             let mut next = Vec::with_capacity(size);
@@ -170,12 +170,12 @@ impl MisereQuotient {
         let mut words: Vec<Option<Vec<u32>>> = vec![None; classes];
         // Shortest words: by total degree, then by index order.
         let mut order: Vec<usize> = (0..size).collect();
-        order.sort_by_key(|&i| (digits(i).iter().sum::<u32>(), i));
+        order.sort_by_cached_key(|&i| (digits(i).iter().sum::<u32>(), i));
         for &index in &order {
             let c = class[index] as usize;
             if words[c].is_none() {
                 let word = digits(index);
-                p_portion[c] = misere.misere_value(&position(&word))? == 0;
+                p_portion[c] = loses[index];
                 words[c] = Some(word);
             }
         }
