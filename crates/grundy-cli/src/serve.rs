@@ -17,6 +17,7 @@
 //! size. Work runs on blocking threads, off the server's event loop.
 
 use std::net::SocketAddr;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use axum::extract::Query;
@@ -25,7 +26,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use grundy::analysis::{Limits, analyze, find_period};
-use grundy::rules::{CATALOGUE, ScriptGame, ScriptLimits, ScriptPosition};
+use grundy::rules::{CATALOGUE, ExploredGame, ScriptGame, ScriptLimits, ScriptPosition};
 use grundy::{HeapGame, HeapRuleset, Nimber, Options, TableSolver, ValueTable};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -120,7 +121,9 @@ async fn blocking<T: Send + 'static>(
 /// positions).
 enum WebGame {
     Heap(HeapGame),
-    Script(Box<ScriptGame>),
+    /// The script, and the game it explored for heaps `0..=to` (so options
+    /// are listed without calling the script again).
+    Script(Box<ScriptGame>, OnceLock<(u64, ExploredGame)>),
 }
 
 /// The longest script accepted.
@@ -141,7 +144,7 @@ impl WebGame {
                 size: 100_000,
             };
             return ScriptGame::compile("script", source, limits)
-                .map(|g| WebGame::Script(Box::new(g)))
+                .map(|g| WebGame::Script(Box::new(g), OnceLock::new()))
                 .map_err(|e| bad_request(e.to_string()));
         }
         if spec.len() > MAX_SPEC {
@@ -161,13 +164,20 @@ impl WebGame {
             WebGame::Heap(game) => {
                 game.visit_options(h, &mut |parts| found.push(parts.to_vec()));
             }
-            WebGame::Script(game) => {
+            WebGame::Script(game, explored) => {
                 let start = ScriptPosition::Heap(h as u64);
-                let explored = game
-                    .explore(std::slice::from_ref(&start))
-                    .map_err(engine_error)?;
+                let fresh;
+                let explored = match explored.get() {
+                    Some((to, explored)) if h as u64 <= *to => explored,
+                    _ => {
+                        fresh = game
+                            .explore(std::slice::from_ref(&start))
+                            .map_err(engine_error)?;
+                        &fresh
+                    }
+                };
                 let mut listed = Options::new();
-                grundy::Ruleset::options(&explored, &start, &mut listed);
+                grundy::Ruleset::options(explored, &start, &mut listed);
                 for parts in listed.iter() {
                     let heaps = parts
                         .iter()
@@ -202,7 +212,12 @@ impl WebGame {
                     .map_err(engine_error)?;
                 Ok(table)
             }
-            WebGame::Script(game) => game.heap_values(to).map_err(engine_error),
+            WebGame::Script(game, explored) => {
+                let (game_explored, values) = game.heap_table(to).map_err(engine_error)?;
+                // A request builds one table, before it lists any options.
+                let _ = explored.set((to, game_explored));
+                Ok(values)
+            }
         }
     }
 }
@@ -265,7 +280,7 @@ const MAX_SCRIPT_TO: u64 = 2_000;
 fn compute(query: &TableQuery) -> Result<Tabled, ApiError> {
     let game = WebGame::parse(&query.game, query.script.as_deref())?;
     let to = query.to.unwrap_or(200);
-    let most = if matches!(game, WebGame::Script(_)) {
+    let most = if matches!(game, WebGame::Script(..)) {
         MAX_SCRIPT_TO
     } else {
         MAX_TO

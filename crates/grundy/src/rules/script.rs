@@ -224,10 +224,20 @@ impl ScriptGame {
 
     /// `g(0..=to)` for a script whose positions are heaps.
     pub fn heap_values(&self, to: u64) -> Result<ValueTable> {
+        Ok(self.heap_table(to)?.1)
+    }
+
+    /// `g(0..=to)` with the explored game behind it, whose options a caller
+    /// can list without calling the script again.
+    pub fn heap_table(&self, to: u64) -> Result<(ExploredGame, ValueTable)> {
         let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
         let explored = self.explore(&heaps)?;
         let mut solver = MemoSolver::new(&explored);
-        heaps.iter().map(|heap| solver.value(heap)).collect()
+        let values = heaps
+            .iter()
+            .map(|heap| solver.value(heap))
+            .collect::<Result<_>>()?;
+        Ok((explored, values))
     }
 
     /// Explores every position reachable from `starts`, calling the script
