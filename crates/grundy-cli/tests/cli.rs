@@ -688,12 +688,21 @@ fn coin_turning_rows_and_grids() {
     let row = stdout_json(&["coins", "ruler", "--row", "TTHHTH", "--format", "json"]);
     assert_eq!(row["nim_sum"], 1 ^ 4 ^ 2);
     assert_eq!(row["winner"], "first");
-    assert!(!row["winning_moves"].as_array().unwrap().is_empty());
+    // Turning 2, 3, 4 takes away 4 and 1 and adds 2; turning 4, 5, 6 takes
+    // away 2 and 4 and adds 1: both leave 7 ^ 7 = 0.
+    assert_eq!(
+        row["winning_moves"],
+        serde_json::json!([{"turn": [2, 3, 4]}, {"turn": [4, 5, 6]}])
+    );
     let lost = stdout_json(&["coins", "turtles", "1", "4", "5", "--format", "json"]);
     assert_eq!(lost["winner"], "second");
     let grid = stdout_json(&["coins", "turtles*turtles", "2,2", "--format", "json"]);
     assert_eq!(grid["nim_sum"], 3, "2 * 2 = 3 in the nim field");
-    assert!(grid["winning_move"].is_object());
+    // The lone head is worth 3: turning it alone wins.
+    assert_eq!(
+        grid["winning_move"],
+        serde_json::json!({"columns": [2], "rows": [2]})
+    );
     let table = stdout_json(&["coins", "ruler*ruler", "--to", "4", "--format", "json"]);
     // Coin (4, 4): the ruler gives 4 to each, and 4 * 4 = 6 in the nim field.
     assert_eq!(table["values"][3][3], 6);
@@ -848,7 +857,15 @@ fn graphs_and_scripts_with_cycles_get_generalized_values() {
     let draw = stdout_json(&["graph", path, "--sum", "e", "a", "--format", "json"]);
     assert_eq!(draw["outcome"], "draw");
     assert!(draw["remoteness"].is_null());
-    assert!(!draw["drawing_moves"].as_array().unwrap().is_empty());
+    // e -> f keeps a lone infinite part with no finite option; a -> b (0)
+    // leaves the others' nim-sum 0, not among e's finite options (none).
+    assert_eq!(
+        draw["drawing_moves"],
+        serde_json::json!([
+            {"component": 0, "from": "e", "to": "f"},
+            {"component": 1, "from": "a", "to": "b"}
+        ])
+    );
     let script = dir.join("grow.rhai");
     std::fs::write(
         &script,
@@ -900,7 +917,13 @@ fn misere_genera_and_sums() {
     assert_eq!(nim["winner"], "second", "an odd number of single tokens");
     let kayles = stdout_json(&["misere", "kayles", "4", "7", "9", "--format", "json"]);
     assert_eq!(kayles["winner"], "first");
-    assert!(!kayles["winning_moves"].as_array().unwrap().is_empty());
+    assert_eq!(
+        kayles["winning_moves"],
+        serde_json::json!([
+            {"component": 1, "from": 7, "to": [1, 5]},
+            {"component": 2, "from": 9, "to": [1, 7]}
+        ])
+    );
     let quotient = stdout_json(&["misere", "nim", "--quotient", "2", "--format", "json"]);
     assert_eq!(quotient["size"], 6);
     assert_eq!(
@@ -919,7 +942,10 @@ fn misere_genera_and_sums() {
         "json",
     ]);
     assert_eq!(played["size"], 12);
-    assert!(played["winner"].is_string());
+    // Through the quotient, the same answer as the search.
+    let searched = stdout_json(&["misere", "kayles", "4", "5", "--format", "json"]);
+    assert_eq!(played["winner"], searched["winner"]);
+    assert_eq!(played["winning_moves"], searched["winning_moves"]);
     rejects(
         &["misere", "kayles", "--quotient", "3", "7"],
         "covers heaps up to 3",
