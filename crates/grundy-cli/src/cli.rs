@@ -159,6 +159,8 @@ pub struct GuessArgs {
     pub to: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -295,6 +297,8 @@ pub struct MisereArgs {
     /// The most positions the search may remember.
     #[arg(long, value_name = "N", default_value = "5e6")]
     pub budget: String,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -324,6 +328,8 @@ pub struct PlotArgs {
     pub height: u32,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format of the report printed after drawing.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -361,6 +367,8 @@ pub struct CompareArgs {
     pub to: String,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -375,6 +383,8 @@ pub struct SumArgs {
     pub heaps: Vec<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -422,6 +432,8 @@ pub struct CountArgs {
     pub max: Option<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

@@ -7,16 +7,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grundy::analysis::{
-    self, Arithmetic, Certificate, Limits, Misere, MisereQuotient, Tuples, count_ordered,
-    count_tuples, value_histogram,
+    self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
+    count_ordered, count_tuples, pair_histogram, value_histogram,
 };
 use grundy::rules::{
-    CATALOGUE, CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame,
-    ScriptLimits, ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, parse_size,
-    script_loopy, script_sum, tartan_table,
+    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
+    analyze_coins, analyze_grid, analyze_hackenbush, parse_size, tartan_table,
 };
-use grundy::solve::{Checkpoint, Engine, analyze_loopy_sum, retrograde, sum_retrograde};
-use grundy::{Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
+use grundy::session::{
+    GraphSolution, HeapRules, HeapValues, ScriptPlay, analyze_heap_game, play_loopy_graph,
+    play_script, solve_graph,
+};
+use grundy::solve::{Checkpoint, Engine};
+use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
+use grundy::{Component, TableSolver, ValueTable, analyze_positions, analyze_sum, move_counts};
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs, Format,
@@ -27,97 +31,91 @@ use crate::{Failure, output, progress};
 
 /// `grundy values GAME --to N`, or `grundy values FILE.rhai --position P`.
 pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let spec = args.game.trim();
-    if spec.ends_with(".rhai") {
-        return script_values(args, out);
+    let spec = GameSpec::parse(&args.game)?;
+    let name = args.game.trim();
+    if !args.position.is_empty() {
+        return script_positions(&spec, args, out);
     }
     let Some(to) = &args.to else {
         return Err(Failure::Input(
-            "--position is for game scripts (FILE.rhai); give --to N".into(),
+            "give --to N (or --position P for a script)".into(),
         ));
     };
     let to = parse_size(to)?;
-    if let Some(game) = PairGame::parse(spec) {
-        let game = game?;
+    if let GameSpec::Pair(game) = &spec {
         let table = game.table(to, parse_bytes(&args.table.memory_limit)?)?;
         return output::pair_values(out, args.format, &game.to_string(), &table);
     }
-    let game: HeapGame = args.game.parse()?;
-    let (solver, mut values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
-    values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
+    let game = HeapRules::from_spec(&spec, Question::Values, &script_limits(&args.script)?)?;
+    let (solver, resumed) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     let bar = progress::heaps(to.saturating_add(1), "values");
     let interrupted = stop_flag(&args.resumable);
-    let result = solver.extend(&game, &mut values, to, &mut |n| {
+    let mut progress = |n: usize| {
         bar.set_position(n as u64);
         !interrupted.load(Ordering::Relaxed)
-    });
+    };
+    let found = match resumed {
+        // A resumed run goes on from its saved table.
+        Some(mut values) => {
+            values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
+            solver
+                .extend(&game, &mut values, to, &mut progress)
+                .map(|_| HeapValues::Finite(values))
+        }
+        None => game.values(to, &solver, &mut progress),
+    };
     bar.finish_and_clear();
-    result.map_err(|e| interruption(e, &args.resumable))?;
-    output::values(out, args.format, spec, &game.to_string(), &values)
+    match found.map_err(|e| interruption(e, &args.resumable))? {
+        HeapValues::Finite(values) => {
+            output::values(out, args.format, name, &game.to_string(), &values)
+        }
+        HeapValues::Loopy(values) => {
+            let listed: Vec<(u64, grundy::solve::LoopyValue)> = (0..).zip(values).collect();
+            output::loopy_heaps(out, args.format, name, &listed)
+        }
+    }
 }
 
-/// `grundy values FILE.rhai`: heaps `0..=N` of a scripted game, or the
-/// positions given, played together.
-fn script_values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let game = compile_script(args.game.trim(), &args.script)?;
-    let name = game.name();
-    if let Some(to) = &args.to {
-        let to = parse_size(to)?;
-        solver(&args.table)?.check_fits(to)?;
-        let values = match game.heap_values(to) {
-            Err(grundy::Error::Cycle { .. }) => {
-                // Heaps that can grow: generalized values instead.
-                let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
-                let loopy = script_loopy(&game, &heaps)?;
-                let listed: Vec<(u64, grundy::solve::LoopyValue)> = (0..=to)
-                    .zip(&loopy.values)
-                    .map(|(n, v)| (n, v.clone()))
-                    .collect();
-                return output::loopy_heaps(out, args.format, name, &listed);
-            }
-            other => other?,
-        };
-        return output::values(out, args.format, name, name, &values);
-    }
+/// `grundy values FILE.rhai --position P...`: positions of a script (heaps
+/// or tuples) played together, with every winning move; generalized values
+/// when play can cycle.
+fn script_positions(
+    spec: &GameSpec,
+    args: &ValuesArgs,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let GameSpec::Script(path) = spec else {
+        return Err(Failure::Input(
+            "--position is for game scripts (FILE.rhai); for other games use `grundy sum`".into(),
+        ));
+    };
+    let game = compile_script(&path.to_string_lossy(), &args.script)?;
     let positions = args
         .position
         .iter()
         .map(|p| p.parse::<ScriptPosition>())
         .collect::<Result<Vec<_>, _>>()?;
-    let sum = match script_sum(&game, &positions) {
-        Err(grundy::Error::Cycle { .. }) => {
-            let loopy = script_loopy(&game, &positions)?;
-            let tokens: Vec<usize> = positions.iter().filter_map(|p| loopy.index(p)).collect();
-            let sum = analyze_loopy_sum(loopy.adjacency(), &loopy.values, &tokens);
-            let remoteness = sum_retrograde(loopy.adjacency(), &tokens, LOOPY_SUM_STATES)
-                .ok()
-                .map(|(_, r)| r);
-            let names: Vec<String> = loopy.positions.iter().map(ToString::to_string).collect();
-            return output::loopy_sum(
-                out,
-                match args.format {
-                    Format::Json => SumFormat::Json,
-                    Format::Text | Format::Csv => SumFormat::Text,
-                },
-                &names,
-                &loopy.values,
-                &tokens,
-                &sum,
-                remoteness,
-            );
-        }
-        other => other?,
-    };
-    output::script_sum(out, args.format, &positions, &sum)
+    match play_script(&game, &positions)? {
+        ScriptPlay::Finite(sum) => output::position_sum(out, args.format, &positions, &sum),
+        ScriptPlay::Loopy(play) => output::loopy_sum(
+            out,
+            match args.format {
+                Format::Json => SumFormat::Json,
+                Format::Text | Format::Csv => SumFormat::Text,
+            },
+            &play,
+        ),
+    }
 }
 
-/// The solver with checkpoints as asked, and the values to start from.
+/// The solver with checkpoints as asked, and the values to start from
+/// when resuming.
 fn resumable(
     solver: TableSolver,
-    game: &HeapGame,
+    game: &impl std::fmt::Display,
     args: &ResumeArgs,
-) -> Result<(TableSolver, ValueTable), Failure> {
-    let mut values = ValueTable::new();
+) -> Result<(TableSolver, Option<ValueTable>), Failure> {
+    let mut values = None;
     if let Some(path) = &args.resume {
         let saved = Checkpoint::load(path)?;
         if saved.game != game.to_string() {
@@ -127,7 +125,7 @@ fn resumable(
                 saved.game
             )));
         }
-        values = saved.values;
+        values = Some(saved.values);
     }
     let solver = match args.checkpoint.as_ref().or(args.resume.as_ref()) {
         Some(path) => solver.with_checkpoint(path.clone(), game.to_string(), CHECKPOINT_EVERY),
@@ -165,25 +163,22 @@ fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
 
 /// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`.
 pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    if args.game.trim().ends_with(".rhai") {
-        return analyze_script(args, out);
-    }
-    let game: HeapGame = args.game.parse()?;
-    let mut limits = Limits::default();
-    if let Some(to) = &args.to {
-        limits.to = Some(parse_size(to)?);
-    }
-    if let Some(max) = &args.max {
-        limits.max = parse_size(max)?;
-    }
+    let game = heap_game(&args.game, Question::Analyze, &args.script)?;
+    let limits = limits(&game, args.to.as_deref(), args.max.as_deref())?;
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     solver.check_fits(limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let interrupted = stop_flag(&args.resumable);
-    let found = analysis::analyze_from(&game, values, &limits, &solver, &mut |n| {
-        bar.set_position(n as u64);
-        !interrupted.load(Ordering::Relaxed)
-    });
+    let found = analyze_heap_game(
+        &game,
+        values.unwrap_or_default(),
+        &limits,
+        &solver,
+        &mut |n| {
+            bar.set_position(n as u64);
+            !interrupted.load(Ordering::Relaxed)
+        },
+    );
     bar.finish_and_clear();
     let found = found.map_err(|e| interruption(e, &args.resumable))?;
     if let Some(path) = &args.certificate {
@@ -202,47 +197,51 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     output::analysis(out, args.format, args.game.trim(), &found)
 }
 
-/// `grundy analyze FILE.rhai`: the values of a scripted heap game to `--to`
-/// (or `--max`, default 1000) and the period they show.
-fn analyze_script(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let game = compile_script(args.game.trim(), &args.script)?;
-    let to = match (&args.to, &args.max) {
-        (Some(to), _) | (None, Some(to)) => parse_size(to)?,
-        (None, None) => SCRIPT_HEAPS,
-    };
-    solver(&args.table)?.check_fits(to)?;
-    let values = game.heap_values(to)?;
-    let found = analysis::Analysis {
-        game: game.name().to_owned(),
-        periodicity: analysis::find_period(&values),
-        values,
-        support: analysis::Support::Observed,
-        sparse: None,
-        theorem: None,
-    };
-    output::analysis(out, args.format, game.name(), &found)
+/// How far an analysis computes: exactly `--to`, or adaptively up to
+/// `--max` (by default as far as the game's kind warrants).
+fn limits(game: &HeapRules, to: Option<&str>, max: Option<&str>) -> Result<Limits, Failure> {
+    Ok(Limits {
+        to: to.map(parse_size).transpose()?,
+        max: max
+            .map(parse_size)
+            .transpose()?
+            .unwrap_or(game.default_max()),
+        ..Limits::default()
+    })
 }
 
-/// Heaps `grundy analyze FILE.rhai` computes without `--to` or `--max`.
-const SCRIPT_HEAPS: u64 = 1000;
+/// The heap game `text` names, ready for `question`: built in or a script
+/// (compiled with the limits given).
+fn heap_game(text: &str, question: Question, args: &ScriptArgs) -> Result<HeapRules, Failure> {
+    let spec = GameSpec::parse(text)?;
+    Ok(HeapRules::from_spec(
+        &spec,
+        question,
+        &script_limits(args)?,
+    )?)
+}
 
-/// Reads and compiles the script at `path` with the limits asked for.
-fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> {
+/// The script limits asked for.
+fn script_limits(args: &ScriptArgs) -> Result<ScriptLimits, Failure> {
     let time = Duration::try_from_secs_f64(args.time_limit)
         .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| {
             Failure::Input("--time-limit must be a positive number of seconds".into())
         })?;
-    let limits = ScriptLimits {
+    Ok(ScriptLimits {
         operations: args.ops_limit,
         time,
         ..ScriptLimits::default()
-    };
+    })
+}
+
+/// Reads and compiles the script at `path` with the limits asked for.
+fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> {
     Ok(ScriptGame::compile(
         path,
         &read(std::path::Path::new(path))?,
-        limits,
+        script_limits(args)?,
     )?)
 }
 
@@ -250,14 +249,12 @@ fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> 
 pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (name, values, analysis) = match (&args.game, &args.file) {
         (Some(spec), _) => {
-            let game: HeapGame = spec.parse()?;
-            let mut limits = Limits::default();
-            if let Some(to) = &args.to {
-                limits.to = Some(parse_size(to)?);
-            }
+            let game = heap_game(spec, Question::Guess, &args.script)?;
+            let limits = limits(&game, args.to.as_deref(), None)?;
             let solver = solver(&args.table)?;
             solver.check_fits(limits.to.unwrap_or(limits.max))?;
-            let found = analysis::analyze(&game, &limits, &solver, &mut |_| true)?;
+            let found =
+                analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut |_| true)?;
             (spec.trim().to_owned(), found.values.to_vec(), Some(found))
         }
         (None, Some(path)) => {
@@ -294,33 +291,22 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .ok_or_else(|| Failure::Input(format!("the graph has no position '{name}'")))
         })
         .collect::<Result<Vec<usize>, Failure>>()?;
-    let solved = match graph.solve() {
-        Ok(solved) => solved,
-        // A graph with cycles gets generalized values (finite or ∞).
-        Err(grundy::Error::Cycle { .. }) => {
-            let values = graph.loopy_values()?;
-            if tokens.is_empty() {
-                let plain = retrograde(graph.adjacency());
-                return output::loopy_graph(out, args.format, &graph, &values, &plain);
-            }
-            let sum = analyze_loopy_sum(graph.adjacency(), &values, &tokens);
-            let remoteness = sum_retrograde(graph.adjacency(), &tokens, LOOPY_SUM_STATES)
-                .ok()
-                .map(|(_, r)| r);
-            let names: Vec<String> = (0..graph.len()).map(|p| graph.name(p).to_owned()).collect();
-            return output::loopy_sum(out, args.format, &names, &values, &tokens, &sum, remoteness);
+    match solve_graph(&graph)? {
+        GraphSolution::Loopy(values, plain) if tokens.is_empty() => {
+            output::loopy_graph(out, args.format, &graph, &values, &plain)
         }
-        Err(other) => return Err(other.into()),
-    };
-    if tokens.is_empty() {
-        return output::graph(out, args.format, &graph, &solved.values);
+        GraphSolution::Loopy(values, _) => {
+            let play = play_loopy_graph(&graph, &values, &tokens);
+            output::loopy_sum(out, args.format, &play)
+        }
+        GraphSolution::Acyclic(values) if tokens.is_empty() => {
+            output::graph(out, args.format, &graph, &values)
+        }
+        GraphSolution::Acyclic(values) => {
+            output::graph_sum(out, args.format, &graph, &values, &tokens)
+        }
     }
-    output::graph_sum(out, args.format, &graph, &solved.values, &tokens)
 }
-
-/// The most states of a sum `grundy graph --sum` explores for its
-/// remoteness when the graph has cycles.
-const LOOPY_SUM_STATES: usize = 1_000_000;
 
 /// `grundy maze FILE`.
 pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -357,13 +343,19 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// `grundy compare A B --to N`.
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let first: HeapGame = args.first.parse()?;
-    let second: HeapGame = args.second.parse()?;
+    let first = heap_game(&args.first, Question::Compare, &args.script)?;
+    let second = heap_game(&args.second, Question::Compare, &args.script)?;
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
-    let limits = Limits::default();
+    let limits = Limits {
+        max: first.default_max().min(second.default_max()).max(to),
+        ..Limits::default()
+    };
     solver.check_fits(to.max(limits.max))?;
-    let comparison = analysis::compare(&first, &second, to, &limits, &solver)?;
+    first.start();
+    second.start();
+    let comparison =
+        first.checked(second.checked(analysis::compare(&first, &second, to, &limits, &solver)))?;
     output::comparison(
         out,
         args.format,
@@ -372,20 +364,71 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     )
 }
 
-/// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H`.
+/// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H` (any
+/// heap games mixed), or `grundy sum PAIRGAME A,B ...`.
 pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let (games, names, components) = components(&args.game, &args.heaps)?;
-    let analysis = analyze_sum(&games, &components, &solver(&args.table)?)?;
+    if let GameSpec::Pair(game) = GameSpec::parse(&args.game)? {
+        let positions = args
+            .heaps
+            .iter()
+            .map(|written| parse_pair(written, &game))
+            .collect::<Result<Vec<_>, _>>()?;
+        let sum = analyze_positions(&game, &positions)?;
+        let shown: Vec<String> = positions
+            .iter()
+            .map(|(a, b)| format!("({a},{b})"))
+            .collect();
+        let moved = grundy::PositionSum {
+            values: sum.values,
+            nim_sum: sum.nim_sum,
+            winning_moves: sum
+                .winning_moves
+                .into_iter()
+                .map(|m| grundy::PositionMove {
+                    component: m.component,
+                    to: m.to.iter().map(|(a, b)| format!("({a},{b})")).collect(),
+                })
+                .collect(),
+        };
+        let format = match args.format {
+            SumFormat::Json => Format::Json,
+            SumFormat::Text => Format::Text,
+        };
+        return output::position_sum(out, format, &shown, &moved);
+    }
+    let (games, names, components) = components(&args.game, &args.heaps, &args.script)?;
+    for game in &games {
+        game.start();
+    }
+    let found = analyze_sum(&games, &components, &solver(&args.table)?);
+    let analysis = games
+        .iter()
+        .fold(found, |found, game| game.checked(found))?;
     output::sum(out, args.format, &names, &components, &analysis)
+}
+
+/// A position `A,B` of a pair game.
+fn parse_pair(written: &str, game: &PairGame) -> Result<(usize, usize), Failure> {
+    let (a, b) = written.split_once(',').ok_or_else(|| {
+        Failure::Input(format!(
+            "'{written}': a position of {game} is a pair, written A,B (e.g. 3,5)"
+        ))
+    })?;
+    let coordinate = |text: &str| {
+        usize::try_from(parse_size(text)?)
+            .map_err(|_| Failure::Input(format!("'{written}' is too large for this machine")))
+    };
+    Ok((coordinate(a)?, coordinate(b)?))
 }
 
 /// A sum as written: its distinct games, the names they were written with,
 /// and its components.
-type WrittenSum = (Vec<HeapGame>, Vec<String>, Vec<Component>);
+type WrittenSum = (Vec<HeapRules>, Vec<String>, Vec<Component>);
 
-/// The components of a sum written as heap sizes of `game` or `GAME:H`.
-fn components(game: &str, heaps: &[String]) -> Result<WrittenSum, Failure> {
-    let mut games: Vec<HeapGame> = Vec::new();
+/// The components of a sum written as heap sizes of `game` or `GAME:H`,
+/// where every game is a heap game of any kind (scripts included).
+fn components(game: &str, heaps: &[String], script: &ScriptArgs) -> Result<WrittenSum, Failure> {
+    let mut games: Vec<HeapRules> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut components = Vec::with_capacity(heaps.len());
     for written in heaps {
@@ -393,15 +436,14 @@ fn components(game: &str, heaps: &[String]) -> Result<WrittenSum, Failure> {
             Some((name, size)) => (name.trim(), size),
             None => (game.trim(), written.as_str()),
         };
-        let game: HeapGame = name.parse()?;
         let heap = parse_size(size)?;
         let heap = usize::try_from(heap).map_err(|_| {
             Failure::Input(format!("heap size {heap} is too large for this machine"))
         })?;
-        let index = match games.iter().position(|g| *g == game) {
+        let index = match names.iter().position(|n| n == name) {
             Some(index) => index,
             None => {
-                games.push(game);
+                games.push(heap_game(name, Question::Sum, script)?);
                 names.push(name.to_owned());
                 games.len() - 1
             }
@@ -414,10 +456,7 @@ fn components(game: &str, heaps: &[String]) -> Result<WrittenSum, Failure> {
 /// `grundy count`.
 pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let solver = solver(&args.table)?;
-    let mut limits = Limits::default();
-    if let Some(max) = &args.max {
-        limits.max = parse_size(max)?;
-    }
+    let max = args.max.as_deref().map(parse_size).transpose()?;
     let arithmetic = match args.modulus {
         Some(0) => return Err(Failure::Input("--mod must be at least 1".into())),
         Some(m) => Arithmetic::Modulo(m),
@@ -425,8 +464,12 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let spec = args.game.as_deref().unwrap_or("").trim();
     if !args.moves.is_empty() {
-        let (games, names, components) = components(spec, &args.moves)?;
-        let counts = move_counts(&games, &components, &solver)?;
+        let (games, names, components) = components(spec, &args.moves, &args.script)?;
+        games.iter().for_each(HeapRules::start);
+        let found = move_counts(&games, &components, &solver);
+        let counts = games
+            .iter()
+            .fold(found, |found, game| game.checked(found))?;
         return output::move_counts(out, args.format, &names, &components, &counts);
     }
     if !args.ranges.is_empty() {
@@ -439,9 +482,8 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             let (from, to) = range.split_once("..").ok_or_else(|| {
                 Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
             })?;
-            let game: HeapGame = name.trim().parse()?;
             let (from, to) = (parse_size(from)?, parse_size(to)?);
-            histograms.push(value_histogram(&game, from, to, &solver, &limits)?);
+            histograms.push(histogram_of(name, from, to, max, &solver, &args.script)?);
             described.push(format!("{} {from}..={to}", name.trim()));
         }
         let counts = count_ordered(&histograms, arithmetic);
@@ -451,10 +493,9 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         );
         return output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all);
     }
-    let game: HeapGame = spec.parse()?;
     let from = parse_size(&args.from)?;
     let to = parse_size(args.to.as_deref().unwrap_or_default())?;
-    let histogram = value_histogram(&game, from, to, &solver, &limits)?;
+    let histogram = histogram_of(spec, from, to, max, &solver, &args.script)?;
     let Some(k) = args.heaps else {
         return output::histogram(out, args.format, spec, from, to, &histogram);
     };
@@ -467,6 +508,34 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
     let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
     output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all)
+}
+
+/// The value histogram of heaps `from..=to` of the game `text` names: a
+/// heap game of any kind, or the positions `(a, b)` with both coordinates
+/// in the range for a pair game.
+fn histogram_of(
+    text: &str,
+    from: u64,
+    to: u64,
+    max: Option<u64>,
+    solver: &TableSolver,
+    script: &ScriptArgs,
+) -> Result<Histogram, Failure> {
+    let spec = GameSpec::parse(text)?;
+    if let GameSpec::Pair(game) = &spec {
+        let limits = Limits {
+            max: max.unwrap_or(analysis::DEFAULT_MAX),
+            ..Limits::default()
+        };
+        return Ok(pair_histogram(game, from, to, solver, &limits)?);
+    }
+    let game = HeapRules::from_spec(&spec, Question::Count, &script_limits(script)?)?;
+    let limits = Limits {
+        max: max.unwrap_or(game.default_max()),
+        ..Limits::default()
+    };
+    game.start();
+    Ok(game.checked(value_histogram(&game, from, to, solver, &limits))?)
 }
 
 /// `grundy nim OP A [B]`.
@@ -501,9 +570,8 @@ pub fn nim(args: &NimArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// `grundy coins RULE [HEADS...]`: coin values, or a row or grid of coins.
 pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
     let limit = parse_bytes(&args.memory_limit)?;
-    let spec = args.rule.trim();
-    if let Some((a, b)) = spec.split_once('*') {
-        let (columns, rows): (CoinRule, CoinRule) = (a.parse()?, b.parse()?);
+    let (columns, rows) = coin_rules(&args.rule)?;
+    if let Some(rows) = rows {
         let name = format!("{columns}*{rows}");
         if let Some(to) = &args.to {
             let table = tartan_table(&columns, &rows, parse_size(to)?, limit)?;
@@ -539,7 +607,7 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
         let grid = analyze_grid(&columns, &rows, &heads, limit)?;
         return output::coin_grid(out, args.format, &name, &grid);
     }
-    let rule: CoinRule = spec.parse()?;
+    let rule = columns;
     if let Some(to) = &args.to {
         let to = parse_size(to)?;
         let bar = progress::heaps(to, "coins");
@@ -647,14 +715,24 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
 
 /// `grundy misere GAME --to N` or `grundy misere GAME HEAPS...`.
 pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let game: HeapGame = args.game.parse()?;
+    let game = heap_game(&args.game, Question::Misere, &args.script)?;
+    game.start();
+    let result = misere_report(&game, args, out);
+    // A script's own error explains a failure better than whatever the
+    // search made of the options it did not get.
+    game.checked(Ok(()))?;
+    result
+}
+
+/// [`misere`] for a game ready to play.
+fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
     let budget = usize::try_from(parse_size(&args.budget)?).unwrap_or(usize::MAX);
     let terms = args.terms as usize;
     if let Some(bound) = &args.quotient {
         let bound = usize::try_from(parse_size(bound)?)
             .unwrap_or(usize::MAX)
             .min(MISERE_HEAPS);
-        let quotient = MisereQuotient::compute(&game, bound, args.fold, budget)?;
+        let quotient = MisereQuotient::compute(game, bound, args.fold, budget)?;
         let heaps = args
             .heaps
             .iter()
@@ -664,7 +742,7 @@ pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
             None
         } else {
             let loses = quotient.loses(&heaps)?;
-            Some((heaps.clone(), loses, quotient.winning_moves(&game, &heaps)?))
+            Some((heaps.clone(), loses, quotient.winning_moves(game, &heaps)?))
         };
         return output::quotient(
             out,
@@ -681,7 +759,7 @@ pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
                 "--to {to}: genera are searched, so at most heap {MISERE_HEAPS}"
             )));
         }
-        let mut misere = Misere::new(&game, to)?.with_budget(budget);
+        let mut misere = Misere::new(game, to)?.with_budget(budget);
         let genera = misere.genera(to, terms)?;
         return output::genera(out, args.format, &args.game, &game.to_string(), &genera);
     }
@@ -701,7 +779,7 @@ pub fn misere(args: &MisereArgs, out: &mut impl Write) -> Result<(), Failure> {
             "heap {largest}: misère sums are searched, so heaps up to {MISERE_HEAPS}"
         )));
     }
-    let mut misere = Misere::new(&game, largest)?.with_budget(budget);
+    let mut misere = Misere::new(game, largest)?.with_budget(budget);
     // Genera first, so that sums of hereditarily tame heaps need no search.
     misere.genera(largest, terms.max(3))?;
     let (value, moves) = misere.analyze_sum(&heaps)?;
@@ -714,7 +792,7 @@ const MISERE_HEAPS: usize = 10_000;
 
 /// `grundy plot GAME --to N -o FILE`.
 pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let game: HeapGame = args.game.parse()?;
+    let game = heap_game(&args.game, Question::Plot, &args.script)?;
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
     let limits = Limits {
@@ -722,7 +800,7 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
         ..Limits::default()
     };
     let bar = progress::heaps(to.saturating_add(1), "values");
-    let found = analysis::analyze(&game, &limits, &solver, &mut |n| {
+    let found = analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut |n| {
         bar.set_position(n as u64);
         true
     });

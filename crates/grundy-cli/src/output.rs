@@ -9,8 +9,8 @@ use grundy::analysis::{
     Analysis, Comparison, Histogram, HistogramSource, NimSumCounts, Support, guess_formula,
     guess_set,
 };
-use grundy::rules::{CatalogueEntry, GameGraph, Maze};
-use grundy::rules::{ScriptPosition, ScriptSum};
+use grundy::rules::{GameGraph, Maze};
+use grundy::spec::CatalogueEntry;
 use grundy::{Component, MoveCounts, Nimber, SumAnalysis, ValueTable, WinningMove};
 use serde::Serialize;
 
@@ -48,19 +48,9 @@ struct WinningMoveJson {
     to: Vec<usize>,
 }
 
-/// `grundy games`.
-#[derive(Serialize)]
-struct GameJson<'a> {
-    name: &'a str,
-    code: Option<&'a str>,
-    description: &'a str,
-    example: &'a str,
-}
-
-/// Who wins a sum worth `nim_sum`: the player to move ("first") unless it
-/// is zero.
+/// Who wins a sum worth `nim_sum`, as reports print it.
 fn winner(nim_sum: Nimber) -> &'static str {
-    if nim_sum.is_zero() { "second" } else { "first" }
+    grundy::Winner::of(nim_sum).as_str()
 }
 
 fn json(out: &mut impl Write, value: &impl Serialize) -> Result<(), Failure> {
@@ -185,18 +175,7 @@ pub fn catalogue(
     entries: &[CatalogueEntry],
 ) -> Result<(), Failure> {
     match format {
-        SumFormat::Json => {
-            let games: Vec<GameJson> = entries
-                .iter()
-                .map(|e| GameJson {
-                    name: e.name,
-                    code: e.code,
-                    description: e.description,
-                    example: e.example,
-                })
-                .collect();
-            json(out, &games)
-        }
+        SumFormat::Json => json(out, &entries),
         SumFormat::Text => {
             let (named, families): (Vec<&CatalogueEntry>, Vec<&CatalogueEntry>) =
                 entries.iter().partition(|e| e.code.is_some());
@@ -309,17 +288,16 @@ pub fn analysis(
     let (max_value, max_value_at) = found.max_value();
     let p_positions = Sample::of(found.p_positions());
     let exceptions = Sample::of(found.exceptions());
-    let (support, theorem, last_heap_needed) = match (found.periodicity, found.support) {
-        (None, _) => ("none", None, None),
+    let support = found.support_label();
+    let (theorem, last_heap_needed) = match (found.periodicity, found.support) {
         (
             Some(_),
             Support::Proven {
                 theorem,
                 last_heap_needed,
             },
-        ) => ("theorem", Some(theorem.name()), Some(last_heap_needed)),
-        (Some(_), Support::ClosedForm) => ("closed-form", None, None),
-        (Some(_), Support::Observed) => ("observed", None, None),
+        ) => (Some(theorem.name()), Some(last_heap_needed)),
+        _ => (None, None),
     };
     let period = found.periodicity;
     match format {
@@ -768,22 +746,21 @@ pub fn maze(
     values: &[Vec<Option<Nimber>>],
 ) -> Result<(), Failure> {
     let value = |(r, c): (usize, usize)| values[r][c].unwrap_or(Nimber::ZERO);
-    let nim_sum: Nimber = maze.figures().iter().map(|&(_, at)| value(at)).sum();
-    // A move wins when it takes its figure's value g to g ^ nim_sum.
-    let mut moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for (i, &(mark, at)) in maze.figures().iter().enumerate() {
-            let target = value(at) ^ nim_sum;
-            for to in maze.moves(at).filter(|&to| value(to) == target) {
-                moves.push(FigureMoveJson {
-                    figure: i,
-                    mark,
-                    from: [at.0, at.1],
-                    to: [to.0, to.1],
-                });
+    let played = maze.play(values);
+    let nim_sum = played.nim_sum;
+    let moves: Vec<FigureMoveJson> = played
+        .winning_moves
+        .iter()
+        .map(|&(i, to)| {
+            let (mark, at) = maze.figures()[i];
+            FigureMoveJson {
+                figure: i,
+                mark,
+                from: [at.0, at.1],
+                to: [to.0, to.1],
             }
-        }
-    }
+        })
+        .collect();
     let winner = winner(nim_sum);
     match format {
         SumFormat::Json => json(
@@ -934,8 +911,7 @@ struct GraphSumMoveJson<'a> {
     label: Option<&'a str>,
 }
 
-/// A sum of tokens on a graph: token `i` moving `p -> q` wins exactly when
-/// it takes `g(p)` to `g(p) ^ G`, `G` the nim-sum of all tokens.
+/// A sum of tokens on a graph, with its winning moves.
 pub fn graph_sum(
     out: &mut impl Write,
     format: SumFormat,
@@ -943,22 +919,22 @@ pub fn graph_sum(
     values: &[Nimber],
     tokens: &[usize],
 ) -> Result<(), Failure> {
-    let nim_sum: Nimber = tokens.iter().map(|&p| values[p]).sum();
-    let winner = winner(nim_sum);
-    let mut moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for (i, &p) in tokens.iter().enumerate() {
-            let target = values[p] ^ nim_sum;
-            for (q, label) in graph.moves(p).filter(|&(q, _)| values[q] == target) {
-                moves.push(GraphSumMoveJson {
-                    component: i,
-                    from: graph.name(p),
-                    to: graph.name(q),
-                    label,
-                });
+    let played = graph.play(values, tokens);
+    let nim_sum = played.nim_sum;
+    let winner = played.winner().as_str();
+    let moves: Vec<GraphSumMoveJson> = played
+        .winning_moves
+        .iter()
+        .map(|&(i, e)| {
+            let (from, to, label) = graph.edge(e);
+            GraphSumMoveJson {
+                component: i,
+                from: graph.name(from),
+                to: graph.name(to),
+                label,
             }
-        }
-    }
+        })
+        .collect();
     match format {
         SumFormat::Json => json(
             out,
@@ -1017,13 +993,13 @@ struct ScriptMoveJson {
     to: Vec<String>,
 }
 
-/// Positions of a scripted game played together: values, the winner and
-/// every winning move.
-pub fn script_sum(
+/// Positions of a game (a script's heaps or tuples, pairs of a pair game)
+/// played together: values, the winner and every winning move.
+pub fn position_sum<P: std::fmt::Display>(
     out: &mut impl Write,
     format: Format,
-    positions: &[ScriptPosition],
-    sum: &ScriptSum,
+    positions: &[P],
+    sum: &grundy::PositionSum<P>,
 ) -> Result<(), Failure> {
     let (values, nim_sum) = (&sum.values, sum.nim_sum);
     let winner = winner(nim_sum);
@@ -1184,19 +1160,19 @@ pub fn move_counts(
     components: &[Component],
     counts: &[MoveCounts],
 ) -> Result<(), Failure> {
-    let nim_sum: Nimber = counts.iter().map(|c| c.value).sum();
-    let winning: u64 = counts.iter().map(|c| c.to_value(c.value ^ nim_sum)).sum();
+    let (nim_sum, winning_by_component) = grundy::winning_move_counts(counts);
+    let winning: u64 = winning_by_component.iter().sum();
     match format {
         SumFormat::Json => json(
             out,
             &serde_json::json!({
-                "components": components.iter().zip(counts).map(|(c, m)| serde_json::json!({
+                "components": components.iter().zip(counts).enumerate().map(|(i, (c, m))| serde_json::json!({
                     "game": names[c.game],
                     "heap": c.heap,
                     "value": m.value.get(),
                     "moves": m.total(),
                     "by_value": m.by_value.iter().map(|(v, n)| [u64::from(*v), *n]).collect::<Vec<_>>(),
-                    "winning_moves": m.to_value(m.value ^ nim_sum),
+                    "winning_moves": winning_by_component[i],
                 })).collect::<Vec<_>>(),
                 "nim_sum": nim_sum.get(),
                 "winner": winner(nim_sum),
@@ -1597,7 +1573,7 @@ pub fn loopy_graph(
                     let mut entry = loopy_json(&values[p]);
                     entry["name"] = graph.name(p).into();
                     entry["outcome"] = outcome_name(plain.outcomes[p]).into();
-                    entry["remoteness"] = plain.remoteness[p].into();
+                    entry["remoteness"] = plain.remoteness_of(p).into();
                     let key = if plain.outcomes[p] == Outcome::Draw { "drawing_moves" } else { "winning_moves" };
                     entry[key] = moves(p)
                         .iter()
@@ -1650,13 +1626,16 @@ pub fn loopy_graph(
 pub fn loopy_sum(
     out: &mut impl Write,
     format: SumFormat,
-    names: &[String],
-    values: &[grundy::solve::LoopyValue],
-    tokens: &[usize],
-    sum: &grundy::solve::LoopySum,
-    remoteness: Option<u32>,
+    play: &grundy::session::LoopyPlay,
 ) -> Result<(), Failure> {
     use grundy::solve::Outcome;
+    let (names, values, tokens, sum, remoteness) = (
+        &play.names,
+        &play.values,
+        &play.tokens,
+        &play.sum,
+        play.remoteness,
+    );
     let describe = |&(i, to): &(usize, usize)| serde_json::json!({ "component": i, "from": names[tokens[i]], "to": names[to] });
     match format {
         SumFormat::Json => json(
@@ -1668,7 +1647,7 @@ pub fn loopy_sum(
                     entry
                 }).collect::<Vec<_>>(),
                 "outcome": outcome_name(sum.outcome),
-                "remoteness": remoteness.filter(|_| sum.outcome != Outcome::Draw),
+                "remoteness": remoteness,
                 "winning_moves": sum.winning_moves.iter().map(describe).collect::<Vec<_>>(),
                 "drawing_moves": sum.drawing_moves.iter().map(describe).collect::<Vec<_>>(),
             }),

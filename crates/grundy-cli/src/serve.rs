@@ -17,7 +17,6 @@
 //! size. Work runs on blocking threads, off the server's event loop.
 
 use std::net::SocketAddr;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use axum::extract::Query;
@@ -25,10 +24,12 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use grundy::analysis::{Limits, analyze, find_period};
-use grundy::rules::{CATALOGUE, ExploredGame, ScriptGame, ScriptLimits, ScriptPosition};
-use grundy::{HeapGame, HeapRuleset, Nimber, Options, TableSolver, ValueTable};
-use serde::{Deserialize, Serialize};
+use grundy::analysis::{Analysis, Limits};
+use grundy::rules::{ScriptGame, ScriptLimits};
+use grundy::session::{HeapRules, HeapValues, analyze_heap_game};
+use grundy::spec::{CATALOGUE, GameSpec, Question};
+use grundy::{ExplainedSum, Nimber, TableSolver, ValueTable, WinningMove, explain_sum};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::plot::{Picture, View};
@@ -116,109 +117,54 @@ async fn blocking<T: Send + 'static>(
     })?
 }
 
-/// A game the playground plays: a built-in one, or rules typed as a Rhai
-/// script (run with tight limits: 10^5 operations a call, 2 s, 10^5
-/// positions).
-enum WebGame {
-    Heap(HeapGame),
-    /// The script, and the game it explored for heaps `0..=to` (so options
-    /// are listed without calling the script again).
-    Script(Box<ScriptGame>, OnceLock<(u64, ExploredGame)>),
-}
-
 /// The longest script accepted.
 const MAX_SCRIPT: usize = 20_000;
 
-impl WebGame {
-    fn parse(spec: &str, script: Option<&str>) -> Result<WebGame, ApiError> {
-        if let Some(source) = script.filter(|s| !s.trim().is_empty()) {
-            if source.len() > MAX_SCRIPT {
-                return Err(bad_request(format!(
-                    "a script is at most {MAX_SCRIPT} characters"
-                )));
-            }
-            let limits = ScriptLimits {
-                operations: 100_000,
-                time: Duration::from_secs(2),
-                positions: 100_000,
-                size: 100_000,
-            };
-            return ScriptGame::compile("script", source, limits)
-                .map(|g| WebGame::Script(Box::new(g), OnceLock::new()))
-                .map_err(|e| bad_request(e.to_string()));
-        }
-        if spec.len() > MAX_SPEC {
+/// The game a request names: a built-in heap game, or rules typed as a
+/// Rhai script (run with tight limits: 10^5 operations a call, 2 s, 10^5
+/// positions). The library's spec parser decides what the text means.
+fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<HeapRules, ApiError> {
+    if let Some(source) = script.filter(|s| !s.trim().is_empty()) {
+        if source.len() > MAX_SCRIPT {
             return Err(bad_request(format!(
-                "a game is at most {MAX_SPEC} characters"
+                "a script is at most {MAX_SCRIPT} characters"
             )));
         }
-        spec.parse()
-            .map(WebGame::Heap)
-            .map_err(|e: grundy::Error| bad_request(e.to_string()))
+        let limits = ScriptLimits {
+            operations: 100_000,
+            time: Duration::from_secs(2),
+            positions: 100_000,
+            size: 100_000,
+        };
+        return ScriptGame::compile("script", source, limits)
+            .map(HeapRules::script)
+            .map_err(|e| bad_request(e.to_string()));
     }
-
-    /// The distinct options of heap `h`, each sorted without empty heaps.
-    fn options_of(&self, h: usize) -> Result<Vec<Vec<usize>>, ApiError> {
-        let mut found: Vec<Vec<usize>> = Vec::new();
-        match self {
-            WebGame::Heap(game) => {
-                game.visit_options(h, &mut |parts| found.push(parts.to_vec()));
-            }
-            WebGame::Script(game, explored) => {
-                let start = ScriptPosition::Heap(h as u64);
-                let fresh;
-                let explored = match explored.get() {
-                    Some((to, explored)) if h as u64 <= *to => explored,
-                    _ => {
-                        fresh = game
-                            .explore(std::slice::from_ref(&start))
-                            .map_err(engine_error)?;
-                        &fresh
-                    }
-                };
-                let mut listed = Options::new();
-                grundy::Ruleset::options(explored, &start, &mut listed);
-                for parts in listed.iter() {
-                    let heaps = parts
-                        .iter()
-                        .map(|p| match p {
-                            ScriptPosition::Heap(n) => Ok(*n as usize),
-                            ScriptPosition::Tuple(_) => Err(bad_request(
-                                "the playground plays scripts on heaps, not tuples",
-                            )),
-                        })
-                        .collect::<Result<Vec<usize>, ApiError>>()?;
-                    found.push(heaps);
-                }
-            }
-        }
-        for option in &mut found {
-            option.retain(|&p| p > 0);
-            option.sort_unstable();
-        }
-        found.sort();
-        found.dedup();
-        Ok(found)
+    if spec.len() > MAX_SPEC {
+        return Err(bad_request(format!(
+            "a game is at most {MAX_SPEC} characters"
+        )));
     }
+    let spec = GameSpec::parse(spec).map_err(|e| bad_request(e.to_string()))?;
+    if matches!(spec, GameSpec::Script(_)) {
+        // The server reads no files: scripts come in the request.
+        return Err(bad_request("send a script's text in the `script` field"));
+    }
+    HeapRules::from_spec(&spec, question, &ScriptLimits::default())
+        .map_err(|e| bad_request(e.to_string()))
+}
 
-    /// `g(0..=to)`, stopped at the deadline.
-    fn table(&self, to: u64) -> Result<ValueTable, ApiError> {
-        match self {
-            WebGame::Heap(game) => {
-                let (solver, mut progress) = bounded();
-                let mut table = ValueTable::new();
-                solver
-                    .extend(game, &mut table, to, &mut progress)
-                    .map_err(engine_error)?;
-                Ok(table)
-            }
-            WebGame::Script(game, explored) => {
-                let (game_explored, values) = game.heap_table(to).map_err(engine_error)?;
-                // A request builds one table, before it lists any options.
-                let _ = explored.set((to, game_explored));
-                Ok(values)
-            }
-        }
+/// `g(0..=to)` of `game`, stopped at the deadline.
+fn table(game: &HeapRules, to: u64) -> Result<ValueTable, ApiError> {
+    let (solver, mut progress) = bounded();
+    match game
+        .values(to, &solver, &mut progress)
+        .map_err(engine_error)?
+    {
+        HeapValues::Finite(values) => Ok(values),
+        HeapValues::Loopy(_) => Err(bad_request(
+            "the game's heaps can grow, so play can cycle; the playground plays finite games",
+        )),
     }
 }
 
@@ -248,12 +194,7 @@ fn engine_error(error: grundy::Error) -> ApiError {
 }
 
 async fn games() -> Json<Value> {
-    Json(json!(
-        CATALOGUE
-            .iter()
-            .map(|e| json!({ "name": e.name, "code": e.code, "description": e.description, "example": e.example }))
-            .collect::<Vec<_>>()
-    ))
+    Json(json!(CATALOGUE))
 }
 
 #[derive(Deserialize)]
@@ -264,23 +205,14 @@ struct TableQuery {
     script: Option<String>,
 }
 
-/// Values and what was found in them.
-struct Tabled {
-    game: String,
-    values: ValueTable,
-    periodicity: Option<grundy::analysis::Periodicity>,
-    proven: bool,
-    theorem: Option<&'static str>,
-}
-
 /// The largest table computed for a script (each heap is a script call).
 const MAX_SCRIPT_TO: u64 = 2_000;
 
 /// Values, P-positions and period of the game asked for, up to `to`.
-fn compute(query: &TableQuery) -> Result<Tabled, ApiError> {
-    let game = WebGame::parse(&query.game, query.script.as_deref())?;
+fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
+    let game = parse_game(&query.game, query.script.as_deref(), Question::Analyze)?;
     let to = query.to.unwrap_or(200);
-    let most = if matches!(game, WebGame::Script(..)) {
+    let most = if game.as_script().is_some() {
         MAX_SCRIPT_TO
     } else {
         MAX_TO
@@ -290,33 +222,13 @@ fn compute(query: &TableQuery) -> Result<Tabled, ApiError> {
             "the playground computes at most {most} heaps of this game"
         )));
     }
-    match game {
-        WebGame::Heap(game) => {
-            let (solver, mut progress) = bounded();
-            let limits = Limits {
-                to: Some(to),
-                ..Limits::default()
-            };
-            let found = analyze(&game, &limits, &solver, &mut progress).map_err(engine_error)?;
-            Ok(Tabled {
-                proven: found.is_proven(),
-                theorem: found.theorem.map(|t| t.name()),
-                periodicity: found.periodicity,
-                game: found.game,
-                values: found.values,
-            })
-        }
-        script => {
-            let values = script.table(to)?;
-            Ok(Tabled {
-                game: "script".into(),
-                periodicity: find_period(&values),
-                values,
-                proven: false,
-                theorem: None,
-            })
-        }
-    }
+    let (solver, mut progress) = bounded();
+    let limits = Limits {
+        to: Some(to),
+        ..Limits::default()
+    };
+    analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut progress)
+        .map_err(engine_error)
 }
 
 async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
@@ -328,8 +240,9 @@ async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
                 "preperiod": p.preperiod,
                 "period": p.period,
                 "saltus": p.saltus,
-                "proven": found.proven,
-                "theorem": found.theorem,
+                "proven": found.is_proven(),
+                "support": found.support_label(),
+                "theorem": found.theorem.map(|t| t.name()),
             })
         });
         let p_positions: Vec<usize> = (0..values.len())
@@ -372,7 +285,11 @@ async fn plot(Query(query): Query<TableQuery>) -> Response {
                 .periodicity
                 .filter(|p| p.saltus == 0)
                 .map(|p| (p.preperiod, p.period)),
-            support: if found.proven { "proven" } else { "observed" },
+            support: if found.is_proven() {
+                "proven"
+            } else {
+                "observed"
+            },
         };
         crate::plot::svg(&picture, view, (900, 420), None)
             .map(|(svg, _)| svg)
@@ -403,40 +320,6 @@ struct MoveRequest {
     to: Vec<usize>,
 }
 
-/// One heap of a sum, explained: its options, their values and the mex.
-#[derive(Serialize)]
-struct HeapExplained {
-    heap: usize,
-    value: u32,
-    options: Vec<OptionExplained>,
-}
-
-#[derive(Serialize)]
-struct OptionExplained {
-    to: Vec<usize>,
-    value: u32,
-}
-
-/// A sum of heaps, explained.
-#[derive(Serialize)]
-struct Explained {
-    heaps: Vec<usize>,
-    nim_sum: u32,
-    /// `"first"` (the player to move wins) or `"second"`.
-    winner: &'static str,
-    components: Vec<HeapExplained>,
-    winning_moves: Vec<Played>,
-    /// Whether nobody can move: the player to move has lost.
-    finished: bool,
-}
-
-#[derive(Clone, Serialize)]
-struct Played {
-    component: usize,
-    from: usize,
-    to: Vec<usize>,
-}
-
 fn check_heaps(heaps: &[usize]) -> Result<(), ApiError> {
     if heaps.len() > MAX_HEAPS {
         return Err(bad_request(format!("at most {MAX_HEAPS} heaps")));
@@ -449,63 +332,27 @@ fn check_heaps(heaps: &[usize]) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn explain(game: &WebGame, table: &ValueTable, heaps: &[usize]) -> Result<Explained, ApiError> {
-    let value_of = |parts: &[usize]| parts.iter().map(|&p| table.at(p)).sum::<Nimber>();
-    let mut components = Vec::with_capacity(heaps.len());
-    let mut nim_sum = Nimber::ZERO;
-    let mut finished = true;
-    for &h in heaps {
-        let options: Vec<OptionExplained> = game
-            .options_of(h)?
-            .into_iter()
-            .map(|to| OptionExplained {
-                value: value_of(&to).get(),
-                to,
-            })
-            .collect();
-        finished &= options.is_empty();
-        // The heap's value is the mex of its options' values.
-        let value = table.at(h);
-        nim_sum ^= value;
-        components.push(HeapExplained {
-            heap: h,
-            value: value.get(),
-            options,
-        });
-    }
-    let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for (i, c) in components.iter().enumerate() {
-            let target = c.value ^ nim_sum.get();
-            for o in c.options.iter().filter(|o| o.value == target) {
-                winning_moves.push(Played {
-                    component: i,
-                    from: c.heap,
-                    to: o.to.clone(),
-                });
-            }
-        }
-    }
-    Ok(Explained {
-        heaps: heaps.to_vec(),
-        nim_sum: nim_sum.get(),
-        winner: if nim_sum.is_zero() { "second" } else { "first" },
-        components,
-        winning_moves,
-        finished,
-    })
-}
-
 /// The game and its value table for heaps `heaps`.
 fn prepare(
     game: &str,
     script: Option<&str>,
     heaps: &[usize],
-) -> Result<(WebGame, ValueTable), ApiError> {
-    let game = WebGame::parse(game, script)?;
+) -> Result<(HeapRules, ValueTable), ApiError> {
+    let game = parse_game(game, script, Question::Sum)?;
     check_heaps(heaps)?;
-    let table = game.table(heaps.iter().copied().max().unwrap_or(0) as u64)?;
-    Ok((game, table))
+    let values = table(&game, heaps.iter().copied().max().unwrap_or(0) as u64)?;
+    Ok((game, values))
+}
+
+/// The sum of `heaps` explained (options, values, winning moves), by the
+/// library; a script's own error is reported as itself.
+fn explain(
+    game: &HeapRules,
+    values: &ValueTable,
+    heaps: &[usize],
+) -> Result<ExplainedSum, ApiError> {
+    game.checked(explain_sum(game, values, heaps))
+        .map_err(engine_error)
 }
 
 async fn position(Json(request): Json<PositionRequest>) -> Response {
@@ -540,12 +387,17 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
         let mut to = request.to.clone();
         to.retain(|&h| h > 0);
         to.sort_unstable();
-        if !game.options_of(from)?.contains(&to) {
+        let before = explain(&game, &table, &request.heaps)?;
+        if !before.components[request.component]
+            .options
+            .iter()
+            .any(|o| o.to == to)
+        {
             return Err(bad_request(format!(
                 "{from} cannot become {to:?} in one move"
             )));
         }
-        let yours = Played {
+        let yours = WinningMove {
             component: request.component,
             from,
             to: to.clone(),
@@ -559,7 +411,7 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
             // it has and hopes for a mistake.
             let chosen = state.winning_moves.first().cloned().or_else(|| {
                 state.components.iter().enumerate().find_map(|(i, c)| {
-                    c.options.first().map(|o| Played {
+                    c.options.first().map(|o| WinningMove {
                         component: i,
                         from: c.heap,
                         to: o.to.clone(),

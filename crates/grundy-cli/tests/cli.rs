@@ -203,6 +203,8 @@ fn games_lists_every_built_in() {
             "sub(a+dk)",
             "allbut(a,b,...)",
             "FILE.rhai",
+            "graph:FILE",
+            "maze:FILE",
         ]
     );
     let games = stdout_json(&["games", "--format", "json"]);

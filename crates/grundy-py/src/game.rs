@@ -5,10 +5,13 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{
-    Analysis as Found, Arithmetic, DEFAULT_MAX, Histogram, HistogramSource, Limits, Misere,
-    MisereQuotient, Support, Tuples, analyze_from, count_tuples, find_period, value_histogram,
+    Arithmetic, Histogram, Limits, Misere, MisereQuotient, Tuples, analyze_from, count_tuples,
+    value_histogram,
 };
-use grundy::{Component, Error, HeapGame, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
+use grundy::rules::ScriptLimits;
+use grundy::session::HeapRules;
+use grundy::spec::{GameSpec, Question};
+use grundy::{Component, Error, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -16,10 +19,6 @@ use crate::errors::{detached, to_py};
 use crate::results::{Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis};
 use crate::rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
-
-/// Heaps an analysis of a Python-defined game computes when not told (the
-/// CLI's default for scripts): such games have no periodicity theorem.
-const CALLBACK_ANALYSIS_HEAPS: u64 = 1000;
 
 /// A heap game: `Game("kayles")`, `Game("0.137")`, `Game("sub(1,3,4)")` (any
 /// specification `grundy games` lists), or `Game.from_options(f)` for rules
@@ -84,27 +83,15 @@ impl Game {
                 reason: format!("the range {start}..={to} is empty"),
             }));
         }
-        match &self.rules {
-            Rules::Builtin(game) => {
-                let limits = Limits {
-                    max: max.unwrap_or(DEFAULT_MAX),
-                    ..Limits::default()
-                };
-                detached(py, |_| {
-                    value_histogram(game, start, to, &self.solver, &limits)
-                })
-            }
-            Rules::Python(_) => self.with_table(py, to, |table| {
-                let mut counts = vec![0u128; table.max().map_or(0, |m| m.index()) + 1];
-                for value in table.iter().take(to as usize + 1).skip(start as usize) {
-                    counts[value.index()] += 1;
-                }
-                Histogram {
-                    counts,
-                    source: HistogramSource::Tabulated,
-                }
-            }),
-        }
+        let limits = Limits {
+            max: max.unwrap_or(self.rules.default_max()),
+            ..Limits::default()
+        };
+        self.rules.start();
+        let found = detached(py, |_| {
+            value_histogram(&self.rules, start, to, &self.solver, &limits)
+        });
+        self.rules.checked(found)
     }
 
     /// The value, winner and winning moves of heaps of this game played
@@ -125,7 +112,10 @@ impl Game {
 impl Game {
     /// The game named by `spec`: a name (`kayles`), a take-and-break code
     /// (`0.137`, `4.007`), a subtraction set (`sub(1,3,4)`), … as listed by
-    /// `grundy.games()`.
+    /// `grundy.games()`, or a heap game written as a Rhai script
+    /// (`FILE.rhai`). The library's spec parser reads it, as the CLI's does;
+    /// kinds that are not heap games are refused with `GrundyError` saying
+    /// which command plays them.
     ///
     /// `threads` (1 or 2) lets the sparse engine pair heaps on a second
     /// thread; `memory_limit` (bytes) bounds a table, which is refused with
@@ -133,10 +123,13 @@ impl Game {
     #[new]
     #[pyo3(signature = (spec, *, threads = 2, memory_limit = None))]
     fn py_new(spec: &str, threads: usize, memory_limit: Option<u64>) -> PyResult<Game> {
-        let game: HeapGame = spec.parse().map_err(to_py)?;
+        let spec = GameSpec::parse(spec).map_err(to_py)?;
+        let rules = HeapRules::from_spec(&spec, Question::Values, &ScriptLimits::default())
+            .map_err(to_py)?;
+        let name = rules.to_string();
         Ok(Game::new(
-            Rules::Builtin(game.clone()),
-            game.to_string(),
+            Rules::Builtin(rules),
+            name,
             solver(threads, memory_limit),
         ))
     }
@@ -160,7 +153,7 @@ impl Game {
             ));
         }
         Ok(Game::new(
-            Rules::Python(PythonRules::new(options.unbind())),
+            Rules::Python(PythonRules::new(options.unbind(), name.to_owned())),
             name.to_owned(),
             solver(1, memory_limit),
         ))
@@ -213,45 +206,28 @@ impl Game {
             .collect())
     }
 
-    /// Values, period and proof. Built-in games compute adaptively up to
-    /// `max` heaps (2^17 by default) until a periodicity theorem proves the
-    /// period, or exactly heaps `0..=to`; games from Python compute `0..=to`
-    /// (1000 heaps by default) and report the period they show, unproven.
+    /// Values, period and proof, by the library's analysis: adaptively up
+    /// to `max` heaps until a periodicity theorem proves the period, or
+    /// exactly heaps `0..=to`. `max` defaults to 2^17 for built-in games and
+    /// to 1000 for scripts and games from Python, which no theorem covers
+    /// (their period is reported as observed).
     #[pyo3(signature = (*, to = None, max = None))]
     fn analyze(&self, py: Python<'_>, to: Option<u64>, max: Option<u64>) -> PyResult<Analysis> {
-        let found = match &self.rules {
-            Rules::Builtin(game) => {
-                let limits = Limits {
-                    to,
-                    max: max.unwrap_or(DEFAULT_MAX),
-                    ..Limits::default()
-                };
-                detached(py, |progress| {
-                    let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-                    let found = analyze_from(game, table.clone(), &limits, &self.solver, progress)?;
-                    if found.values.len() > table.len() {
-                        *table = found.values.clone();
-                    }
-                    Ok(found)
-                })?
-            }
-            Rules::Python(_) => {
-                let to = to.or(max).unwrap_or(CALLBACK_ANALYSIS_HEAPS);
-                let values = self.with_table(py, to, |table| {
-                    let mut values = table.clone();
-                    values.truncate(to as usize + 1);
-                    values
-                })?;
-                Found {
-                    game: self.name.clone(),
-                    periodicity: find_period(&values),
-                    values,
-                    support: Support::Observed,
-                    sparse: None,
-                    theorem: None,
-                }
-            }
+        let limits = Limits {
+            to,
+            max: max.unwrap_or(self.rules.default_max()),
+            ..Limits::default()
         };
+        self.rules.start();
+        let found = detached(py, |progress| {
+            let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+            let found = analyze_from(&self.rules, table.clone(), &limits, &self.solver, progress)?;
+            if found.values.len() > table.len() {
+                *table = found.values.clone();
+            }
+            Ok(found)
+        });
+        let found = self.rules.checked(found)?;
         Ok(Analysis::new(found))
     }
 

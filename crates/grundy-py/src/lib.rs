@@ -110,7 +110,7 @@ fn games() -> Vec<(
     &'static str,
     &'static str,
 )> {
-    grundy::rules::CATALOGUE
+    grundy::spec::CATALOGUE
         .iter()
         .map(|e| (e.name, e.code, e.description, e.example))
         .collect()

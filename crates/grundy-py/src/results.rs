@@ -75,15 +75,11 @@ impl Analysis {
         self.found.is_proven()
     }
 
-    /// `"proven"`, `"closed form"` or `"observed"` (meaningless without a
-    /// period).
+    /// How the period is supported: `"theorem"`, `"closed-form"`,
+    /// `"observed"` or `"none"` (the spelling of the CLI's JSON).
     #[getter]
     fn support(&self) -> &'static str {
-        match self.found.support {
-            Support::Proven { .. } => "proven",
-            Support::ClosedForm => "closed form",
-            Support::Observed => "observed",
-        }
+        self.found.support_label()
     }
 
     /// The periodicity theorem that applies to the game, if any.

@@ -1,16 +1,18 @@
-//! Heap games as the engine sees them: a built-in [`HeapGame`], or a Python
+//! Heap games as the engine sees them: anything the library's front door
+//! accepts ([`HeapRules`]: built-in games and scripts), or a Python
 //! callable `options(n)` that the engine's solvers call back.
 
 use std::sync::Mutex;
 
+use grundy::session::HeapRules;
 use grundy::{HeapGame, HeapRuleset, MexScratch, Nimber, Options, Ruleset, TakeBreak};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 /// The rules behind a `grundy.Game`.
 pub enum Rules {
-    /// Anything `grundy games` lists.
-    Builtin(HeapGame),
+    /// Anything `grundy games` lists as a heap game, or a script.
+    Builtin(HeapRules),
     /// A Python callable listing the options of a heap.
     Python(PythonRules),
 }
@@ -24,13 +26,15 @@ pub enum Rules {
 /// kept error itself once the solver returns.
 pub struct PythonRules {
     options: Py<PyAny>,
+    name: String,
     failure: Mutex<Option<PyErr>>,
 }
 
 impl PythonRules {
-    pub fn new(options: Py<PyAny>) -> PythonRules {
+    pub fn new(options: Py<PyAny>, name: String) -> PythonRules {
         PythonRules {
             options,
+            name,
             failure: Mutex::new(None),
         }
     }
@@ -102,7 +106,36 @@ impl Rules {
                 Some(error) => Err(error),
                 None => result,
             },
-            Rules::Builtin(_) => result,
+            Rules::Builtin(rules) => {
+                rules.checked(Ok(())).map_err(crate::errors::to_py)?;
+                result
+            }
+        }
+    }
+
+    /// The largest heap an adaptive analysis computes by default: callbacks,
+    /// like scripts, have no periodicity theorem and cost a call per heap.
+    pub fn default_max(&self) -> u64 {
+        match self {
+            Rules::Builtin(rules) => rules.default_max(),
+            Rules::Python(_) => grundy::session::SCRIPT_HEAPS,
+        }
+    }
+
+    /// Starts a question (a script's time limit counts from here).
+    pub fn start(&self) {
+        if let Rules::Builtin(rules) = self {
+            rules.start();
+        }
+    }
+}
+
+impl std::fmt::Display for Rules {
+    /// The canonical specification, or the name given to `from_options`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rules::Builtin(rules) => rules.fmt(f),
+            Rules::Python(rules) => f.write_str(&rules.name),
         }
     }
 }
@@ -143,6 +176,13 @@ impl HeapRuleset for Rules {
     fn as_take_break(&self) -> Option<&TakeBreak> {
         match self {
             Rules::Builtin(game) => game.as_take_break(),
+            Rules::Python(_) => None,
+        }
+    }
+
+    fn as_heap_game(&self) -> Option<&HeapGame> {
+        match self {
+            Rules::Builtin(game) => game.as_heap_game(),
             Rules::Python(_) => None,
         }
     }

@@ -54,7 +54,7 @@ def test_solved_octal_games_prove_their_periods(code, preperiod, period, largest
 
 def test_analysis_predicts_far_heaps_through_the_proven_period():
     found = grundy.Game("kayles").analyze()
-    assert (found.period, found.preperiod, found.support) == (12, 71, "proven")
+    assert (found.period, found.preperiod, found.support) == (12, 71, "theorem")
     assert found.theorem == "octal periodicity theorem (Guy-Smith)"
     values = found.values
     for n in (10**6, 10**18 + 7, 2**64 - 1):
@@ -73,7 +73,7 @@ def test_observed_periods_say_so():
 def test_closed_forms_answer_huge_heaps():
     assert grundy.Game("nim").value(10**18) == 10**18
     lasker = grundy.Game("lasker").analyze()
-    assert lasker.support == "closed form" and lasker.saltus == 4
+    assert lasker.support == "closed-form" and lasker.saltus == 4
 
 
 def test_certificates_round_trip_and_tampering_is_caught():

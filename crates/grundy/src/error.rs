@@ -202,6 +202,26 @@ pub enum Error {
         reason: String,
     },
 
+    /// A file the user named cannot be read.
+    #[error("cannot read {path}: {reason}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// Why not.
+        reason: String,
+    },
+
+    /// A game of this kind does not answer the question asked.
+    #[error("{kind} cannot answer `{question}`: {reason}")]
+    Unsupported {
+        /// The kind of game.
+        kind: &'static str,
+        /// The question (the command that asks it).
+        question: &'static str,
+        /// Why not, and what answers instead.
+        reason: String,
+    },
+
     /// A computed value does not fit the nimber width.
     #[error("a Grundy value of {value} does not fit in 32 bits")]
     NimberOverflow {

@@ -90,6 +90,12 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         None
     }
 
+    /// The built-in game this ruleset is, if it is one, so that analysis can
+    /// apply the periodicity theorem that covers it.
+    fn as_heap_game(&self) -> Option<&crate::HeapGame> {
+        None
+    }
+
     /// `g(n)` in closed form, when a theorem gives it. Wider than a
     /// [`Nimber`] so that solvers, not rulesets, decide what fits.
     fn closed_form(&self, n: usize) -> Option<u64> {
@@ -131,6 +137,10 @@ impl<R: HeapRuleset + ?Sized> HeapRuleset for &R {
 
     fn as_take_break(&self) -> Option<&crate::TakeBreak> {
         (**self).as_take_break()
+    }
+
+    fn as_heap_game(&self) -> Option<&crate::HeapGame> {
+        (**self).as_heap_game()
     }
 
     fn closed_form(&self, n: usize) -> Option<u64> {

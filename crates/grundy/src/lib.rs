@@ -50,7 +50,9 @@ mod mex;
 pub mod nim_field;
 mod nimber;
 pub mod rules;
+pub mod session;
 pub mod solve;
+pub mod spec;
 mod sum;
 mod transform;
 mod values;
@@ -64,8 +66,9 @@ pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
-    Component, MoveCounts, PositionMove, PositionSum, SumAnalysis, WinningMove, analyze_positions,
-    analyze_sum, move_counts,
+    Component, ExplainedHeap, ExplainedOption, ExplainedSum, MoveCounts, PositionMove, PositionSum,
+    SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum, explain_sum,
+    move_counts, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

@@ -24,7 +24,7 @@ use crate::Error;
 /// assert_eq!(a + a, Nimber::ZERO);
 /// assert!(Nimber::try_from(u64::MAX).is_err());
 /// ```
-#[derive(Copy, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Copy, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct Nimber(u32);
 
 impl Nimber {

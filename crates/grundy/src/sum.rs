@@ -11,6 +11,108 @@ use crate::{
     Error, HeapRuleset, MemoSolver, Nimber, Options, Result, Ruleset, TableSolver, ValueTable,
 };
 
+/// Who wins a game under normal play, with perfect play from both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// The player to move.
+    First,
+    /// The other player: the position is a P-position.
+    Second,
+}
+
+impl Winner {
+    /// The winner of a sum worth `nim_sum`: the player to move exactly when
+    /// it is not zero (Sprague–Grundy).
+    pub fn of(nim_sum: Nimber) -> Winner {
+        if nim_sum.is_zero() {
+            Winner::Second
+        } else {
+            Winner::First
+        }
+    }
+
+    /// `"first"` or `"second"`, as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Winner::First => "first",
+            Winner::Second => "second",
+        }
+    }
+}
+
+/// The winning-move rule of the theory, written once for every kind of sum:
+/// in a sum of components worth `g_i`, with nim-sum `G`, a move in component
+/// `i` wins exactly when it takes `g_i` to `g_i ^ G`, since it leaves a sum
+/// worth zero. Yields `(i, g_i ^ G)` for every component, or nothing when
+/// `G = 0` (every move then loses).
+///
+/// ```
+/// use grundy::{winning_targets, Nimber};
+/// let values = [3, 5, 7].map(Nimber::new);
+/// let targets: Vec<(usize, u32)> = winning_targets(&values).map(|(i, t)| (i, t.get())).collect();
+/// assert_eq!(targets, [(0, 2), (1, 4), (2, 6)]);
+/// assert_eq!(winning_targets(&[Nimber::new(4), Nimber::new(4)]).count(), 0);
+/// ```
+pub fn winning_targets(values: &[Nimber]) -> impl Iterator<Item = (usize, Nimber)> + '_ {
+    let nim_sum: Nimber = values.iter().copied().sum();
+    values
+        .iter()
+        .enumerate()
+        .filter(move |_| !nim_sum.is_zero())
+        .map(move |(i, &value)| (i, value ^ nim_sum))
+}
+
+/// Tokens played together on a game whose positions' values are known
+/// (a graph, a maze): each token's value, the nim-sum, and every winning
+/// move by [`winning_targets`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenSum<M> {
+    /// The value of each token's position.
+    pub values: Vec<Nimber>,
+    /// Their nim-sum: the first player wins when it is not zero.
+    pub nim_sum: Nimber,
+    /// Every winning move: the token (an index) and the move.
+    pub winning_moves: Vec<(usize, M)>,
+}
+
+impl<M> TokenSum<M> {
+    /// Who wins.
+    pub fn winner(&self) -> Winner {
+        Winner::of(self.nim_sum)
+    }
+}
+
+/// Plays tokens together: `values[i]` is the value of token `i`'s position
+/// and `moves(i)` lists its moves with the value each reaches.
+///
+/// ```
+/// use grundy::{play_tokens, Nimber};
+/// // Tokens on positions worth 1, 1 and 1 of a path 2 -> 1 -> 0.
+/// let sum = play_tokens(vec![Nimber::new(1); 3], |_| vec![("to 0", Nimber::ZERO)]);
+/// assert_eq!(sum.nim_sum, Nimber::new(1));
+/// assert_eq!(sum.winning_moves.len(), 3); // any token to 0
+/// ```
+pub fn play_tokens<M, I: IntoIterator<Item = (M, Nimber)>>(
+    values: Vec<Nimber>,
+    mut moves: impl FnMut(usize) -> I,
+) -> TokenSum<M> {
+    let mut winning_moves = Vec::new();
+    for (token, target) in winning_targets(&values) {
+        winning_moves.extend(
+            moves(token)
+                .into_iter()
+                .filter(|(_, reached)| *reached == target)
+                .map(|(m, _)| (token, m)),
+        );
+    }
+    TokenSum {
+        nim_sum: values.iter().copied().sum(),
+        values,
+        winning_moves,
+    }
+}
+
 /// One component of a sum: a heap of one of the sum's games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Component {
@@ -21,7 +123,7 @@ pub struct Component {
 }
 
 /// A move in a sum that leaves the opponent a P-position.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct WinningMove {
     /// The 0-based index of the component moved in.
     pub component: usize,
@@ -80,27 +182,139 @@ pub fn analyze_sum<G: HeapRuleset>(
     let nim_sum: Nimber = values.iter().copied().sum();
 
     let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for (index, (component, &value)) in components.iter().zip(&values).enumerate() {
-            let target = value ^ nim_sum;
-            let table = &tables[component.game];
-            games[component.game].visit_options(component.heap, &mut |option| {
-                let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
-                if reached == target {
-                    winning_moves.push(WinningMove {
-                        component: index,
-                        from: component.heap,
-                        to: leaves(option),
-                    });
-                }
-            });
-        }
-        winning_moves.sort();
-        winning_moves.dedup();
+    for (index, target) in winning_targets(&values) {
+        let component = components[index];
+        let table = &tables[component.game];
+        games[component.game].visit_options(component.heap, &mut |option| {
+            let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
+            if reached == target {
+                winning_moves.push(WinningMove {
+                    component: index,
+                    from: component.heap,
+                    to: leaves(option),
+                });
+            }
+        });
     }
+    winning_moves.sort();
+    winning_moves.dedup();
     Ok(SumAnalysis {
         values,
         nim_sum,
+        winning_moves,
+    })
+}
+
+/// A sum of heaps explained for people learning the theory: each heap's
+/// distinct options with their values (the heap's value is their mex), the
+/// nim-sum, the winner and every winning move.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExplainedSum {
+    /// The heaps, in order.
+    pub heaps: Vec<usize>,
+    /// Their nim-sum.
+    pub nim_sum: Nimber,
+    /// Who wins.
+    pub winner: Winner,
+    /// Each heap with its options.
+    pub components: Vec<ExplainedHeap>,
+    /// Every winning move (by [`winning_targets`]).
+    pub winning_moves: Vec<WinningMove>,
+    /// Whether no heap has a move: the player to move has lost.
+    pub finished: bool,
+}
+
+/// One heap of an [`ExplainedSum`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExplainedHeap {
+    /// The heap size.
+    pub heap: usize,
+    /// Its value: the mex of its options' values.
+    pub value: Nimber,
+    /// Its distinct options (the heaps each leaves, non-empty and in
+    /// increasing order) with their values.
+    pub options: Vec<ExplainedOption>,
+}
+
+/// One option of an [`ExplainedHeap`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExplainedOption {
+    /// The heaps the move leaves.
+    pub to: Vec<usize>,
+    /// Their nim-sum.
+    pub value: Nimber,
+}
+
+/// Explains the sum of `heaps` of `game`, given its `values` up to the
+/// largest heap.
+///
+/// ```
+/// use grundy::{explain_sum, HeapGame, TableSolver, Winner};
+/// let kayles: HeapGame = "kayles".parse()?;
+/// let values = TableSolver::new().values(&kayles, 3)?;
+/// let explained = explain_sum(&kayles, &values, &[3])?;
+/// assert_eq!(explained.winner, Winner::First);
+/// assert_eq!(explained.components[0].options.len(), 3); // 2, 1 + 1 and 1
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn explain_sum<G: HeapRuleset + ?Sized>(
+    game: &G,
+    values: &ValueTable,
+    heaps: &[usize],
+) -> Result<ExplainedSum> {
+    let value_of = |parts: &[usize]| -> Result<Nimber> {
+        parts
+            .iter()
+            .map(|&p| {
+                values.get(p).ok_or_else(|| Error::InvalidRange {
+                    reason: format!("heap {p} is past the values computed"),
+                })
+            })
+            .sum()
+    };
+    let mut components = Vec::with_capacity(heaps.len());
+    for &heap in heaps {
+        let mut listed: Vec<Vec<usize>> = Vec::new();
+        game.visit_options(heap, &mut |option| listed.push(leaves(option)));
+        listed.sort();
+        listed.dedup();
+        let options = listed
+            .into_iter()
+            .map(|to| {
+                Ok(ExplainedOption {
+                    value: value_of(&to)?,
+                    to,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        components.push(ExplainedHeap {
+            heap,
+            value: value_of(&[heap])?,
+            options,
+        });
+    }
+    let heap_values: Vec<Nimber> = components.iter().map(|c| c.value).collect();
+    let mut winning_moves = Vec::new();
+    for (i, target) in winning_targets(&heap_values) {
+        let c = &components[i];
+        winning_moves.extend(
+            c.options
+                .iter()
+                .filter(|o| o.value == target)
+                .map(|o| WinningMove {
+                    component: i,
+                    from: c.heap,
+                    to: o.to.clone(),
+                }),
+        );
+    }
+    let nim_sum = heap_values.iter().copied().sum();
+    Ok(ExplainedSum {
+        heaps: heaps.to_vec(),
+        nim_sum,
+        winner: Winner::of(nim_sum),
+        finished: components.iter().all(|c| c.options.is_empty()),
+        components,
         winning_moves,
     })
 }
@@ -137,6 +351,18 @@ impl MoveCounts {
     }
 }
 
+/// The winning moves of a sum counted from its components' move counts:
+/// the nim-sum, and for each component how many of its moves win (those
+/// reaching [`winning_targets`]).
+pub fn winning_move_counts(counts: &[MoveCounts]) -> (Nimber, Vec<u64>) {
+    let values: Vec<Nimber> = counts.iter().map(|c| c.value).collect();
+    let mut winning = vec![0; counts.len()];
+    for (i, target) in winning_targets(&values) {
+        winning[i] = counts[i].to_value(target);
+    }
+    (values.iter().copied().sum(), winning)
+}
+
 /// For each component of a sum, its distinct moves counted by the value
 /// they reach. A move in component `i` wins exactly when it reaches
 /// `g_i ^ G`, so the winning moves of the sum number
@@ -147,9 +373,9 @@ impl MoveCounts {
 /// let kayles: HeapGame = "kayles".parse().unwrap();
 /// let rows = [4, 7].map(|heap| Component { game: 0, heap });
 /// let counts = move_counts(&[kayles], &rows, &TableSolver::new())?;
-/// let nim_sum = counts[0].value ^ counts[1].value;
-/// let winning: u64 = counts.iter().map(|c| c.to_value(c.value ^ nim_sum)).sum();
-/// assert_eq!(winning, 2); // row 4 -> 2, row 7 -> 2 + 3
+/// let (nim_sum, winning) = grundy::winning_move_counts(&counts);
+/// assert_eq!(nim_sum, Nimber::new(3));
+/// assert_eq!(winning, [1, 1]); // row 4 -> 2, row 7 -> 2 + 3
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn move_counts<G: HeapRuleset>(
@@ -265,22 +491,20 @@ pub fn analyze_positions<R: Ruleset>(
         .collect::<Result<Vec<Nimber>>>()?;
     let nim_sum: Nimber = values.iter().copied().sum();
     let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        let mut options = Options::new();
-        for (component, (position, &value)) in positions.iter().zip(&values).enumerate() {
-            options.clear();
-            rules.options(position, &mut options);
-            for option in options.iter() {
-                let reached = option
-                    .iter()
-                    .map(|p| solver.value(p))
-                    .sum::<Result<Nimber>>()?;
-                if reached == value ^ nim_sum {
-                    winning_moves.push(PositionMove {
-                        component,
-                        to: option.to_vec(),
-                    });
-                }
+    let mut options = Options::new();
+    for (component, target) in winning_targets(&values) {
+        options.clear();
+        rules.options(&positions[component], &mut options);
+        for option in options.iter() {
+            let reached = option
+                .iter()
+                .map(|p| solver.value(p))
+                .sum::<Result<Nimber>>()?;
+            if reached == target {
+                winning_moves.push(PositionMove {
+                    component,
+                    to: option.to_vec(),
+                });
             }
         }
     }

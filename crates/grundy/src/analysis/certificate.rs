@@ -168,7 +168,7 @@ mod tests {
     use crate::analysis::{Limits, analyze};
 
     fn certificate(spec: &str) -> Certificate {
-        let game = spec.parse().unwrap();
+        let game: crate::HeapGame = spec.parse().unwrap();
         let found = analyze(&game, &Limits::default(), &TableSolver::new(), &mut |_| {
             true
         })

@@ -19,24 +19,27 @@
 //!   `(1/k!) sum_sigma fix(sigma)`; sets of distinct heaps weigh each
 //!   permutation by its sign.
 //! - `c` copies of one component are `W(H)^c`, a pointwise power.
-//! - Histograms over ranges too long to tabulate (up to `10^18` heaps) come
-//!   from a proven period: the heaps before the pre-period, whole periods,
-//!   and a remainder.
+//! - Histograms of games with a proven period come from it, for ranges up
+//!   to `10^18` heaps: the heaps before the pre-period, whole periods, and
+//!   a remainder; other games are tabulated within the memory limit.
 //!
 //! Counts are exact big integers, or residues modulo `m`: with the
 //! transform when `m` is odd (so `V = 2^b` is invertible), by direct
 //! convolution otherwise; counts of unordered positions modulo `m` are
 //! computed exactly and reduced.
 
+use std::fmt;
+
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
-use super::{Limits, analyze};
+use super::{Limits, Periodicity, Theorem, analyze};
+use crate::rules::PairGame;
 use crate::transform::walsh_hadamard;
-use crate::{Error, HeapGame, Result, TableSolver};
+use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
 
-/// Ranges up to this many heaps are tabulated directly; longer ones need a
-/// proven period.
+/// Without a proven period, ranges are tabulated up to this many heaps, or
+/// up to the analysis bound (`--max`) when that is larger.
 pub const TABULATE_LIMIT: u64 = 1 << 22;
 
 /// How many heaps of a range have each value.
@@ -69,21 +72,23 @@ impl Histogram {
     }
 }
 
-/// The value histogram of `game` over heaps `from..=to`.
-///
-/// Ranges ending below [`TABULATE_LIMIT`] are computed directly; longer ones
-/// through the period [`analyze`] proves (computing up to `limits.max`),
-/// and are refused when none is proven.
+/// The value histogram of any heap game over heaps `from..=to`.
 ///
 /// ```
 /// use grundy::analysis::{value_histogram, Limits};
-/// let kayles = "kayles".parse().unwrap();
+/// let kayles: grundy::HeapGame = "kayles".parse().unwrap();
 /// let h = value_histogram(&kayles, 1, 1_000_000_000_000_000_000, &grundy::TableSolver::new(), &Limits::default())?;
 /// assert_eq!(h.heaps(), 1_000_000_000_000_000_000);
 /// # Ok::<(), grundy::Error>(())
 /// ```
-pub fn value_histogram(
-    game: &HeapGame,
+///
+/// A game with a periodicity theorem is analysed first (up to `limits.max`
+/// heaps, or `to` if smaller); a proven plain period counts any range up to
+/// `10^18` as whole periods and a remainder. Otherwise the range is
+/// tabulated, up to [`TABULATE_LIMIT`] heaps (or `limits.max`, if larger)
+/// and within the solver's memory limit.
+pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
     from: u64,
     to: u64,
     solver: &TableSolver,
@@ -94,40 +99,52 @@ pub fn value_histogram(
             reason: format!("the range {from}..={to} is empty"),
         });
     }
-    if to < TABULATE_LIMIT {
-        let values = solver.values(game, to)?;
-        let mut counts = Vec::new();
-        for v in values.iter().skip(from as usize) {
-            add(&mut counts, v.index(), 1);
-        }
-        return Ok(Histogram {
-            counts,
-            source: HistogramSource::Tabulated,
-        });
-    }
-    let found = analyze(
-        game,
-        &Limits {
+    let mut values = ValueTable::new();
+    if Theorem::for_rules(game).is_some() {
+        let adaptive = Limits {
             to: None,
+            max: limits.max.min(to),
             ..limits.clone()
-        },
-        solver,
-        &mut |_| true,
-    )?;
-    let period = found
-        .periodicity
-        .filter(|p| found.is_proven() && p.saltus == 0)
-        .ok_or_else(|| Error::InvalidRange {
+        };
+        let found = analyze(game, &adaptive, solver, &mut |_| true)?;
+        if let Some(period) = found
+            .periodicity
+            .filter(|p| found.is_proven() && p.saltus == 0)
+        {
+            return Ok(periodic_histogram(&found.values, &period, from, to));
+        }
+        values = found.values;
+    }
+    let tabulate = limits.max.max(TABULATE_LIMIT);
+    if to > tabulate || solver.check_fits(to).is_err() {
+        return Err(Error::InvalidRange {
             reason: format!(
                 "counting heaps up to {to} needs a proven period, and {game} has none within \
-                 {} heaps (raise --max, or count a range below {TABULATE_LIMIT})",
-                found.computed_to()
+                 {} heaps; without one, ranges are tabulated up to {tabulate} heaps \
+                 (raise --max to tabulate further, within --memory-limit)",
+                values.len().saturating_sub(1)
             ),
-        })?;
+        });
+    }
+    solver.extend(game, &mut values, to, &mut |_| true)?;
+    let mut counts = Vec::new();
+    for v in values.iter().take(to as usize + 1).skip(from as usize) {
+        add(&mut counts, v.index(), 1);
+    }
+    Ok(Histogram {
+        counts,
+        source: HistogramSource::Tabulated,
+    })
+}
+
+/// The histogram of heaps `from..=to` of a sequence periodic from
+/// `period.preperiod` (saltus zero), given its values up to at least one
+/// period past the pre-period.
+fn periodic_histogram(values: &ValueTable, period: &Periodicity, from: u64, to: u64) -> Histogram {
     let (n0, p) = (period.preperiod as u128, period.period as u128);
     // C(x): the histogram of heaps 0..=x, for any x.
     let upto = |x: u128, counts: &mut Vec<u128>, sign: bool| {
-        let mut bump = |v: usize, c: u128| {
+        let mut count = |v: usize, c: u128| {
             if sign {
                 add(counts, v, c);
             } else {
@@ -135,8 +152,8 @@ pub fn value_histogram(
             }
         };
         let direct = x.min(n0 + p - 1);
-        for n in 0..=direct.min(found.values.len() as u128 - 1) {
-            bump(found.values.at(n as usize).index(), 1);
+        for n in 0..=direct.min(values.len() as u128 - 1) {
+            count(values.at(n as usize).index(), 1);
         }
         if x > direct {
             // Heaps direct+1..=x repeat heaps n0..n0+p: whole periods and
@@ -144,8 +161,8 @@ pub fn value_histogram(
             let beyond = x - direct;
             let (whole, rest) = (beyond / p, beyond % p);
             for offset in 0..p {
-                let v = found.values.at((n0 + offset) as usize).index();
-                bump(v, whole + u128::from(offset < rest));
+                let v = values.at((n0 + offset) as usize).index();
+                count(v, whole + u128::from(offset < rest));
             }
         }
     };
@@ -157,13 +174,13 @@ pub fn value_histogram(
     while counts.last() == Some(&0) {
         counts.pop();
     }
-    Ok(Histogram {
+    Histogram {
         counts,
         source: HistogramSource::Period {
             preperiod: period.preperiod,
             period: period.period,
         },
-    })
+    }
 }
 
 fn add(counts: &mut Vec<u128>, v: usize, c: u128) {
@@ -171,6 +188,73 @@ fn add(counts: &mut Vec<u128>, v: usize, c: u128) {
         counts.resize(v + 1, 0);
     }
     counts[v] += c;
+}
+
+/// The value histogram of the positions `(a, b)` of a pair game with both
+/// coordinates in `from..=to`.
+///
+/// `rook(A,B)` is the sum of its coordinates, so its histogram is the XOR
+/// convolution of the histograms of `A` and `B` over the range (each found
+/// by [`value_histogram`], through a proven period where there is one);
+/// Wythoff's game is tabulated, within the solver's memory limit.
+///
+/// ```
+/// use grundy::analysis::{pair_histogram, Limits};
+/// use grundy::rules::PairGame;
+/// let rook = PairGame::parse("rook").unwrap()?;
+/// // Two-heap Nim on 0..=3: the P-positions are the 4 pairs (a, a).
+/// let h = pair_histogram(&rook, 0, 3, &grundy::TableSolver::new(), &Limits::default())?;
+/// assert_eq!(h.counts[0], 4);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn pair_histogram(
+    game: &PairGame,
+    from: u64,
+    to: u64,
+    solver: &TableSolver,
+    limits: &Limits,
+) -> Result<Histogram> {
+    match game {
+        PairGame::Rook(across, down) => {
+            let a = value_histogram(across.as_ref(), from, to, solver, limits)?;
+            let b = value_histogram(down.as_ref(), from, to, solver, limits)?;
+            let width = (a.counts.len().max(b.counts.len())).next_power_of_two();
+            let mut counts = vec![0u128; width];
+            for (x, &ca) in a.counts.iter().enumerate() {
+                for (y, &cb) in b.counts.iter().enumerate() {
+                    counts[x ^ y] += ca * cb;
+                }
+            }
+            while counts.last() == Some(&0) {
+                counts.pop();
+            }
+            let source = match (a.source, b.source) {
+                (HistogramSource::Tabulated, HistogramSource::Tabulated) => {
+                    HistogramSource::Tabulated
+                }
+                (period @ HistogramSource::Period { .. }, _) | (_, period) => period,
+            };
+            Ok(Histogram { counts, source })
+        }
+        PairGame::Wythoff => {
+            if from > to {
+                return Err(Error::InvalidRange {
+                    reason: format!("the range {from}..={to} is empty"),
+                });
+            }
+            let table = game.table(to, solver.memory_limit())?;
+            let mut counts = Vec::new();
+            for row in table.iter().skip(from as usize) {
+                for v in row.iter().skip(from as usize) {
+                    add(&mut counts, v.index(), 1);
+                }
+            }
+            Ok(Histogram {
+                counts,
+                source: HistogramSource::Tabulated,
+            })
+        }
+    }
 }
 
 /// How counts are computed.

@@ -17,7 +17,8 @@ mod theorem;
 pub use certificate::{CERTIFICATE_FORMAT, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, Histogram, HistogramSource, NimSumCounts, TABULATE_LIMIT,
-    Tuples, UNORDERED_HEAPS_LIMIT, count_copies, count_ordered, count_tuples, value_histogram,
+    Tuples, UNORDERED_HEAPS_LIMIT, count_copies, count_ordered, count_tuples, pair_histogram,
+    value_histogram,
 };
 use guess::gcd;
 pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
@@ -27,7 +28,9 @@ pub use quotient::{MisereQuotient, Relation, generator_letter};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
-use crate::{HeapGame, HeapRuleset, Nimber, Result, TableSolver, TakeBreak, ValueTable};
+use std::fmt;
+
+use crate::{HeapRuleset, Nimber, Result, TableSolver, TakeBreak, ValueTable};
 
 /// How far [`analyze`] computes.
 #[derive(Clone, Debug)]
@@ -98,8 +101,8 @@ pub struct Analysis {
 /// assert!(found.is_proven());
 /// # Ok::<(), grundy::Error>(())
 /// ```
-pub fn analyze(
-    game: &HeapGame,
+pub fn analyze<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
     limits: &Limits,
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
@@ -109,14 +112,14 @@ pub fn analyze(
 
 /// [`analyze`], starting from values already computed (heaps
 /// `0..values.len()`, as from a [`Checkpoint`](crate::solve::Checkpoint)).
-pub fn analyze_from(
-    game: &HeapGame,
+pub fn analyze_from<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
     mut values: ValueTable,
     limits: &Limits,
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
-    let theorem = Theorem::for_game(game);
+    let theorem = Theorem::for_rules(game);
     let mut sparse = None;
     if let Some(to) = limits.to {
         values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
@@ -195,7 +198,7 @@ pub fn analyze_from(
 
 /// Whether every computed value equals the game's closed form, which is
 /// itself a theorem (Nim, Lasker's Nim).
-fn follows_closed_form(game: &HeapGame, values: &ValueTable) -> bool {
+fn follows_closed_form<G: HeapRuleset + ?Sized>(game: &G, values: &ValueTable) -> bool {
     values
         .iter()
         .enumerate()
@@ -217,6 +220,20 @@ impl Analysis {
     /// The largest heap computed.
     pub fn computed_to(&self) -> usize {
         self.values.len() - 1
+    }
+
+    /// How the periodicity is supported, in the one spelling every front end
+    /// uses (CLI JSON, Python, the web): `"theorem"` (a periodicity theorem
+    /// proves it), `"closed-form"` (the values follow a formula that is
+    /// itself a theorem), `"observed"` (seen on the computed values only),
+    /// or `"none"` (no periodicity found).
+    pub fn support_label(&self) -> &'static str {
+        match (self.periodicity, self.support) {
+            (None, _) => "none",
+            (Some(_), Support::Proven { .. }) => "theorem",
+            (Some(_), Support::ClosedForm) => "closed-form",
+            (Some(_), Support::Observed) => "observed",
+        }
     }
 
     /// Whether the periodicity holds for every heap, not just those computed.
@@ -259,14 +276,18 @@ impl Analysis {
     }
 
     /// Heaps before the pre-period whose values differ from what the
-    /// (plain) period, extended backwards, would give, in order.
+    /// periodicity, extended backwards, would give, in order: for a saltus
+    /// `s`, heap `n` is `k` periods before a heap of the first period and
+    /// would be worth `s·k` less.
     pub fn exceptions(&self) -> impl Iterator<Item = usize> + '_ {
-        let period = self.periodicity.filter(|p| p.saltus == 0);
+        let period = self.periodicity;
         (0..period.map_or(0, |p| p.preperiod)).filter(move |&n| {
-            let p = period.expect("a plain period");
+            let p = period.expect("a period");
             let back = (p.preperiod - n) % p.period;
             let image = p.preperiod + (p.period - back) % p.period;
-            self.values.at(n) != self.values.at(image)
+            let periods = ((image - n) / p.period) as u64;
+            let predicted = u64::from(self.values.at(image)).checked_sub(p.saltus * periods);
+            predicted != Some(u64::from(self.values.at(n)))
         })
     }
 }
@@ -288,16 +309,16 @@ pub struct Comparison {
 /// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
 /// equality everywhere, since past `max(n0, n0')` both sequences repeat with
 /// period `lcm(p, p')`.
-pub fn compare(
-    a: &HeapGame,
-    b: &HeapGame,
+pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
+    a: &G,
+    b: &G,
     to: u64,
     limits: &Limits,
     solver: &TableSolver,
 ) -> Result<Comparison> {
     // Equality can only be proven through two proven periods; without a
     // theorem for both games, compare exactly the heaps asked for.
-    let provable = Theorem::for_game(a).is_some() && Theorem::for_game(b).is_some();
+    let provable = Theorem::for_rules(a).is_some() && Theorem::for_rules(b).is_some();
     let effort = Limits {
         to: (!provable).then_some(to),
         ..limits.clone()

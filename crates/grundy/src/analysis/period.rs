@@ -82,7 +82,7 @@ impl Periodicity {
 /// ```
 pub fn find_period(values: &ValueTable) -> Option<Periodicity> {
     period_candidate(values)
-        .filter(|found| convincing(values.len() - found.preperiod, found.period, values.len()))
+        .filter(|found| reportable(values.len() - found.preperiod, found.period, values.len()))
         .or_else(|| with_slice!(values.as_slice(), s => find_arithmetic_period(s)))
 }
 
@@ -91,6 +91,18 @@ pub fn find_period(values: &ValueTable) -> Option<Periodicity> {
 fn convincing(length: usize, period: usize, total: usize) -> bool {
     length >= 2 * period && 2 * length >= total
 }
+
+/// Whether a periodic tail is worth reporting: [`convincing`], or repeated
+/// at least [`CONVINCING_REPEATS`] times (a long pre-period, as 4.0477's
+/// 25959, leaves a short tail, but 32 repeats of 210 values are no
+/// coincidence).
+fn reportable(length: usize, period: usize, total: usize) -> bool {
+    convincing(length, period, total) || length >= CONVINCING_REPEATS * period
+}
+
+/// Repeats of a period that make a tail convincing however long the
+/// pre-period.
+const CONVINCING_REPEATS: usize = 16;
 
 /// The plain period of the longest tail of `values` that spans at least two
 /// of its periods, however short that tail is: a candidate to prove or
@@ -317,7 +329,8 @@ mod tests {
 
     /// By brute force: among the periods `p` whose longest periodic tail
     /// `l(p)` spans two periods, the one with the longest tail (the smallest
-    /// `p` on ties), if that tail covers half the sequence.
+    /// `p` on ties), if that tail covers half the sequence or repeats
+    /// [`CONVINCING_REPEATS`] times.
     fn brute_force(values: &ValueTable) -> Option<(usize, usize)> {
         let values = values.to_vec();
         let total = values.len();
@@ -332,7 +345,7 @@ mod tests {
             .map(|p| (p, tail(p)))
             .filter(|&(p, length)| length >= 2 * p)
             .max_by_key(|&(p, length)| (length, std::cmp::Reverse(p)))?;
-        convincing(length, p, total).then_some((p, total - length))
+        reportable(length, p, total).then_some((p, total - length))
     }
 
     #[test]

@@ -80,6 +80,13 @@ impl Theorem {
         }
     }
 
+    /// The theorem that applies to a heap ruleset: the one for the built-in
+    /// game it is ([`crate::HeapRuleset::as_heap_game`]), none for rules
+    /// given only by their options (scripts, callbacks).
+    pub fn for_rules<G: crate::HeapRuleset + ?Sized>(rules: &G) -> Option<Theorem> {
+        Theorem::for_game(rules.as_heap_game()?)
+    }
+
     /// Where the window `n0 <= n < B` of the theorem ends (`B`), for
     /// pre-period `n0` and period `p`; `None` on overflow.
     pub fn window_end(&self, preperiod: usize, period: usize) -> Option<usize> {

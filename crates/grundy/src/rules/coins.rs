@@ -479,20 +479,19 @@ pub fn analyze_coins(rule: &CoinRule, heads: &[usize], memory_limit: u64) -> Res
     let last = heads.last().copied().unwrap_or(0);
     let table = rule.table(last as u64, &heads, memory_limit)?;
     let valued: Vec<(usize, Nimber)> = heads.iter().map(|&h| (h, table.values[h])).collect();
-    let nim_sum: Nimber = valued.iter().map(|&(_, v)| v).sum();
+    let values: Vec<Nimber> = valued.iter().map(|&(_, v)| v).collect();
+    let nim_sum: Nimber = values.iter().copied().sum();
     let mut winning_moves = Vec::new();
-    if !nim_sum.is_zero() {
-        for &(coin, value) in &valued {
-            // Searched only where the option values say a completion exists.
-            let target = value ^ nim_sum;
-            if !table.can_add(coin, target) {
-                continue;
-            }
-            if let Some(also) = rule.completion(&table.values, coin, target) {
-                let mut also = also;
-                also.sort_unstable();
-                winning_moves.push(CoinMove { coin, also });
-            }
+    for (i, target) in crate::winning_targets(&values) {
+        let coin = valued[i].0;
+        // Searched only where the option values say a completion exists.
+        if !table.can_add(coin, target) {
+            continue;
+        }
+        if let Some(also) = rule.completion(&table.values, coin, target) {
+            let mut also = also;
+            also.sort_unstable();
+            winning_moves.push(CoinMove { coin, also });
         }
     }
     Ok(CoinRow {

@@ -219,6 +219,22 @@ impl GameGraph {
             .map(|e| (self.targets[e] as usize, self.labels[e].as_deref()))
     }
 
+    /// Tokens on positions `tokens` played together, given every
+    /// position's value: who wins and every winning move (token, edge
+    /// index; see [`GameGraph::edge`]).
+    pub fn play(&self, values: &[Nimber], tokens: &[usize]) -> crate::TokenSum<usize> {
+        crate::play_tokens(tokens.iter().map(|&p| values[p]).collect(), |i| {
+            let p = tokens[i];
+            (self.starts[p]..self.starts[p + 1]).map(|e| (e, values[self.targets[e] as usize]))
+        })
+    }
+
+    /// Edge `e`: `(from, to, label)`.
+    pub fn edge(&self, e: usize) -> (usize, usize, Option<&str>) {
+        let from = self.starts.partition_point(|&s| s <= e) - 1;
+        (from, self.targets[e] as usize, self.labels[e].as_deref())
+    }
+
     /// The graph as the loopy solvers take it.
     pub fn adjacency(&self) -> Adjacency<'_> {
         Adjacency {

@@ -93,6 +93,16 @@ impl Maze {
         left.chain(up)
     }
 
+    /// The figures played together, given the squares' [`Maze::values`]:
+    /// who wins and every winning move (figure, square it moves to).
+    pub fn play(&self, values: &[Vec<Option<Nimber>>]) -> crate::TokenSum<(usize, usize)> {
+        let value = |(r, c): (usize, usize)| values[r][c].unwrap_or(Nimber::ZERO);
+        crate::play_tokens(
+            self.figures.iter().map(|&(_, at)| value(at)).collect(),
+            |i| self.moves(self.figures[i].1).map(|to| (to, value(to))),
+        )
+    }
+
     /// The value of every square, `None` on walls.
     pub fn values(&self) -> Result<Vec<Vec<Option<Nimber>>>> {
         let mut values: Vec<Vec<Option<Nimber>>> = Vec::with_capacity(self.floor.len());

@@ -1,8 +1,9 @@
 //! Built-in rulesets and the short specifications that name them.
 //!
-//! A game is named by a built-in name (`kayles`), a take-and-break code
-//! (`0.137`, `4!.0`) or a subtraction set (`sub(1,3,4)`, `sub(squares)`);
-//! [`HeapGame`] parses any of them. [`CATALOGUE`] lists what exists.
+//! A heap game is named by a built-in name (`kayles`), a take-and-break
+//! code (`0.137`, `4!.0`) or a subtraction set (`sub(1,3,4)`,
+//! `sub(squares)`); [`HeapGame`] parses any of them. Every other kind of
+//! game, and the catalogue of all of them, is in [`crate::spec`].
 
 mod coins;
 mod divisor;
@@ -37,190 +38,6 @@ pub use take_break::TakeBreak;
 
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
-/// One entry of the list of built-in games and families.
-#[derive(Clone, Copy, Debug)]
-pub struct CatalogueEntry {
-    /// What to type: a name, or the shape of a family's notation.
-    pub name: &'static str,
-    /// The take-and-break code of a named game, if it has one.
-    pub code: Option<&'static str>,
-    /// One line on what the game is.
-    pub description: &'static str,
-    /// A specification that works as written.
-    pub example: &'static str,
-}
-
-/// The built-in games and the notations accepted for families.
-pub const CATALOGUE: &[CatalogueEntry] = &[
-    CatalogueEntry {
-        name: "nim",
-        code: Some("0.[3]"),
-        description: "Nim: remove any number of tokens from one heap; g(n) = n",
-        example: "nim",
-    },
-    CatalogueEntry {
-        name: "kayles",
-        code: Some("0.77"),
-        description: "Kayles: knock down one pin or two adjacent pins from a row",
-        example: "kayles",
-    },
-    CatalogueEntry {
-        name: "dawsons-kayles",
-        code: Some("0.07"),
-        description: "Dawson's Kayles: knock down exactly two adjacent pins",
-        example: "dawsons-kayles",
-    },
-    CatalogueEntry {
-        name: "dawsons-chess",
-        code: Some("0.137"),
-        description: "Dawson's chess: pawns on a 3xN board where captures are compulsory",
-        example: "dawsons-chess",
-    },
-    CatalogueEntry {
-        name: "treblecross",
-        code: Some("0.007"),
-        description: "Treblecross: one-dimensional tic-tac-toe where both play X",
-        example: "treblecross",
-    },
-    CatalogueEntry {
-        name: "officers",
-        code: Some("0.6"),
-        description: "Officers: remove one token, leaving one or two non-empty heaps",
-        example: "officers",
-    },
-    CatalogueEntry {
-        name: "grundy",
-        code: Some("4!.0"),
-        description: "Grundy's game: split a heap into two unequal heaps",
-        example: "grundy",
-    },
-    CatalogueEntry {
-        name: "lasker",
-        code: Some("4.[3]"),
-        description: "Lasker's Nim: remove any number of tokens, or split a heap into two",
-        example: "lasker",
-    },
-    CatalogueEntry {
-        name: "take-and-split",
-        code: Some("0.37"),
-        description: "take 1, take 2, or take 2 and split the rest into two non-empty heaps",
-        example: "take-and-split",
-    },
-    CatalogueEntry {
-        name: "proper-divisors",
-        code: None,
-        description: "remove a proper divisor of the heap (heap 1 cannot move)",
-        example: "proper-divisors",
-    },
-    CatalogueEntry {
-        name: "divisors",
-        code: None,
-        description: "remove any divisor of the heap, the whole heap included",
-        example: "divisors",
-    },
-    CatalogueEntry {
-        name: "equal-split",
-        code: None,
-        description: "split a heap of n into k >= 2 equal heaps, for a divisor k of n",
-        example: "equal-split",
-    },
-    CatalogueEntry {
-        name: "mark",
-        code: None,
-        description: "MARK: remove one token, or halve the heap rounding down",
-        example: "mark",
-    },
-    CatalogueEntry {
-        name: "rook(A,B)",
-        code: None,
-        description: "a token moving left by heap game A or up by heap game B: the sum of \
-                      the two, g = g_A(a) ^ g_B(b) (rook = two-heap Nim); compare wythoff, \
-                      whose diagonal moves make it no sum (`grundy values rook --to N`)",
-        example: "rook(sub(1,2),kayles)",
-    },
-    CatalogueEntry {
-        name: "fibonacci-nim",
-        code: None,
-        description: "one heap; take 1 to n-1 first, then at most twice the last take \
-                      (--ratio C: C times); who wins and how (`grundy fibonacci-nim N`)",
-        example: "fibonacci-nim",
-    },
-    CatalogueEntry {
-        name: "turn(K)",
-        code: None,
-        description: "coin-turning (`grundy coins RULE HEADS...`): turn at most K coins, the \
-                      rightmost from heads to tails; turn(=K) exactly K; turtles = turn(2), \
-                      mock-turtles = turn(3), twins = turn(=2)",
-        example: "mock-turtles",
-    },
-    CatalogueEntry {
-        name: "ruler(K)",
-        code: None,
-        description: "coin-turning: turn at most K consecutive coins (ruler: any number); \
-                      grunt turns four symmetric coins (Grundy's game); A*B plays two \
-                      rules on a grid (Tartan theorem)",
-        example: "ruler*ruler",
-    },
-    CatalogueEntry {
-        name: "hackenbush",
-        code: None,
-        description: "Green Hackenbush pictures: trees in bracket notation, graphs with \
-                      cycles as edge lists (`grundy hackenbush '(()())' --graph FILE`)",
-        example: "(()())",
-    },
-    CatalogueEntry {
-        name: "wythoff",
-        code: None,
-        description: "Wythoff's game on two heaps: take from one, or equally from both \
-                      (`grundy values wythoff --to N` prints the table)",
-        example: "wythoff",
-    },
-    CatalogueEntry {
-        name: "d0.d1d2...",
-        code: None,
-        description: "take-and-break code: digit d_t says what may remain after removing t \
-                      tokens (1 = nothing, 2 = one heap, 4 = two heaps, 8 = three ...; add \
-                      them; A-Z and &n; past 9, or the set {k,...} of heap counts, {2+} for \
-                      two or more heaps); a digit \
-                      followed by ! leaves unequal heaps, ? not all equal, = all equal; \
-                      [..] repeats forever",
-        example: "0.137",
-    },
-    CatalogueEntry {
-        name: "sub(a,b,...)",
-        code: None,
-        description: "subtraction game: remove a, b, ... tokens from one heap",
-        example: "sub(1,3,4)",
-    },
-    CatalogueEntry {
-        name: "sub(squares)",
-        code: None,
-        description: "subtract-a-square: remove any positive square number of tokens; also \
-                      sub(primes), sub(powers-of-2), sub(fibonacci), sub(factorials), \
-                      sub(triangular)",
-        example: "sub(squares)",
-    },
-    CatalogueEntry {
-        name: "sub(a+dk)",
-        code: None,
-        description: "remove a, a+d, a+2d, ... tokens (an arithmetic progression)",
-        example: "sub(2+3k)",
-    },
-    CatalogueEntry {
-        name: "allbut(a,b,...)",
-        code: None,
-        description: "remove any positive number of tokens except a, b, ...",
-        example: "allbut(1,2)",
-    },
-    CatalogueEntry {
-        name: "FILE.rhai",
-        code: None,
-        description: "your own rules: a Rhai script defining options(p) for heaps or tuples \
-                      (`grundy values FILE.rhai --to N` or `--position [a,b]`; see README)",
-        example: "examples/take-and-split.rhai",
-    },
-];
-
 /// A game played on heaps of tokens, named by a specification.
 ///
 /// ```
@@ -246,7 +63,7 @@ impl FromStr for HeapGame {
     fn from_str(spec: &str) -> Result<HeapGame> {
         let spec = spec.trim();
         let lower = spec.to_ascii_lowercase();
-        if let Some(code) = CATALOGUE
+        if let Some(code) = crate::spec::CATALOGUE
             .iter()
             .find(|entry| entry.name == lower)
             .and_then(|entry| entry.code)
@@ -326,6 +143,10 @@ impl HeapRuleset for HeapGame {
         }
     }
 
+    fn as_heap_game(&self) -> Option<&HeapGame> {
+        Some(self)
+    }
+
     fn closed_form(&self, n: usize) -> Option<u64> {
         match self {
             HeapGame::TakeBreak(game) => game.closed_form(n),
@@ -386,32 +207,6 @@ pub fn parse_size(text: &str) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_catalogue_example_parses() {
-        // Coin-turning rules (and their products) and Hackenbush pictures
-        // have commands of their own.
-        let coins = |example: &str| example.split('*').all(|r| r.parse::<CoinRule>().is_ok());
-        let pictures = |example: &str| Hackenbush::tree(example).is_ok();
-        for entry in CATALOGUE.iter().filter(|e| {
-            PairGame::parse(e.example).is_none()
-                && !e.example.ends_with(".rhai")
-                && !coins(e.example)
-                && !pictures(e.example)
-                && e.example != "fibonacci-nim"
-        }) {
-            let game: HeapGame = entry.example.parse().unwrap();
-            if let Some(code) = entry.code {
-                assert_eq!(game, code.parse().unwrap(), "{}", entry.name);
-                assert_eq!(
-                    game.to_string(),
-                    code,
-                    "{} is printed canonically",
-                    entry.name
-                );
-            }
-        }
-    }
 
     #[test]
     fn sizes_parse_as_written() {

@@ -340,6 +340,37 @@ impl ScriptGame {
             .collect()
     }
 
+    /// Starts a run: the time limit counts from now. [`ScriptGame::explore`]
+    /// and [`ScriptGame::outcomes`] start their own; callers of
+    /// [`ScriptGame::heap_options`] start one per question.
+    pub fn begin_run(&self) {
+        *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some(Instant::now() + self.limits.time);
+    }
+
+    /// Pushes the options of heap `n` onto `out`, each a sum of heaps
+    /// (options with a negative number left out), for scripts whose
+    /// positions are heaps.
+    pub fn heap_options(&self, n: usize, out: &mut Options<usize>) -> Result<()> {
+        let mut found = Vec::new();
+        let position = ScriptPosition::Heap(n as u64);
+        self.call_options(&mut Scope::new(), &position, false, &mut found)?;
+        for parts in found.iter().flatten() {
+            let heaps = parts
+                .iter()
+                .map(|part| match part {
+                    ScriptPosition::Heap(h) => usize::try_from(*h)
+                        .map_err(|_| self.error(format!("options({n}): heap {h} is too large"))),
+                    ScriptPosition::Tuple(_) => Err(self.error(format!(
+                        "options({n}): a heap game's options are heaps, not tuples"
+                    ))),
+                })
+                .collect::<Result<Vec<usize>>>()?;
+            out.push(heaps);
+        }
+        Ok(())
+    }
+
     /// Who wins from each state `0..states` of a game that need not be a
     /// sum: `options(s)` lists single states, each smaller than `s` (see
     /// [`sweep_outcomes`]).

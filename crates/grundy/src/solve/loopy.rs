@@ -235,6 +235,14 @@ pub struct Retrograde {
     pub remoteness: Vec<u32>,
 }
 
+impl Retrograde {
+    /// The moves left from `p` with perfect play; `None` for a draw, which
+    /// never ends.
+    pub fn remoteness_of(&self, p: usize) -> Option<u32> {
+        (self.outcomes[p] != Outcome::Draw).then(|| self.remoteness[p])
+    }
+}
+
 /// Classifies every position of `graph` by retrograde analysis: positions
 /// without moves are lost; a position with a move to a lost one is won
 /// (remoteness one more than the least such); a position all of whose

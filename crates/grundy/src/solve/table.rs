@@ -1,8 +1,8 @@
 //! Value tables `g(0), g(1), …, g(N)` for heap games, with the engine
-//! chosen automatically: a closed form when the ruleset knows one, the
-//! sparse-space solver for take-and-break codes it applies to (unless its
-//! rare/common split leaves many heaps rare), and the dense solver
-//! otherwise.
+//! chosen automatically: a closed form when the ruleset knows one; for
+//! take-and-break codes the sparse-space solver applies to, whichever of
+//! the sparse and dense engines is cheaper per heap, measured as the table
+//! grows; the dense solver otherwise.
 //!
 //! Dense: for a [`HeapRuleset`] every option of heap `n` is a sum of smaller
 //! heaps, so the table fills in increasing order, each entry the mex of
@@ -19,7 +19,9 @@ use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, ValueTable}
 /// Which engine fills a table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The sparse-space solver where it applies, else dense.
+    /// For codes the sparse-space solver applies to, the cheaper of sparse
+    /// and dense per heap, measured as the table grows (dense only while its
+    /// working copy fits the memory limit); dense for everything else.
     #[default]
     Auto,
     /// Always the dense solver (for comparison).
@@ -31,18 +33,26 @@ pub enum Engine {
 /// The default memory limit for one value table: 4 GiB.
 pub const DEFAULT_TABLE_LIMIT: u64 = 4 << 30;
 
-/// Heaps the automatic choice computes with the sparse engine before
-/// judging its split.
-const SPARSE_PROBE: u64 = 1 << 16;
+/// Heaps the automatic choice computes with the sparse engine before it
+/// first measures both engines.
+const AUTO_START: u64 = 1 << 10;
 
-/// A split with more than one rare heap in this many is poor: the dense
-/// kernel, which XORs whole slices with vector instructions, is faster
-/// (0.137 to 300000 heaps: 10.3 s sparse, 2.2 s dense; its split keeps a
-/// third of the heaps rare).
-const POOR_SPLIT: usize = 32;
+/// Each time the table doubles, the automatic choice times both engines on
+/// this fraction of the next stretch (at least [`AUTO_MIN_SAMPLE`] heaps)
+/// and computes the rest with the cheaper: the slower engine's samples
+/// cost a few percent at most.
+const AUTO_SAMPLE_FRACTION: u64 = 64;
+
+/// The fewest heaps a cost sample times.
+const AUTO_MIN_SAMPLE: u64 = 32;
 
 /// How often, in heaps, the progress callback is called.
 const PROGRESS_STRIDE: usize = 4096;
+
+/// Seconds per heap of a sample.
+fn per_heap(elapsed: Duration, heaps: u64) -> f64 {
+    elapsed.as_secs_f64() / heaps.max(1) as f64
+}
 
 /// Fills value tables for heap games, choosing the engine.
 ///
@@ -125,6 +135,11 @@ impl TableSolver {
     pub fn without_closed_forms(mut self) -> TableSolver {
         self.use_closed_forms = false;
         self
+    }
+
+    /// The memory limit, in bytes.
+    pub fn memory_limit(&self) -> u64 {
+        self.memory_limit
     }
 
     /// The bytes a table of heaps `0..=to` may take at its peak. The table
@@ -230,28 +245,95 @@ impl TableSolver {
                 sparse.extend(values, to, progress).map(Some)
             }
             (Engine::Auto, Some(sparse)) if !closed_form => {
-                // The sparse engine pays only when few heaps are rare:
-                // probe a prefix with it, then let the dense kernel go on
-                // where the split leaves many rare heaps (0.137, 0.07).
-                let probe = to.min(SPARSE_PROBE);
-                let mut stats = None;
-                if values.len() as u64 <= probe {
-                    stats = Some(sparse.extend(values, probe, progress)?);
-                }
-                if values.len() as u64 > to {
-                    return Ok(stats);
-                }
-                if sparse.rare_heaps(values) * POOR_SPLIT > values.len() {
-                    return self
-                        .extend_dense(rules, values, end, progress)
-                        .map(|()| None);
-                }
-                sparse.extend(values, to, progress).map(Some)
+                self.extend_measured(rules, &sparse, values, to, progress)
             }
             _ => self
                 .extend_dense(rules, values, end, progress)
                 .map(|()| None),
         }
+    }
+
+    /// The automatic engine: both engines give the same values, so each
+    /// stretch of heaps goes to the one that is cheaper per heap, measured
+    /// on the heaps just before it. Costs move as the table grows (dense
+    /// work per heap grows with `n` for games that split heaps, sparse work
+    /// with the number of rare heaps), so the choice is made again each
+    /// time the table doubles.
+    fn extend_measured<R: HeapRuleset + ?Sized>(
+        &self,
+        rules: &R,
+        sparse: &SparseSolver,
+        values: &mut ValueTable,
+        to: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<SparseStats>> {
+        let mut stats = None;
+        // The dense engine's working copy takes 4 more bytes per heap.
+        let dense_fits = (u128::from(to) + 1) * 6 <= u128::from(self.memory_limit);
+        if !dense_fits {
+            return sparse.extend(values, to, progress).map(Some);
+        }
+        let first = to.min(AUTO_START - 1);
+        if values.len() as u64 <= first {
+            stats = Some(sparse.extend(values, first, progress)?);
+        }
+        while values.len() as u64 <= to {
+            let n = values.len() as u64;
+            let stretch_end = to.min(2 * n - 1);
+            let sample = ((stretch_end + 1 - n) / AUTO_SAMPLE_FRACTION).max(AUTO_MIN_SAMPLE);
+            // The sparse engine first rebuilds its rare list from the
+            // table; that is not a cost per heap, so it is timed apart.
+            let started = Instant::now();
+            sparse.rare_heaps(values);
+            let setup = started.elapsed();
+            let started = Instant::now();
+            let before = values.len();
+            stats = Some(sparse.extend(values, to.min(n + sample - 1), progress)?);
+            let sparse_time = started.elapsed().saturating_sub(setup);
+            let sparse_cost = per_heap(sparse_time, (values.len() - before) as u64);
+            if values.len() as u64 > to {
+                break;
+            }
+            // Dense gets no more time than sparse took: where it is much
+            // slower (games that split heaps, on long tables), a sample of
+            // the same size would cost more than the stretch saves.
+            let before = values.len();
+            let dense_end = to.min(before as u64 + sample - 1) as usize + 1;
+            let dense_time = self.dense_timed(rules, values, dense_end, sparse_time, progress)?;
+            let dense_cost = per_heap(dense_time, (values.len() - before) as u64);
+            if values.len() as u64 > to {
+                break;
+            }
+            if dense_cost < sparse_cost {
+                // Statistics describe the engine that computes the end of
+                // the table.
+                stats = None;
+                self.extend_dense(rules, values, stretch_end as usize + 1, progress)?;
+            } else {
+                stats = Some(sparse.extend(values, stretch_end, progress)?);
+            }
+        }
+        Ok(stats)
+    }
+
+    /// [`Self::extend_dense`] for at most `budget` of computing (at least
+    /// one heap), timing only the computation (not the copies between the
+    /// table and the working vector).
+    fn dense_timed<R: HeapRuleset + ?Sized>(
+        &self,
+        rules: &R,
+        table: &mut ValueTable,
+        end: usize,
+        budget: Duration,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Duration> {
+        let mut values = table.to_vec();
+        let started = Instant::now();
+        let result =
+            self.fill_dense_until(rules, &mut values, end, Some(started + budget), progress);
+        let elapsed = started.elapsed();
+        *table = ValueTable::from(values);
+        result.map(|()| elapsed)
     }
 
     /// The dense engine: each heap's options gathered from a four-byte
@@ -265,16 +347,19 @@ impl TableSolver {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<()> {
         let mut values = table.to_vec();
-        let result = self.fill_dense(rules, &mut values, end, progress);
+        let result = self.fill_dense_until(rules, &mut values, end, None, progress);
         *table = ValueTable::from(values);
         result
     }
 
-    fn fill_dense<R: HeapRuleset + ?Sized>(
+    /// Fills `values` up to `end` heaps, or until `until` passes (checked
+    /// after each heap; at least one heap is computed).
+    fn fill_dense_until<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
         values: &mut Vec<Nimber>,
         end: usize,
+        until: Option<Instant>,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<()> {
         values
@@ -301,6 +386,9 @@ impl TableSolver {
                 return Err(Error::Interrupted {
                     heaps: values.len() as u64,
                 });
+            }
+            if until.is_some_and(|t| Instant::now() >= t) {
+                return Ok(());
             }
         }
         progress(end - 1);
