@@ -24,7 +24,10 @@
 //! Scripts run sandboxed (no files, no network) and within
 //! [`ScriptLimits`]: operations per call (an endless loop stops there),
 //! array and string sizes, the number of positions explored, and the wall
-//! time of the whole run. Errors name the script and the line.
+//! time of the whole run. Errors name the script and the line. What a
+//! script prints (`print`, `debug`) never reaches the process's output,
+//! which may be JSON or a server's: it is kept in a small log instead (see
+//! [`ScriptGame::printed`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -145,6 +148,33 @@ pub struct ScriptGame {
     /// When the current run must stop; checked as the script runs.
     deadline: Arc<Mutex<Option<Instant>>>,
     limits: ScriptLimits,
+    /// What the script printed, bounded.
+    log: Arc<Mutex<PrintLog>>,
+}
+
+/// The most lines of a script's `print` and `debug` output kept.
+pub const PRINTED_LINES: usize = 100;
+
+/// The most characters kept of one printed line.
+pub const PRINTED_LINE_CHARS: usize = 200;
+
+/// The first [`PRINTED_LINES`] lines a script printed, each cut to
+/// [`PRINTED_LINE_CHARS`] characters, and how many more were dropped.
+#[derive(Debug, Default)]
+struct PrintLog {
+    lines: Vec<String>,
+    dropped: u64,
+}
+
+impl PrintLog {
+    fn record(&mut self, text: &str) {
+        if self.lines.len() < PRINTED_LINES {
+            self.lines
+                .push(text.chars().take(PRINTED_LINE_CHARS).collect());
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
 }
 
 impl fmt::Debug for ScriptGame {
@@ -185,6 +215,23 @@ impl ScriptGame {
                 .filter(|&d| Instant::now() >= d)
                 .map(|_| Dynamic::from("the time limit"))
         });
+        // `print` and `debug` would write to stdout and stderr, corrupting
+        // JSON output and blocking a server: keep them in a bounded log.
+        let log: Arc<Mutex<PrintLog>> = Arc::default();
+        let printed = Arc::clone(&log);
+        engine.on_print(move |text| {
+            printed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .record(text);
+        });
+        let debugged = Arc::clone(&log);
+        engine.on_debug(move |text, _, _| {
+            debugged
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .record(text);
+        });
         engine.register_type_with_name::<Sum>("Sum");
         engine.register_fn("sum", |parts: Array| Sum(parts));
         engine.register_fn("sum", |a: Dynamic, b: Dynamic| Sum(vec![a, b]));
@@ -214,7 +261,30 @@ impl ScriptGame {
             ast,
             deadline,
             limits,
+            log,
         })
+    }
+
+    /// What the script has printed with `print` or `debug` so far, oldest
+    /// first: at most [`PRINTED_LINES`] lines of at most
+    /// [`PRINTED_LINE_CHARS`] characters, then one line counting the lines
+    /// dropped. Nothing a script prints goes to stdout or stderr.
+    ///
+    /// ```
+    /// use grundy::rules::{ScriptGame, ScriptLimits};
+    /// let script = r#"fn options(n) { print(`heap ${n}`); [n - 1] }"#;
+    /// let game = ScriptGame::compile("game.rhai", script, ScriptLimits::default())?;
+    /// game.heap_values(1)?;
+    /// assert_eq!(game.printed(), ["heap 0", "heap 1"]);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn printed(&self) -> Vec<String> {
+        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lines = log.lines.clone();
+        if log.dropped > 0 {
+            lines.push(format!("({} more lines not kept)", log.dropped));
+        }
+        lines
     }
 
     /// The script's name, as given to [`ScriptGame::compile`].
