@@ -2,6 +2,7 @@
 //! panicked, aborted, ran out of memory or wrote where they should not.
 //! Each test is named after what it guards.
 
+use grundy::Error;
 use grundy::rules::{PRINTED_LINES, ScriptGame, ScriptLimits};
 
 fn script(source: &str) -> ScriptGame {
@@ -63,4 +64,56 @@ fn script_print_log_is_bounded() {
     assert_eq!(printed.len(), PRINTED_LINES + 1);
     assert!(printed.iter().all(|l| l.chars().count() <= 200));
     assert!(printed[PRINTED_LINES].contains("more lines not kept"));
+}
+
+/// The error a script's run ends in, as text.
+fn script_failure(source: &str, limits: ScriptLimits, to: u64) -> String {
+    let game = ScriptGame::compile("game.rhai", source, limits).unwrap();
+    match game.heap_values(to) {
+        Err(e @ Error::Script { .. }) => e.to_string(),
+        other => panic!("expected a script error, got {other:?}"),
+    }
+}
+
+#[test]
+fn script_split_with_too_many_ways_is_an_error_not_an_abort() {
+    for call in [
+        "split(300, 20)",
+        "split(9223372036854775807, 2)",
+        "split(9223372036854775807, 9223372036854775807)",
+    ] {
+        let source = format!("fn options(n) {{ if n == 3 {{ {call} }} else {{ [] }} }}");
+        let message = script_failure(&source, ScriptLimits::default(), 3);
+        assert!(message.contains("size limit"), "{call}: {message}");
+    }
+    // Negative and extreme arguments list nothing.
+    let source =
+        "fn options(n) { [split(-9223372036854775807 - 1, 2), split(5, -3), split(n, 0)] }";
+    assert!(script(source).heap_values(5).is_ok());
+}
+
+#[test]
+fn script_split_respects_the_size_limit_of_its_own_engine() {
+    // split(20, 2) lists 10 ways of 2 heaps: 20 heaps.
+    let source = "fn options(n) { if n == 20 { split(20, 2) } else { [] } }";
+    let small = ScriptLimits {
+        size: 19,
+        ..ScriptLimits::default()
+    };
+    let roomy = ScriptLimits {
+        size: 20,
+        ..ScriptLimits::default()
+    };
+    // Engines with different limits, alive at once, each keep their own.
+    let refused = ScriptGame::compile("small.rhai", source, small).unwrap();
+    let allowed = ScriptGame::compile("roomy.rhai", source, roomy).unwrap();
+    assert!(allowed.heap_values(20).is_ok());
+    assert!(
+        refused
+            .heap_values(20)
+            .unwrap_err()
+            .to_string()
+            .contains("19 heaps")
+    );
+    assert!(allowed.heap_values(20).is_ok());
 }

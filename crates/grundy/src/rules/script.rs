@@ -241,7 +241,9 @@ impl ScriptGame {
         engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
             Sum(vec![a, b, c, d])
         });
-        engine.register_fn("split", split);
+        // The helper lists within this engine's size limit.
+        let size = limits.size;
+        engine.register_fn("split", move |m: INT, k: INT| split(m, k, size));
         let ast = engine.compile(source).map_err(|e| Error::Script {
             script: name.to_owned(),
             message: format!("syntax error: {e}"),
@@ -533,34 +535,97 @@ fn position_of(
 
 /// `split(m, k)`: every way to write `m` as `k` non-empty heaps, in
 /// non-decreasing order, each a `sum`; none when `m < k` or `k < 1`.
-fn split(m: INT, k: INT) -> std::result::Result<Array, Box<EvalAltResult>> {
-    let mut all = Array::new();
+///
+/// The ways are counted first, cheaply and without overflow, and the call
+/// fails when listing them would hold more than `size` heaps in all
+/// (`ScriptLimits::size`): `split(300, 20)` has about 3.4·10^13 ways, and
+/// `split(2^63 - 1, 2)` about 4.6·10^18, which no memory holds. The listing
+/// is iterative, so `k` in the millions needs no deep recursion.
+fn split(m: INT, k: INT, size: usize) -> std::result::Result<Array, Box<EvalAltResult>> {
     if k < 1 || m < k {
-        return Ok(all);
+        return Ok(Array::new());
     }
-    let mut parts = Vec::new();
-    fn walk(rest: INT, k: INT, least: INT, parts: &mut Vec<INT>, all: &mut Array) {
-        if k == 1 {
-            if rest >= least {
-                parts.push(rest);
-                all.push(Dynamic::from(Sum(parts
-                    .iter()
-                    .map(|&p| Dynamic::from_int(p))
-                    .collect())));
-                parts.pop();
+    let too_many = || -> Box<EvalAltResult> {
+        format!(
+            "split({m}, {k}) would list more than {size} heaps in all (the size limit, \
+             ScriptLimits::size)"
+        )
+        .into()
+    };
+    // Each way has k heaps: at most `size / k` ways fit.
+    let cap = u64::try_from(size).unwrap_or(u64::MAX) / k as u64;
+    let count = split_count(m as u64, k as u64, cap).ok_or_else(too_many)?;
+    let parts = k as usize; // k <= size, since cap >= count >= 1
+    let mut all = Array::with_capacity(count as usize);
+    // The first way in lexicographic order: 1, 1, ..., 1, m - (k - 1).
+    let mut way: Vec<INT> = vec![1; parts];
+    way[parts - 1] = m - (k - 1);
+    loop {
+        all.push(Dynamic::from(Sum(way
+            .iter()
+            .map(|&p| Dynamic::from_int(p))
+            .collect())));
+        // The next way: raise the rightmost heap `i` (not the last) that
+        // can grow by one with every heap after it at least as large; the
+        // heaps after it become that size, the last taking the rest.
+        let mut tail = i128::from(way[parts - 1]);
+        let mut next = None;
+        for i in (0..parts - 1).rev() {
+            tail += i128::from(way[i]);
+            let raised = i128::from(way[i]) + 1;
+            if raised * (parts - i) as i128 <= tail {
+                next = Some((i, raised, tail));
+                break;
             }
-            return;
         }
-        let mut a = least;
-        while a * k <= rest {
-            parts.push(a);
-            walk(rest - a, k - 1, a, parts, all);
-            parts.pop();
-            a += 1;
+        let Some((i, raised, tail)) = next else { break };
+        // raised <= tail <= m, so every heap fits in an INT.
+        let rest = tail - raised * (parts - i - 1) as i128;
+        way[i..parts - 1].fill(raised as INT);
+        way[parts - 1] = rest as INT;
+    }
+    debug_assert_eq!(all.len() as u64, count);
+    Ok(all)
+}
+
+/// How many ways `m` (at least `k >= 1`) is a sum of `k` non-empty heaps,
+/// or `None` when that is more than `cap`, found without counting far past
+/// `cap`: the ways are the partitions of `n = m - k` into at most `k` parts,
+/// of which there are at least `n / 2 + 1` (two parts or fewer) and at least
+/// `round((n + 3)^2 / 12)` (three or fewer), so a count that fits bounds `n`
+/// before any table is made.
+fn split_count(m: u64, k: u64, cap: u64) -> Option<u64> {
+    let n = m - k;
+    if k == 1 {
+        return (cap >= 1).then_some(1);
+    }
+    let at_most_two = n / 2 + 1;
+    if at_most_two > cap {
+        return None;
+    }
+    if k == 2 {
+        return Some(at_most_two);
+    }
+    let shifted = u128::from(n) + 3;
+    if (shifted * shifted + 6) / 12 > u128::from(cap) {
+        return None;
+    }
+    // Now n is below sqrt(12 * cap): count partitions of n with parts of at
+    // most k (the conjugates of those with at most k parts), saturating.
+    let n = n as usize;
+    let largest = usize::try_from(k).unwrap_or(usize::MAX).min(n);
+    // (With a size limit near 2^64 the table could be too large to have:
+    // then the listing, larger still, is refused too.)
+    let mut ways: Vec<u64> = Vec::new();
+    ways.try_reserve_exact(n + 1).ok()?;
+    ways.resize(n + 1, 0);
+    ways[0] = 1;
+    for part in 1..=largest {
+        for total in part..=n {
+            ways[total] = ways[total].saturating_add(ways[total - part]);
         }
     }
-    walk(m, k, 1, &mut parts, &mut all);
-    Ok(all)
+    (ways[n] <= cap).then_some(ways[n])
 }
 
 /// The positions a script reached and their options, as a [`Ruleset`] any
@@ -680,4 +745,96 @@ pub type ScriptMove = PositionMove<ScriptPosition>;
 /// move.
 pub fn script_sum(game: &ScriptGame, positions: &[ScriptPosition]) -> Result<ScriptSum> {
     analyze_positions(&game.explore(positions)?, positions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way to write `m` as `k` non-empty non-decreasing heaps, by
+    /// plain recursion: the reference the listing is checked against.
+    fn reference(m: INT, k: INT, least: INT) -> Vec<Vec<INT>> {
+        if k == 0 {
+            return if m == 0 { vec![Vec::new()] } else { Vec::new() };
+        }
+        let mut all = Vec::new();
+        for a in least.max(1)..=m {
+            for mut rest in reference(m - a, k - 1, a) {
+                rest.insert(0, a);
+                all.push(rest);
+            }
+        }
+        all
+    }
+
+    fn listed(m: INT, k: INT, size: usize) -> Option<Vec<Vec<INT>>> {
+        let all = split(m, k, size).ok()?;
+        Some(
+            all.into_iter()
+                .map(|way| {
+                    let Sum(parts) = way.cast::<Sum>();
+                    parts.iter().map(|p| p.as_int().unwrap()).collect()
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn split_lists_every_way_in_order_and_counts_them_first() {
+        for m in -2..=16 {
+            for k in -1..=8 {
+                let want = if k < 1 {
+                    Vec::new()
+                } else {
+                    reference(m, k, 1)
+                };
+                assert_eq!(listed(m, k, 1 << 20), Some(want.clone()), "split({m}, {k})");
+                if k >= 1 && m >= k {
+                    let count = split_count(m as u64, k as u64, u64::MAX);
+                    assert_eq!(count, Some(want.len() as u64), "count of split({m}, {k})");
+                }
+                // A size limit one heap short of the listing refuses it.
+                let heaps = want.len() * k.max(0) as usize;
+                if heaps > 0 {
+                    assert_eq!(listed(m, k, heaps).map(|w| w.len()), Some(want.len()));
+                    assert_eq!(
+                        listed(m, k, heaps - 1),
+                        None,
+                        "split({m}, {k}) in {}",
+                        heaps - 1
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_of_huge_or_negative_arguments_neither_overflows_nor_allocates() {
+        let size = ScriptLimits::default().size;
+        for (m, k) in [
+            (300, 20),
+            (INT::MAX, 2),
+            (INT::MAX, 3),
+            (INT::MAX, INT::MAX),
+            (INT::MAX, INT::MAX - 1),
+        ] {
+            assert!(split(m, k, size).is_err(), "split({m}, {k})");
+        }
+        for (m, k) in [
+            (INT::MIN, 2),
+            (5, INT::MIN),
+            (INT::MIN, INT::MIN),
+            (-1, -1),
+            (3, 4),
+            (0, 0),
+        ] {
+            assert_eq!(split(m, k, size).unwrap().len(), 0, "split({m}, {k})");
+        }
+        // One way of many heaps: listed without deep recursion.
+        assert_eq!(listed(1_000_000, 999_999, 1_000_000).unwrap().len(), 1);
+        assert!(split(1_000_000, 999_999, 999_998).is_err());
+        // Near the limit: 2 * 500_000 heaps fit exactly.
+        assert_eq!(listed(1_000_001, 2, size).unwrap().len(), 500_000);
+        assert!(split(1_000_003, 2, size).is_err());
+    }
 }
