@@ -3,7 +3,11 @@
 //! Each test is named after what it guards.
 
 use grundy::Error;
-use grundy::rules::{PRINTED_LINES, ScriptGame, ScriptLimits};
+use grundy::rules::{
+    PRINTED_LINES, ScriptGame, ScriptLimits, ScriptPosition, script_loopy, script_sum,
+};
+use grundy::solve::LoopyValue;
+use grundy::{Nimber, Options, Ruleset};
 
 fn script(source: &str) -> ScriptGame {
     ScriptGame::compile("game.rhai", source, ScriptLimits::default()).unwrap()
@@ -116,4 +120,111 @@ fn script_split_respects_the_size_limit_of_its_own_engine() {
             .contains("19 heaps")
     );
     assert!(allowed.heap_values(20).is_ok());
+}
+
+/// A finite game whose heaps grow: heap `n < 5` moves to `n + 1`.
+const GROWING: &str = "fn options(n) { if n < 5 { [n + 1] } else { [] } }";
+
+#[test]
+fn script_options_larger_than_the_heap_never_panic() {
+    let game = script(GROWING);
+    // 5 loses, 4 wins, 3 loses, ... : g(n) = (5 - n) % 2 here.
+    let expect = |n: u64| (5 - n) % 2;
+    let values = game.heap_values(3).unwrap();
+    assert_eq!(values.len(), 4);
+    for n in 0..=3 {
+        assert_eq!(u64::from(values.at(n as usize)), expect(n), "g({n})");
+    }
+    // The table with the explored game covers every option it lists.
+    let (explored, table) = game.heap_table(3).unwrap();
+    for n in 0..=3 {
+        let mut options = Options::new();
+        explored.options(&ScriptPosition::Heap(n), &mut options);
+        for option in options.iter() {
+            for part in option {
+                let ScriptPosition::Heap(h) = part else {
+                    panic!("heaps only")
+                };
+                assert_eq!(u64::from(table.at(*h as usize)), expect(*h), "g({h})");
+            }
+        }
+    }
+    let heaps: Vec<ScriptPosition> = (0..=3).map(ScriptPosition::Heap).collect();
+    let sum = script_sum(&game, &heaps).unwrap();
+    assert_eq!(sum.nim_sum.get(), 0);
+    let loopy = script_loopy(&game, &heaps).unwrap();
+    for n in 0..=3 {
+        let index = loopy.index(&ScriptPosition::Heap(n)).unwrap();
+        assert_eq!(
+            loopy.values[index],
+            LoopyValue::Finite(Nimber::new(expect(n) as u32)),
+            "heap {n}"
+        );
+    }
+}
+
+#[test]
+fn script_table_past_the_position_limit_is_an_error_not_a_huge_table() {
+    // Heap 3 moves to heap 10^12: its value is found, but a table reaching
+    // it would hold 10^12 heaps.
+    let game = script("fn options(n) { if n <= 3 { [n + 1000000000000] } else { [] } }");
+    let values = game.heap_values(3).unwrap();
+    assert_eq!(
+        values.to_vec().iter().map(|v| v.get()).collect::<Vec<_>>(),
+        [1, 1, 1, 1]
+    );
+    assert!(matches!(game.heap_table(3), Err(Error::Script { .. })));
+    // So is asking for more heaps than a run may explore.
+    for to in [u64::MAX, 1 << 63, 10_000_000] {
+        let message = game.heap_values(to).unwrap_err().to_string();
+        assert!(
+            message.contains("ScriptLimits::positions"),
+            "{to}: {message}"
+        );
+    }
+}
+
+#[test]
+fn script_heaps_past_two_to_the_63_are_refused_not_wrapped() {
+    let game = script("fn options(n) { if n < 0 { throw \"negative\" } [n - 1] }");
+    for text in ["9223372036854775808", "18446744073709551615"] {
+        assert!(
+            matches!(
+                text.parse::<ScriptPosition>(),
+                Err(Error::InvalidPosition { .. })
+            ),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        "9223372036854775807".parse::<ScriptPosition>().unwrap(),
+        ScriptPosition::Heap(i64::MAX as u64)
+    );
+    for heap in [1u64 << 63, u64::MAX] {
+        let start = [ScriptPosition::Heap(heap)];
+        assert!(matches!(
+            game.explore(&start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            script_sum(&game, &start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            script_loopy(&game, &start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            game.state_options(heap),
+            Err(Error::InvalidPosition { .. })
+        ));
+    }
+    // The largest heap a script handles is played as it is: halving it
+    // reaches 0 in 63 moves.
+    let halve = script(
+        "fn options(n) { if n < 0 { throw \"negative\" } if n > 0 { [n / 2] } else { [] } }",
+    );
+    let top = [ScriptPosition::Heap(i64::MAX as u64)];
+    assert_eq!(halve.explore(&top).unwrap().len(), 64);
+    assert_eq!(script_sum(&halve, &top).unwrap().nim_sum.get(), 1);
 }

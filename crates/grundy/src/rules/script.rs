@@ -112,10 +112,11 @@ impl FromStr for ScriptPosition {
             })
             .transpose()?;
         if inner.is_none() && !text.contains(',') {
-            return text
+            let heap = text
                 .parse::<u64>()
-                .map(ScriptPosition::Heap)
-                .map_err(|_| invalid("a position is a heap such as 7 or a tuple such as [3,4]"));
+                .map_err(|_| invalid("a position is a heap such as 7 or a tuple such as [3,4]"))?;
+            script_int(heap)?;
+            return Ok(ScriptPosition::Heap(heap));
         }
         inner
             .unwrap_or(text)
@@ -296,20 +297,57 @@ impl ScriptGame {
 
     /// `g(0..=to)` for a script whose positions are heaps.
     pub fn heap_values(&self, to: u64) -> Result<ValueTable> {
-        Ok(self.heap_table(to)?.1)
+        let heaps = self.heaps_to(to)?;
+        let explored = self.explore(&heaps)?;
+        values_of(&explored, &heaps)
     }
 
     /// `g(0..=to)` with the explored game behind it, whose options a caller
     /// can list without calling the script again.
+    ///
+    /// A script's move may make a heap larger (`options(3)` may list `4`
+    /// in a game that still ends), so the table goes past `to` when it must:
+    /// it holds the value of every heap in every option of the heaps
+    /// `0..=to`, and looking those up never runs past its end.
     pub fn heap_table(&self, to: u64) -> Result<(ExploredGame, ValueTable)> {
-        let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
-        let explored = self.explore(&heaps)?;
-        let mut solver = MemoSolver::new(&explored);
-        let values = heaps
+        let mut heaps = self.heaps_to(to)?;
+        let mut explored = self.explore(&heaps)?;
+        let reach = heaps
             .iter()
-            .map(|heap| solver.value(heap))
-            .collect::<Result<_>>()?;
+            .filter_map(|heap| explored.ranges.get(heap))
+            .flat_map(|&(first, end)| first..end)
+            .flat_map(|i| explored.options.get(i))
+            .filter_map(|part| match part {
+                ScriptPosition::Heap(h) => Some(*h),
+                ScriptPosition::Tuple(_) => None,
+            })
+            .fold(to, u64::max);
+        if reach > to {
+            heaps = self.heaps_to(reach)?;
+            self.grow(
+                &mut explored,
+                &heaps[heaps.len() - (reach - to) as usize..],
+                false,
+            )?;
+        }
+        let values = values_of(&explored, &heaps)?;
         Ok((explored, values))
+    }
+
+    /// The heaps `0..=to`, refused when they are more positions than a run
+    /// may explore.
+    fn heaps_to(&self, to: u64) -> Result<Vec<ScriptPosition>> {
+        let limit = self.limits.positions;
+        let count = to
+            .checked_add(1)
+            .filter(|&count| count <= limit as u64)
+            .ok_or_else(|| {
+                self.error(format!(
+                    "heaps 0..={to} are more than the {limit} positions a run may explore \
+                     (the limit, ScriptLimits::positions)"
+                ))
+            })?;
+        Ok((0..count).map(ScriptPosition::Heap).collect())
     }
 
     /// Explores every position reachable from `starts`, calling the script
@@ -328,6 +366,18 @@ impl ScriptGame {
             ranges: FxHashMap::default(),
             options: Options::new(),
         };
+        self.grow(&mut explored, starts, tuples)?;
+        Ok(explored)
+    }
+
+    /// Adds to `explored` every position reachable from `starts` that it
+    /// lacks.
+    fn grow(
+        &self,
+        explored: &mut ExploredGame,
+        starts: &[ScriptPosition],
+        tuples: bool,
+    ) -> Result<()> {
         let mut queue: Vec<ScriptPosition> = Vec::new();
         for start in starts {
             if !explored.ranges.contains_key(start) {
@@ -364,7 +414,7 @@ impl ScriptGame {
                 .ranges
                 .insert(position, (first, explored.options.len()));
         }
-        Ok(explored)
+        Ok(())
     }
 
     /// Calls the script's `options` for `position` and appends what it lists
@@ -377,7 +427,7 @@ impl ScriptGame {
         found: &mut Vec<Option<Vec<ScriptPosition>>>,
     ) -> Result<()> {
         let argument = match position {
-            ScriptPosition::Heap(n) => Dynamic::from_int(*n as INT),
+            ScriptPosition::Heap(n) => Dynamic::from_int(script_int(*n)?),
             ScriptPosition::Tuple(items) => {
                 Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
             }
@@ -493,6 +543,21 @@ impl ScriptGame {
         };
         self.error(message)
     }
+}
+
+/// Heap `n` as a script's integer: heaps past [`INT::MAX`] (2^63 - 1) would
+/// wrap to negative numbers, so they are refused.
+fn script_int(n: u64) -> Result<INT> {
+    INT::try_from(n).map_err(|_| Error::InvalidPosition {
+        text: n.to_string(),
+        reason: format!("a script's heaps are at most {} (2^63 - 1)", INT::MAX),
+    })
+}
+
+/// The values of `heaps`, all explored, in order.
+fn values_of(explored: &ExploredGame, heaps: &[ScriptPosition]) -> Result<ValueTable> {
+    let mut solver = MemoSolver::new(explored);
+    heaps.iter().map(|heap| solver.value(heap)).collect()
 }
 
 /// Whether `value` is a non-empty array of integers only (a tuple; an
