@@ -4,7 +4,7 @@
 
 use grundy::Error;
 use grundy::rules::{
-    PRINTED_LINES, ScriptGame, ScriptLimits, ScriptPosition, script_loopy, script_sum,
+    PRINTED_LINES, PairGame, ScriptGame, ScriptLimits, ScriptPosition, script_loopy, script_sum,
 };
 use grundy::solve::LoopyValue;
 use grundy::{Nimber, Options, Ruleset};
@@ -227,4 +227,26 @@ fn script_heaps_past_two_to_the_63_are_refused_not_wrapped() {
     let top = [ScriptPosition::Heap(i64::MAX as u64)];
     assert_eq!(halve.explore(&top).unwrap().len(), 64);
     assert_eq!(script_sum(&halve, &top).unwrap().nim_sum.get(), 1);
+}
+
+#[test]
+fn pair_table_with_a_side_near_two_to_the_64_is_too_large_not_empty() {
+    for game in ["wythoff", "rook"] {
+        let game = PairGame::parse(game).unwrap().unwrap();
+        for to in [
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            1 << 32,
+            u64::from(u32::MAX),
+        ] {
+            match game.table(to, u64::MAX) {
+                Err(e @ Error::TableTooLarge { .. }) => {
+                    assert!(e.to_string().contains(&to.to_string()), "{e}");
+                }
+                other => panic!("{game} to {to}: expected TableTooLarge, got {other:?}"),
+            }
+        }
+        assert_eq!(game.table(3, u64::MAX).unwrap().len(), 4);
+    }
 }
