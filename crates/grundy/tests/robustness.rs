@@ -4,7 +4,8 @@
 
 use grundy::Error;
 use grundy::rules::{
-    PRINTED_LINES, PairGame, ScriptGame, ScriptLimits, ScriptPosition, script_loopy, script_sum,
+    GameGraph, Hackenbush, PRINTED_LINES, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
+    script_loopy, script_sum,
 };
 use grundy::solve::LoopyValue;
 use grundy::{Nimber, Options, Ruleset};
@@ -249,4 +250,31 @@ fn pair_table_with_a_side_near_two_to_the_64_is_too_large_not_empty() {
         }
         assert_eq!(game.table(3, u64::MAX).unwrap().len(), 4);
     }
+}
+
+#[test]
+fn graph_json_with_a_byte_order_mark_is_read_as_json() {
+    let json = r#"{"nodes": ["d"], "edges": [["a", "b"], ["b", "c"]]}"#;
+    let plain = GameGraph::parse(json).unwrap();
+    for text in [format!("\u{feff}{json}"), format!("\u{feff}  \n{json}")] {
+        let marked = GameGraph::parse(&text).unwrap();
+        assert_eq!(
+            (marked.len(), marked.edge_count()),
+            (plain.len(), plain.edge_count())
+        );
+        assert!(marked.position("a").is_some());
+        assert!(marked.position("d").is_some());
+    }
+    let listed = GameGraph::parse("\u{feff}[[\"a\", \"b\"]]").unwrap();
+    assert_eq!(listed.edge_count(), 1);
+    // In an edge list the mark does not become part of the first name.
+    let edges = GameGraph::parse("\u{feff}a b\nb c\n").unwrap();
+    assert!(edges.position("a").is_some());
+    assert_eq!(edges.len(), 3);
+}
+
+#[test]
+fn hackenbush_edge_list_with_a_byte_order_mark_keeps_its_ground() {
+    let marked = Hackenbush::parse("\u{feff}g a\na b\n").unwrap();
+    assert_eq!(marked.value().get(), 2);
 }

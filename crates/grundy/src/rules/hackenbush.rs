@@ -83,8 +83,11 @@ impl Hackenbush {
 
     /// A picture as an edge list: one edge `A B` per line between vertices
     /// named by any words, the ground named `ground` or `g`; `#` starts a
-    /// comment. Loops (`A A`) and repeated edges are allowed.
+    /// comment. Loops (`A A`) and repeated edges are allowed. A leading
+    /// byte-order mark (U+FEFF) is skipped, so it does not rename the first
+    /// vertex (a `g` behind one would not be the ground).
     pub fn parse(text: &str) -> Result<Hackenbush> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut names = vec!["ground".to_owned()];
         let mut index = std::collections::HashMap::new();
         let mut edges = Vec::new();
