@@ -74,6 +74,25 @@ fn trees(most: u32) -> impl Strategy<Value = String> {
     })
 }
 
+/// Random trees as parent links: vertex `v >= 1` hangs from a vertex
+/// before it, so both deep stalks and wide bushes come up.
+fn parent_trees(most: usize) -> impl Strategy<Value = Vec<(usize, usize)>> {
+    prop::collection::vec(any::<prop::sample::Index>(), 0..=most).prop_map(|parents| {
+        parents
+            .iter()
+            .enumerate()
+            .map(|(i, parent)| (parent.index(i + 1), i + 1))
+            .collect()
+    })
+}
+
+/// The cuts to `target`, found by revaluing the picture once per edge.
+fn cuts_by_revaluing(picture: &Hackenbush, target: Nimber) -> Vec<usize> {
+    (0..picture.edge_count())
+        .filter(|&e| picture.value_without(Some(e)) == target)
+        .collect()
+}
+
 /// The edges of a bracket tree, as (parent, child) vertex pairs.
 fn tree_edges(notation: &str) -> Vec<(usize, usize)> {
     let (mut edges, mut stack, mut next) = (Vec::new(), vec![0], 1);
@@ -132,4 +151,67 @@ proptest! {
         prop_assert_eq!(&found.winning_cuts, &expected);
         prop_assert_eq!(found.winning_cuts.is_empty(), found.nim_sum.is_zero());
     }
+
+    #[test]
+    fn winning_cuts_of_trees_match_revaluing_every_cut(edges in parent_trees(40)) {
+        let drawn = picture(&edges);
+        let value = drawn.value().get();
+        for target in 0..=value.max(8) + 2 {
+            let target = Nimber::new(target);
+            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+        }
+    }
+
+    #[test]
+    fn winning_cuts_of_graphs_match_revaluing_every_cut(edges in edges(7, 14)) {
+        let drawn = picture(&edges);
+        for target in 0..=16 {
+            let target = Nimber::new(target);
+            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+        }
+    }
+
+    #[test]
+    fn winning_cuts_of_trees_with_cycles_on_top_match_revaluing(
+        tree in parent_trees(12),
+        extra in edges(13, 6),
+    ) {
+        // A tree with a few extra edges: cycles, loops and floating edges
+        // among bridges.
+        let mut all = tree.clone();
+        all.extend(extra);
+        let drawn = picture(&all);
+        for target in 0..=16 {
+            let target = Nimber::new(target);
+            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+        }
+    }
+}
+
+#[test]
+fn a_stalk_of_100000_edges_finds_its_winning_cuts_in_one_pass() {
+    // Revaluing per edge took quadratic time (a stalk of 20,000 took 18 s).
+    let n = 100_000;
+    let stalk = Hackenbush::tree(&format!("{}{}", "(".repeat(n), ")".repeat(n))).unwrap();
+    assert_eq!(stalk.value().get(), n as u32);
+    // Cutting edge e (from 0, ground up) leaves a stalk of e edges.
+    for target in [0, 1, 77_777, n as u32 - 1] {
+        assert_eq!(stalk.cuts_to(Nimber::new(target)), [target as usize]);
+    }
+    assert!(stalk.cuts_to(Nimber::new(n as u32)).is_empty());
+    // Played against a stalk of 12: the one winning cut leaves 12.
+    let short = Hackenbush::tree(&format!("{}{}", "(".repeat(12), ")".repeat(12))).unwrap();
+    let found = analyze_hackenbush(&[stalk, short]);
+    assert_eq!(found.winning_cuts, [(0, 12)]);
+}
+
+#[test]
+fn a_bush_of_100000_twigs_finds_its_winning_cuts_in_one_pass() {
+    let n = 100_000;
+    let bush = Hackenbush::tree(&format!("({})", "()".repeat(n))).unwrap();
+    // One edge carrying 100,000 twigs (an even number): worth 1 + 0.
+    assert_eq!(bush.value().get(), 1);
+    // Cutting a twig leaves 1 + 1 = 2; cutting the trunk leaves 0.
+    assert_eq!(bush.cuts_to(Nimber::ZERO), [0]);
+    assert_eq!(bush.cuts_to(Nimber::new(2)).len(), n);
 }

@@ -110,7 +110,9 @@ impl Builder {
 
 impl GameGraph {
     /// Parses a graph file, JSON when it starts with `{` or `[`, an edge
-    /// list otherwise.
+    /// list otherwise. A leading byte-order mark (U+FEFF, as some editors
+    /// save UTF-8) is skipped first, so it neither hides a JSON file's `{`
+    /// nor becomes part of the first position's name.
     ///
     /// ```
     /// use grundy::rules::GameGraph;
@@ -120,6 +122,7 @@ impl GameGraph {
     /// assert_eq!(values, [0, 1, 0]); // a -> b -> c: c loses, b wins, a loses
     /// ```
     pub fn parse(text: &str) -> Result<GameGraph> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let trimmed = text.trim_start();
         if trimmed.starts_with('{') || trimmed.starts_with('[') {
             Self::parse_json(trimmed)

@@ -30,8 +30,8 @@ pub use hackenbush::{Hackenbush, HackenbushSum, analyze_hackenbush};
 pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
-    ExploredGame, LoopyScript, ScriptGame, ScriptLimits, ScriptMove, ScriptPosition, ScriptSum,
-    script_loopy, script_sum,
+    ExploredGame, LoopyScript, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits,
+    ScriptMove, ScriptPosition, ScriptSum, script_loopy, script_sum,
 };
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;

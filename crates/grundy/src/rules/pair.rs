@@ -85,16 +85,20 @@ impl PairGame {
     /// assert_eq!(table[3][3].get(), 6);
     /// ```
     pub fn table(&self, to: u64, memory_limit: u64) -> Result<Vec<Vec<Nimber>>> {
+        // (to + 1)^2 cells of 4 bytes: past 2^128 when `to` is near 2^64, so
+        // the product is checked rather than left to wrap to a small size.
         let side = u128::from(to) + 1;
-        let needed = side * side * 4;
-        if needed > u128::from(memory_limit) {
+        let needed = side
+            .checked_mul(side)
+            .and_then(|cells| cells.checked_mul(4));
+        let fits = needed.filter(|&bytes| bytes <= u128::from(memory_limit));
+        let Some(side) = fits.and_then(|_| usize::try_from(side).ok()) else {
             return Err(Error::TableTooLarge {
                 to,
-                needed: human_bytes(needed),
+                needed: needed.map_or_else(|| "more than 2^128 bytes".to_owned(), human_bytes),
                 limit: human_bytes(u128::from(memory_limit)),
             });
-        }
-        let side = side as usize;
+        };
         let mut table: Vec<Vec<Nimber>> = Vec::with_capacity(side);
         match self {
             PairGame::Wythoff => {

@@ -24,7 +24,10 @@
 //! Scripts run sandboxed (no files, no network) and within
 //! [`ScriptLimits`]: operations per call (an endless loop stops there),
 //! array and string sizes, the number of positions explored, and the wall
-//! time of the whole run. Errors name the script and the line.
+//! time of the whole run. Errors name the script and the line. What a
+//! script prints (`print`, `debug`) never reaches the process's output,
+//! which may be JSON or a server's: it is kept in a small log instead (see
+//! [`ScriptGame::printed`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -109,10 +112,11 @@ impl FromStr for ScriptPosition {
             })
             .transpose()?;
         if inner.is_none() && !text.contains(',') {
-            return text
+            let heap = text
                 .parse::<u64>()
-                .map(ScriptPosition::Heap)
-                .map_err(|_| invalid("a position is a heap such as 7 or a tuple such as [3,4]"));
+                .map_err(|_| invalid("a position is a heap such as 7 or a tuple such as [3,4]"))?;
+            script_int(heap)?;
+            return Ok(ScriptPosition::Heap(heap));
         }
         inner
             .unwrap_or(text)
@@ -145,6 +149,33 @@ pub struct ScriptGame {
     /// When the current run must stop; checked as the script runs.
     deadline: Arc<Mutex<Option<Instant>>>,
     limits: ScriptLimits,
+    /// What the script printed, bounded.
+    log: Arc<Mutex<PrintLog>>,
+}
+
+/// The most lines of a script's `print` and `debug` output kept.
+pub const PRINTED_LINES: usize = 100;
+
+/// The most characters kept of one printed line.
+pub const PRINTED_LINE_CHARS: usize = 200;
+
+/// The first [`PRINTED_LINES`] lines a script printed, each cut to
+/// [`PRINTED_LINE_CHARS`] characters, and how many more were dropped.
+#[derive(Debug, Default)]
+struct PrintLog {
+    lines: Vec<String>,
+    dropped: u64,
+}
+
+impl PrintLog {
+    fn record(&mut self, text: &str) {
+        if self.lines.len() < PRINTED_LINES {
+            self.lines
+                .push(text.chars().take(PRINTED_LINE_CHARS).collect());
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
 }
 
 impl fmt::Debug for ScriptGame {
@@ -185,6 +216,23 @@ impl ScriptGame {
                 .filter(|&d| Instant::now() >= d)
                 .map(|_| Dynamic::from("the time limit"))
         });
+        // `print` and `debug` would write to stdout and stderr, corrupting
+        // JSON output and blocking a server: keep them in a bounded log.
+        let log: Arc<Mutex<PrintLog>> = Arc::default();
+        let printed = Arc::clone(&log);
+        engine.on_print(move |text| {
+            printed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .record(text);
+        });
+        let debugged = Arc::clone(&log);
+        engine.on_debug(move |text, _, _| {
+            debugged
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .record(text);
+        });
         engine.register_type_with_name::<Sum>("Sum");
         engine.register_fn("sum", |parts: Array| Sum(parts));
         engine.register_fn("sum", |a: Dynamic, b: Dynamic| Sum(vec![a, b]));
@@ -194,7 +242,9 @@ impl ScriptGame {
         engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
             Sum(vec![a, b, c, d])
         });
-        engine.register_fn("split", split);
+        // The helper lists within this engine's size limit.
+        let size = limits.size;
+        engine.register_fn("split", move |m: INT, k: INT| split(m, k, size));
         let ast = engine.compile(source).map_err(|e| Error::Script {
             script: name.to_owned(),
             message: format!("syntax error: {e}"),
@@ -214,7 +264,30 @@ impl ScriptGame {
             ast,
             deadline,
             limits,
+            log,
         })
+    }
+
+    /// What the script has printed with `print` or `debug` so far, oldest
+    /// first: at most [`PRINTED_LINES`] lines of at most
+    /// [`PRINTED_LINE_CHARS`] characters, then one line counting the lines
+    /// dropped. Nothing a script prints goes to stdout or stderr.
+    ///
+    /// ```
+    /// use grundy::rules::{ScriptGame, ScriptLimits};
+    /// let script = r#"fn options(n) { print(`heap ${n}`); [n - 1] }"#;
+    /// let game = ScriptGame::compile("game.rhai", script, ScriptLimits::default())?;
+    /// game.heap_values(1)?;
+    /// assert_eq!(game.printed(), ["heap 0", "heap 1"]);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn printed(&self) -> Vec<String> {
+        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lines = log.lines.clone();
+        if log.dropped > 0 {
+            lines.push(format!("({} more lines not kept)", log.dropped));
+        }
+        lines
     }
 
     /// The script's name, as given to [`ScriptGame::compile`].
@@ -224,20 +297,57 @@ impl ScriptGame {
 
     /// `g(0..=to)` for a script whose positions are heaps.
     pub fn heap_values(&self, to: u64) -> Result<ValueTable> {
-        Ok(self.heap_table(to)?.1)
+        let heaps = self.heaps_to(to)?;
+        let explored = self.explore(&heaps)?;
+        values_of(&explored, &heaps)
     }
 
     /// `g(0..=to)` with the explored game behind it, whose options a caller
     /// can list without calling the script again.
+    ///
+    /// A script's move may make a heap larger (`options(3)` may list `4`
+    /// in a game that still ends), so the table goes past `to` when it must:
+    /// it holds the value of every heap in every option of the heaps
+    /// `0..=to`, and looking those up never runs past its end.
     pub fn heap_table(&self, to: u64) -> Result<(ExploredGame, ValueTable)> {
-        let heaps: Vec<ScriptPosition> = (0..=to).map(ScriptPosition::Heap).collect();
-        let explored = self.explore(&heaps)?;
-        let mut solver = MemoSolver::new(&explored);
-        let values = heaps
+        let mut heaps = self.heaps_to(to)?;
+        let mut explored = self.explore(&heaps)?;
+        let reach = heaps
             .iter()
-            .map(|heap| solver.value(heap))
-            .collect::<Result<_>>()?;
+            .filter_map(|heap| explored.ranges.get(heap))
+            .flat_map(|&(first, end)| first..end)
+            .flat_map(|i| explored.options.get(i))
+            .filter_map(|part| match part {
+                ScriptPosition::Heap(h) => Some(*h),
+                ScriptPosition::Tuple(_) => None,
+            })
+            .fold(to, u64::max);
+        if reach > to {
+            heaps = self.heaps_to(reach)?;
+            self.grow(
+                &mut explored,
+                &heaps[heaps.len() - (reach - to) as usize..],
+                false,
+            )?;
+        }
+        let values = values_of(&explored, &heaps)?;
         Ok((explored, values))
+    }
+
+    /// The heaps `0..=to`, refused when they are more positions than a run
+    /// may explore.
+    fn heaps_to(&self, to: u64) -> Result<Vec<ScriptPosition>> {
+        let limit = self.limits.positions;
+        let count = to
+            .checked_add(1)
+            .filter(|&count| count <= limit as u64)
+            .ok_or_else(|| {
+                self.error(format!(
+                    "heaps 0..={to} are more than the {limit} positions a run may explore \
+                     (the limit, ScriptLimits::positions)"
+                ))
+            })?;
+        Ok((0..count).map(ScriptPosition::Heap).collect())
     }
 
     /// Explores every position reachable from `starts`, calling the script
@@ -256,6 +366,18 @@ impl ScriptGame {
             ranges: FxHashMap::default(),
             options: Options::new(),
         };
+        self.grow(&mut explored, starts, tuples)?;
+        Ok(explored)
+    }
+
+    /// Adds to `explored` every position reachable from `starts` that it
+    /// lacks.
+    fn grow(
+        &self,
+        explored: &mut ExploredGame,
+        starts: &[ScriptPosition],
+        tuples: bool,
+    ) -> Result<()> {
         let mut queue: Vec<ScriptPosition> = Vec::new();
         for start in starts {
             if !explored.ranges.contains_key(start) {
@@ -292,7 +414,7 @@ impl ScriptGame {
                 .ranges
                 .insert(position, (first, explored.options.len()));
         }
-        Ok(explored)
+        Ok(())
     }
 
     /// Calls the script's `options` for `position` and appends what it lists
@@ -305,7 +427,7 @@ impl ScriptGame {
         found: &mut Vec<Option<Vec<ScriptPosition>>>,
     ) -> Result<()> {
         let argument = match position {
-            ScriptPosition::Heap(n) => Dynamic::from_int(*n as INT),
+            ScriptPosition::Heap(n) => Dynamic::from_int(script_int(*n)?),
             ScriptPosition::Tuple(items) => {
                 Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
             }
@@ -454,6 +576,21 @@ impl ScriptGame {
     }
 }
 
+/// Heap `n` as a script's integer: heaps past [`INT::MAX`] (2^63 - 1) would
+/// wrap to negative numbers, so they are refused.
+fn script_int(n: u64) -> Result<INT> {
+    INT::try_from(n).map_err(|_| Error::InvalidPosition {
+        text: n.to_string(),
+        reason: format!("a script's heaps are at most {} (2^63 - 1)", INT::MAX),
+    })
+}
+
+/// The values of `heaps`, all explored, in order.
+fn values_of(explored: &ExploredGame, heaps: &[ScriptPosition]) -> Result<ValueTable> {
+    let mut solver = MemoSolver::new(explored);
+    heaps.iter().map(|heap| solver.value(heap)).collect()
+}
+
 /// Whether `value` is a non-empty array of integers only (a tuple; an
 /// empty array is an empty list of options).
 fn is_tuple(value: &Dynamic) -> bool {
@@ -494,34 +631,97 @@ fn position_of(
 
 /// `split(m, k)`: every way to write `m` as `k` non-empty heaps, in
 /// non-decreasing order, each a `sum`; none when `m < k` or `k < 1`.
-fn split(m: INT, k: INT) -> std::result::Result<Array, Box<EvalAltResult>> {
-    let mut all = Array::new();
+///
+/// The ways are counted first, cheaply and without overflow, and the call
+/// fails when listing them would hold more than `size` heaps in all
+/// (`ScriptLimits::size`): `split(300, 20)` has about 3.4·10^13 ways, and
+/// `split(2^63 - 1, 2)` about 4.6·10^18, which no memory holds. The listing
+/// is iterative, so `k` in the millions needs no deep recursion.
+fn split(m: INT, k: INT, size: usize) -> std::result::Result<Array, Box<EvalAltResult>> {
     if k < 1 || m < k {
-        return Ok(all);
+        return Ok(Array::new());
     }
-    let mut parts = Vec::new();
-    fn walk(rest: INT, k: INT, least: INT, parts: &mut Vec<INT>, all: &mut Array) {
-        if k == 1 {
-            if rest >= least {
-                parts.push(rest);
-                all.push(Dynamic::from(Sum(parts
-                    .iter()
-                    .map(|&p| Dynamic::from_int(p))
-                    .collect())));
-                parts.pop();
+    let too_many = || -> Box<EvalAltResult> {
+        format!(
+            "split({m}, {k}) would list more than {size} heaps in all (the size limit, \
+             ScriptLimits::size)"
+        )
+        .into()
+    };
+    // Each way has k heaps: at most `size / k` ways fit.
+    let cap = u64::try_from(size).unwrap_or(u64::MAX) / k as u64;
+    let count = split_count(m as u64, k as u64, cap).ok_or_else(too_many)?;
+    let parts = k as usize; // k <= size, since cap >= count >= 1
+    let mut all = Array::with_capacity(count as usize);
+    // The first way in lexicographic order: 1, 1, ..., 1, m - (k - 1).
+    let mut way: Vec<INT> = vec![1; parts];
+    way[parts - 1] = m - (k - 1);
+    loop {
+        all.push(Dynamic::from(Sum(way
+            .iter()
+            .map(|&p| Dynamic::from_int(p))
+            .collect())));
+        // The next way: raise the rightmost heap `i` (not the last) that
+        // can grow by one with every heap after it at least as large; the
+        // heaps after it become that size, the last taking the rest.
+        let mut tail = i128::from(way[parts - 1]);
+        let mut next = None;
+        for i in (0..parts - 1).rev() {
+            tail += i128::from(way[i]);
+            let raised = i128::from(way[i]) + 1;
+            if raised * (parts - i) as i128 <= tail {
+                next = Some((i, raised, tail));
+                break;
             }
-            return;
         }
-        let mut a = least;
-        while a * k <= rest {
-            parts.push(a);
-            walk(rest - a, k - 1, a, parts, all);
-            parts.pop();
-            a += 1;
+        let Some((i, raised, tail)) = next else { break };
+        // raised <= tail <= m, so every heap fits in an INT.
+        let rest = tail - raised * (parts - i - 1) as i128;
+        way[i..parts - 1].fill(raised as INT);
+        way[parts - 1] = rest as INT;
+    }
+    debug_assert_eq!(all.len() as u64, count);
+    Ok(all)
+}
+
+/// How many ways `m` (at least `k >= 1`) is a sum of `k` non-empty heaps,
+/// or `None` when that is more than `cap`, found without counting far past
+/// `cap`: the ways are the partitions of `n = m - k` into at most `k` parts,
+/// of which there are at least `n / 2 + 1` (two parts or fewer) and at least
+/// `round((n + 3)^2 / 12)` (three or fewer), so a count that fits bounds `n`
+/// before any table is made.
+fn split_count(m: u64, k: u64, cap: u64) -> Option<u64> {
+    let n = m - k;
+    if k == 1 {
+        return (cap >= 1).then_some(1);
+    }
+    let at_most_two = n / 2 + 1;
+    if at_most_two > cap {
+        return None;
+    }
+    if k == 2 {
+        return Some(at_most_two);
+    }
+    let shifted = u128::from(n) + 3;
+    if (shifted * shifted + 6) / 12 > u128::from(cap) {
+        return None;
+    }
+    // Now n is below sqrt(12 * cap): count partitions of n with parts of at
+    // most k (the conjugates of those with at most k parts), saturating.
+    let n = n as usize;
+    let largest = usize::try_from(k).unwrap_or(usize::MAX).min(n);
+    // (With a size limit near 2^64 the table could be too large to have:
+    // then the listing, larger still, is refused too.)
+    let mut ways: Vec<u64> = Vec::new();
+    ways.try_reserve_exact(n + 1).ok()?;
+    ways.resize(n + 1, 0);
+    ways[0] = 1;
+    for part in 1..=largest {
+        for total in part..=n {
+            ways[total] = ways[total].saturating_add(ways[total - part]);
         }
     }
-    walk(m, k, 1, &mut parts, &mut all);
-    Ok(all)
+    (ways[n] <= cap).then_some(ways[n])
 }
 
 /// The positions a script reached and their options, as a [`Ruleset`] any
@@ -641,4 +841,96 @@ pub type ScriptMove = PositionMove<ScriptPosition>;
 /// move.
 pub fn script_sum(game: &ScriptGame, positions: &[ScriptPosition]) -> Result<ScriptSum> {
     analyze_positions(&game.explore(positions)?, positions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way to write `m` as `k` non-empty non-decreasing heaps, by
+    /// plain recursion: the reference the listing is checked against.
+    fn reference(m: INT, k: INT, least: INT) -> Vec<Vec<INT>> {
+        if k == 0 {
+            return if m == 0 { vec![Vec::new()] } else { Vec::new() };
+        }
+        let mut all = Vec::new();
+        for a in least.max(1)..=m {
+            for mut rest in reference(m - a, k - 1, a) {
+                rest.insert(0, a);
+                all.push(rest);
+            }
+        }
+        all
+    }
+
+    fn listed(m: INT, k: INT, size: usize) -> Option<Vec<Vec<INT>>> {
+        let all = split(m, k, size).ok()?;
+        Some(
+            all.into_iter()
+                .map(|way| {
+                    let Sum(parts) = way.cast::<Sum>();
+                    parts.iter().map(|p| p.as_int().unwrap()).collect()
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn split_lists_every_way_in_order_and_counts_them_first() {
+        for m in -2..=16 {
+            for k in -1..=8 {
+                let want = if k < 1 {
+                    Vec::new()
+                } else {
+                    reference(m, k, 1)
+                };
+                assert_eq!(listed(m, k, 1 << 20), Some(want.clone()), "split({m}, {k})");
+                if k >= 1 && m >= k {
+                    let count = split_count(m as u64, k as u64, u64::MAX);
+                    assert_eq!(count, Some(want.len() as u64), "count of split({m}, {k})");
+                }
+                // A size limit one heap short of the listing refuses it.
+                let heaps = want.len() * k.max(0) as usize;
+                if heaps > 0 {
+                    assert_eq!(listed(m, k, heaps).map(|w| w.len()), Some(want.len()));
+                    assert_eq!(
+                        listed(m, k, heaps - 1),
+                        None,
+                        "split({m}, {k}) in {}",
+                        heaps - 1
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_of_huge_or_negative_arguments_neither_overflows_nor_allocates() {
+        let size = ScriptLimits::default().size;
+        for (m, k) in [
+            (300, 20),
+            (INT::MAX, 2),
+            (INT::MAX, 3),
+            (INT::MAX, INT::MAX),
+            (INT::MAX, INT::MAX - 1),
+        ] {
+            assert!(split(m, k, size).is_err(), "split({m}, {k})");
+        }
+        for (m, k) in [
+            (INT::MIN, 2),
+            (5, INT::MIN),
+            (INT::MIN, INT::MIN),
+            (-1, -1),
+            (3, 4),
+            (0, 0),
+        ] {
+            assert_eq!(split(m, k, size).unwrap().len(), 0, "split({m}, {k})");
+        }
+        // One way of many heaps: listed without deep recursion.
+        assert_eq!(listed(1_000_000, 999_999, 1_000_000).unwrap().len(), 1);
+        assert!(split(1_000_000, 999_999, 999_998).is_err());
+        // Near the limit: 2 * 500_000 heaps fit exactly.
+        assert_eq!(listed(1_000_001, 2, size).unwrap().len(), 500_000);
+        assert!(split(1_000_003, 2, size).is_err());
+    }
 }

@@ -22,7 +22,7 @@ mod sparse;
 mod sweep;
 mod table;
 
-pub use checkpoint::{CHECKPOINT_FORMAT, Checkpoint};
+pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};
 pub use loopy::{
     Adjacency, LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values,
     retrograde, sum_outcome, sum_retrograde,

@@ -1,0 +1,280 @@
+//! Robustness: inputs a user can type or a file can hold that once
+//! panicked, aborted, ran out of memory or wrote where they should not.
+//! Each test is named after what it guards.
+
+use grundy::Error;
+use grundy::rules::{
+    GameGraph, Hackenbush, PRINTED_LINES, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
+    script_loopy, script_sum,
+};
+use grundy::solve::LoopyValue;
+use grundy::{Nimber, Options, Ruleset};
+
+fn script(source: &str) -> ScriptGame {
+    ScriptGame::compile("game.rhai", source, ScriptLimits::default()).unwrap()
+}
+
+/// Set in the child process of the print test, which runs the script.
+const PRINT_CHILD: &str = "GRUNDY_ROBUSTNESS_PRINT_CHILD";
+
+#[test]
+fn script_print_and_debug_never_reach_stdout_or_stderr() {
+    let source =
+        r#"fn options(n) { print(`marker-print-${n}`); debug(`marker-debug-${n}`); [n - 1] }"#;
+    if std::env::var_os(PRINT_CHILD).is_some() {
+        let game = script(source);
+        game.heap_values(3).unwrap();
+        let printed = game.printed();
+        assert!(printed.iter().any(|l| l.contains("marker-print-3")));
+        assert!(printed.iter().any(|l| l.contains("marker-debug-3")));
+        return;
+    }
+    // Run this test again in a child process, with its output not captured
+    // by the test harness, and read what reached the real stdout and stderr.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "script_print_and_debug_never_reach_stdout_or_stderr",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(PRINT_CHILD, "1")
+        .output()
+        .unwrap();
+    assert!(child.status.success(), "{child:?}");
+    let output = format!(
+        "{}{}",
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    assert!(
+        output.contains("1 passed"),
+        "the child ran no test: {output}"
+    );
+    assert!(!output.contains("marker-"), "a script wrote: {output}");
+}
+
+#[test]
+fn script_print_log_is_bounded() {
+    let game = script(
+        r#"fn options(n) {
+        let line = "x";
+        line.pad(1000, 'y');
+        for i in 0..50 { print(line); }
+        [n - 1]
+    }"#,
+    );
+    game.heap_values(20).unwrap();
+    let printed = game.printed();
+    assert_eq!(printed.len(), PRINTED_LINES + 1);
+    assert!(printed.iter().all(|l| l.chars().count() <= 200));
+    assert!(printed[PRINTED_LINES].contains("more lines not kept"));
+}
+
+/// The error a script's run ends in, as text.
+fn script_failure(source: &str, limits: ScriptLimits, to: u64) -> String {
+    let game = ScriptGame::compile("game.rhai", source, limits).unwrap();
+    match game.heap_values(to) {
+        Err(e @ Error::Script { .. }) => e.to_string(),
+        other => panic!("expected a script error, got {other:?}"),
+    }
+}
+
+#[test]
+fn script_split_with_too_many_ways_is_an_error_not_an_abort() {
+    for call in [
+        "split(300, 20)",
+        "split(9223372036854775807, 2)",
+        "split(9223372036854775807, 9223372036854775807)",
+    ] {
+        let source = format!("fn options(n) {{ if n == 3 {{ {call} }} else {{ [] }} }}");
+        let message = script_failure(&source, ScriptLimits::default(), 3);
+        assert!(message.contains("size limit"), "{call}: {message}");
+    }
+    // Negative and extreme arguments list nothing.
+    let source =
+        "fn options(n) { [split(-9223372036854775807 - 1, 2), split(5, -3), split(n, 0)] }";
+    assert!(script(source).heap_values(5).is_ok());
+}
+
+#[test]
+fn script_split_respects_the_size_limit_of_its_own_engine() {
+    // split(20, 2) lists 10 ways of 2 heaps: 20 heaps.
+    let source = "fn options(n) { if n == 20 { split(20, 2) } else { [] } }";
+    let small = ScriptLimits {
+        size: 19,
+        ..ScriptLimits::default()
+    };
+    let roomy = ScriptLimits {
+        size: 20,
+        ..ScriptLimits::default()
+    };
+    // Engines with different limits, alive at once, each keep their own.
+    let refused = ScriptGame::compile("small.rhai", source, small).unwrap();
+    let allowed = ScriptGame::compile("roomy.rhai", source, roomy).unwrap();
+    assert!(allowed.heap_values(20).is_ok());
+    assert!(
+        refused
+            .heap_values(20)
+            .unwrap_err()
+            .to_string()
+            .contains("19 heaps")
+    );
+    assert!(allowed.heap_values(20).is_ok());
+}
+
+/// A finite game whose heaps grow: heap `n < 5` moves to `n + 1`.
+const GROWING: &str = "fn options(n) { if n < 5 { [n + 1] } else { [] } }";
+
+#[test]
+fn script_options_larger_than_the_heap_never_panic() {
+    let game = script(GROWING);
+    // 5 loses, 4 wins, 3 loses, ... : g(n) = (5 - n) % 2 here.
+    let expect = |n: u64| (5 - n) % 2;
+    let values = game.heap_values(3).unwrap();
+    assert_eq!(values.len(), 4);
+    for n in 0..=3 {
+        assert_eq!(u64::from(values.at(n as usize)), expect(n), "g({n})");
+    }
+    // The table with the explored game covers every option it lists.
+    let (explored, table) = game.heap_table(3).unwrap();
+    for n in 0..=3 {
+        let mut options = Options::new();
+        explored.options(&ScriptPosition::Heap(n), &mut options);
+        for option in options.iter() {
+            for part in option {
+                let ScriptPosition::Heap(h) = part else {
+                    panic!("heaps only")
+                };
+                assert_eq!(u64::from(table.at(*h as usize)), expect(*h), "g({h})");
+            }
+        }
+    }
+    let heaps: Vec<ScriptPosition> = (0..=3).map(ScriptPosition::Heap).collect();
+    let sum = script_sum(&game, &heaps).unwrap();
+    assert_eq!(sum.nim_sum.get(), 0);
+    let loopy = script_loopy(&game, &heaps).unwrap();
+    for n in 0..=3 {
+        let index = loopy.index(&ScriptPosition::Heap(n)).unwrap();
+        assert_eq!(
+            loopy.values[index],
+            LoopyValue::Finite(Nimber::new(expect(n) as u32)),
+            "heap {n}"
+        );
+    }
+}
+
+#[test]
+fn script_table_past_the_position_limit_is_an_error_not_a_huge_table() {
+    // Heap 3 moves to heap 10^12: its value is found, but a table reaching
+    // it would hold 10^12 heaps.
+    let game = script("fn options(n) { if n <= 3 { [n + 1000000000000] } else { [] } }");
+    let values = game.heap_values(3).unwrap();
+    assert_eq!(
+        values.to_vec().iter().map(|v| v.get()).collect::<Vec<_>>(),
+        [1, 1, 1, 1]
+    );
+    assert!(matches!(game.heap_table(3), Err(Error::Script { .. })));
+    // So is asking for more heaps than a run may explore.
+    for to in [u64::MAX, 1 << 63, 10_000_000] {
+        let message = game.heap_values(to).unwrap_err().to_string();
+        assert!(
+            message.contains("ScriptLimits::positions"),
+            "{to}: {message}"
+        );
+    }
+}
+
+#[test]
+fn script_heaps_past_two_to_the_63_are_refused_not_wrapped() {
+    let game = script("fn options(n) { if n < 0 { throw \"negative\" } [n - 1] }");
+    for text in ["9223372036854775808", "18446744073709551615"] {
+        assert!(
+            matches!(
+                text.parse::<ScriptPosition>(),
+                Err(Error::InvalidPosition { .. })
+            ),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        "9223372036854775807".parse::<ScriptPosition>().unwrap(),
+        ScriptPosition::Heap(i64::MAX as u64)
+    );
+    for heap in [1u64 << 63, u64::MAX] {
+        let start = [ScriptPosition::Heap(heap)];
+        assert!(matches!(
+            game.explore(&start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            script_sum(&game, &start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            script_loopy(&game, &start),
+            Err(Error::InvalidPosition { .. })
+        ));
+        assert!(matches!(
+            game.state_options(heap),
+            Err(Error::InvalidPosition { .. })
+        ));
+    }
+    // The largest heap a script handles is played as it is: halving it
+    // reaches 0 in 63 moves.
+    let halve = script(
+        "fn options(n) { if n < 0 { throw \"negative\" } if n > 0 { [n / 2] } else { [] } }",
+    );
+    let top = [ScriptPosition::Heap(i64::MAX as u64)];
+    assert_eq!(halve.explore(&top).unwrap().len(), 64);
+    assert_eq!(script_sum(&halve, &top).unwrap().nim_sum.get(), 1);
+}
+
+#[test]
+fn pair_table_with_a_side_near_two_to_the_64_is_too_large_not_empty() {
+    for game in ["wythoff", "rook"] {
+        let game = PairGame::parse(game).unwrap().unwrap();
+        for to in [
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 63,
+            1 << 32,
+            u64::from(u32::MAX),
+        ] {
+            match game.table(to, u64::MAX) {
+                Err(e @ Error::TableTooLarge { .. }) => {
+                    assert!(e.to_string().contains(&to.to_string()), "{e}");
+                }
+                other => panic!("{game} to {to}: expected TableTooLarge, got {other:?}"),
+            }
+        }
+        assert_eq!(game.table(3, u64::MAX).unwrap().len(), 4);
+    }
+}
+
+#[test]
+fn graph_json_with_a_byte_order_mark_is_read_as_json() {
+    let json = r#"{"nodes": ["d"], "edges": [["a", "b"], ["b", "c"]]}"#;
+    let plain = GameGraph::parse(json).unwrap();
+    for text in [format!("\u{feff}{json}"), format!("\u{feff}  \n{json}")] {
+        let marked = GameGraph::parse(&text).unwrap();
+        assert_eq!(
+            (marked.len(), marked.edge_count()),
+            (plain.len(), plain.edge_count())
+        );
+        assert!(marked.position("a").is_some());
+        assert!(marked.position("d").is_some());
+    }
+    let listed = GameGraph::parse("\u{feff}[[\"a\", \"b\"]]").unwrap();
+    assert_eq!(listed.edge_count(), 1);
+    // In an edge list the mark does not become part of the first name.
+    let edges = GameGraph::parse("\u{feff}a b\nb c\n").unwrap();
+    assert!(edges.position("a").is_some());
+    assert_eq!(edges.len(), 3);
+}
+
+#[test]
+fn hackenbush_edge_list_with_a_byte_order_mark_keeps_its_ground() {
+    let marked = Hackenbush::parse("\u{feff}g a\na b\n").unwrap();
+    assert_eq!(marked.value().get(), 2);
+}
