@@ -552,6 +552,29 @@ mod tests {
     }
 
     #[test]
+    fn a_scripted_kayles_is_explained_and_analyzed_as_the_built_in_one() {
+        let source = include_str!("../../../examples/kayles.rhai");
+        let heaps = json!([4, 7, 9]);
+        let (_, scripted) = post(
+            "/api/position",
+            json!({ "game": "", "script": source, "heaps": heaps }),
+        );
+        let (_, built_in) = post("/api/position", json!({ "game": "kayles", "heaps": heaps }));
+        assert_eq!(scripted, built_in);
+        let (status, _, body) = get("/api/analyze?game=kayles&to=300");
+        assert_eq!(status, StatusCode::OK);
+        let analysis: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(analysis["period"]["support"], "theorem");
+        // The server reads no files: a script path is refused.
+        let (status, _, _) = get("/api/analyze?game=examples/kayles.rhai&to=30");
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        // Kinds that are not heap games say so.
+        let (status, _, body) = get("/api/analyze?game=wythoff&to=30");
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.contains("pairs"), "{body}");
+    }
+
+    #[test]
     fn scripts_are_analyzed_and_played() {
         // Kayles as a script: the same values as the built-in.
         let source = "fn options(n) { let out = []; for t in 1..3 { for a in 0..n - t + 1 { \

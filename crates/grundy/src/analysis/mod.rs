@@ -94,7 +94,7 @@ pub struct Analysis {
 ///
 /// ```
 /// use grundy::analysis::{analyze, Limits, Support};
-/// let kayles = "kayles".parse().unwrap();
+/// let kayles: grundy::HeapGame = "kayles".parse().unwrap();
 /// let found = analyze(&kayles, &Limits::default(), &grundy::TableSolver::new(), &mut |_| true)?;
 /// let period = found.periodicity.unwrap();
 /// assert_eq!((period.preperiod, period.period), (71, 12));

@@ -371,11 +371,9 @@ pub fn analyze_hackenbush(pictures: &[Hackenbush]) -> HackenbushSum {
     let values: Vec<Nimber> = pictures.iter().map(Hackenbush::value).collect();
     let nim_sum: Nimber = values.iter().copied().sum();
     let mut winning_cuts = Vec::new();
-    if !nim_sum.is_zero() {
-        for (i, (picture, &value)) in pictures.iter().zip(&values).enumerate() {
-            let cuts = picture.cuts_to(value ^ nim_sum);
-            winning_cuts.extend(cuts.into_iter().map(|e| (i, e)));
-        }
+    for (i, target) in crate::winning_targets(&values) {
+        let cuts = pictures[i].cuts_to(target);
+        winning_cuts.extend(cuts.into_iter().map(|e| (i, e)));
     }
     HackenbushSum {
         values,

@@ -1,0 +1,60 @@
+"""The front door from Python: every heap kind (built-in, a Rhai script, a
+Python callable) answers the same questions through the library's one
+parser and one analysis, checked against each other; other kinds are
+refused with the library's typed message."""
+
+import os
+
+import pytest
+
+import grundy
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples")
+
+
+def kayles_options(n):
+    for take in (1, 2):
+        for left in range(n - take + 1):
+            yield (left, n - take - left)
+
+
+def kinds():
+    return [
+        grundy.Game(os.path.join(EXAMPLES, "kayles.rhai")),
+        grundy.Game.from_options(kayles_options, name="python kayles"),
+    ]
+
+
+def test_every_heap_kind_has_the_values_and_period_of_the_code():
+    kayles = grundy.Game("kayles")
+    for game in kinds():
+        assert list(game.values(200)) == list(kayles.values(200)), game.name
+        found = game.analyze(to=300)
+        assert (found.period, found.preperiod) == (12, 71), game.name
+        assert found.support == "observed"
+    assert kayles.analyze().support == "theorem"
+
+
+def test_every_heap_kind_counts_sums_and_plays_misere_like_the_code():
+    kayles = grundy.Game("kayles")
+    for game in kinds():
+        assert game.histogram(120, start=1) == kayles.histogram(120, start=1)
+        assert game.count(60, 3).p_positions == kayles.count(60, 3).p_positions
+        mine, theirs = game.analyze_sum([4, 7, 9]), kayles.analyze_sum([4, 7, 9])
+        assert (mine.nim_sum, mine.winner) == (theirs.nim_sum, theirs.winner)
+        assert len(mine.winning_moves) == len(theirs.winning_moves)
+        assert game.misere([3, 5]).winner == kayles.misere([3, 5]).winner
+
+
+def test_kinds_that_are_not_heap_games_are_refused_with_the_reason():
+    with pytest.raises(grundy.GrundyError, match="grundy maze"):
+        grundy.Game("maze:somewhere.txt")
+    with pytest.raises(grundy.GrundyError, match="Fibonacci Nim"):
+        grundy.Game("fibonacci-nim")
+    with pytest.raises(grundy.GrundyError, match="cannot read"):
+        grundy.Game("missing.rhai")
+
+
+def test_one_catalogue_lists_every_kind():
+    names = [name for name, _code, _description, _example in grundy.games()]
+    assert "FILE.rhai" in names and "graph:FILE" in names and "kayles" in names
