@@ -275,7 +275,11 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         (None, None) => return Err(Failure::Input("give a GAME or --file".into())),
     };
-    output::guess(out, args.format, &name, &values, analysis.as_ref())
+    if values.is_empty() {
+        return Err(Failure::Input(format!("{name}: no values to guess from")));
+    }
+    let report = analysis::guess_report(&values, analysis.as_ref());
+    output::guess(out, args.format, &name, &report)
 }
 
 /// `grundy graph FILE`.

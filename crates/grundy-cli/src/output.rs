@@ -6,8 +6,7 @@
 use std::io::Write;
 
 use grundy::analysis::{
-    Analysis, Comparison, Histogram, HistogramSource, NimSumCounts, Support, guess_formula,
-    guess_set,
+    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Support,
 };
 use grundy::rules::{GameGraph, Maze};
 use grundy::spec::CatalogueEntry;
@@ -541,23 +540,11 @@ pub fn guess(
     out: &mut impl Write,
     format: SumFormat,
     name: &str,
-    values: &[Nimber],
-    analysis: Option<&Analysis>,
+    report: &GuessReport,
 ) -> Result<(), Failure> {
-    if values.is_empty() {
-        return Err(Failure::Input(format!("{name}: no values to guess from")));
-    }
-    let last = values.len() - 1;
-    let guess = guess_formula(values);
-    let proven = match (&guess, analysis) {
-        (Some(g), Some(a)) => g.is_proven_by(a),
-        _ => false,
-    };
-    let zeros: Vec<u64> = (0..values.len())
-        .filter(|&n| values[n].is_zero())
-        .map(|n| n as u64)
-        .collect();
-    let set_rule = guess_set(&zeros, last as u64);
+    let last = report.computed_to;
+    let (guess, proven) = (&report.guess, report.proven);
+    let (zeros, set_rule) = (&report.p_positions, &report.p_rule);
     match format {
         SumFormat::Json => json(
             out,
@@ -607,7 +594,7 @@ pub fn guess(
                     out,
                     "P-positions  {} in 0..={last}, no simple rule found{}",
                     zeros.len(),
-                    colon_listing(&zeros, 20)
+                    colon_listing(zeros, 20)
                 )?,
             }
             Ok(())
@@ -642,14 +629,17 @@ pub fn graph(
     graph: &GameGraph,
     values: &[Nimber],
 ) -> Result<(), Failure> {
-    // A move wins when it leads to a P-position.
     let winning = |p: usize| {
         graph
-            .moves(p)
-            .filter(|&(q, _)| values[q].is_zero())
-            .map(|(q, label)| GraphMoveJson {
-                to: graph.name(q),
-                label,
+            .play(values, &[p])
+            .winning_moves
+            .into_iter()
+            .map(|(_, e)| {
+                let (_, q, label) = graph.edge(e);
+                GraphMoveJson {
+                    to: graph.name(q),
+                    label,
+                }
             })
     };
     let p_positions: Vec<&str> = (0..graph.len())

@@ -229,6 +229,47 @@ impl Guess {
     }
 }
 
+/// Everything `guess` says about a value sequence: the simplest formula,
+/// whether a proven period makes it a theorem, and a rule for the
+/// P-positions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuessReport {
+    /// The values were `g(0..=computed_to)`.
+    pub computed_to: usize,
+    /// The formula, if one fits.
+    pub guess: Option<Guess>,
+    /// Whether the analysis's proven period proves the formula for every
+    /// heap ([`Guess::is_proven_by`]).
+    pub proven: bool,
+    /// The P-positions (heaps of value 0) found.
+    pub p_positions: Vec<u64>,
+    /// A rule for them, verified on the computed heaps only.
+    pub p_rule: Option<SetRule>,
+}
+
+/// Guesses a formula for `values` and a rule for their P-positions;
+/// `analysis`, when the values come from one, may prove the formula.
+pub fn guess_report(values: &[Nimber], analysis: Option<&super::Analysis>) -> GuessReport {
+    let computed_to = values.len().saturating_sub(1);
+    let guess = guess_formula(values);
+    let proven = match (&guess, analysis) {
+        (Some(g), Some(a)) => g.is_proven_by(a),
+        _ => false,
+    };
+    let p_positions: Vec<u64> = (0..values.len())
+        .filter(|&n| values[n].is_zero())
+        .map(|n| n as u64)
+        .collect();
+    let p_rule = guess_set(&p_positions, computed_to as u64);
+    GuessReport {
+        computed_to,
+        guess,
+        proven,
+        p_positions,
+        p_rule,
+    }
+}
+
 pub(super) fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }

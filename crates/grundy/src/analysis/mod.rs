@@ -21,7 +21,7 @@ pub use count::{
     value_histogram,
 };
 use guess::gcd;
-pub use guess::{Formula, Guess, SetRule, guess_formula, guess_set};
+pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation, generator_letter};
