@@ -59,20 +59,7 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         let _ = max;
         scratch.clear();
         self.options(&n, scratch);
-        for option in scratch.iter() {
-            let mut value = Nimber::ZERO;
-            for &part in option {
-                if part >= n {
-                    return Err(crate::Error::NotDescending {
-                        heap: n as u64,
-                        part: part as u64,
-                    });
-                }
-                value ^= values[part];
-            }
-            seen.insert(value);
-        }
-        Ok(())
+        gather_listed(n, scratch, values, seen)
     }
 
     /// Calls `visit` with the parts of every option of heap `n`, one at a
@@ -102,6 +89,32 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         let _ = n;
         None
     }
+}
+
+/// Inserts into `seen` the value of every option of heap `n` listed in
+/// `options` (the nim-sum of its parts' `values`), checking that every part
+/// is smaller than `n`: the default [`HeapRuleset::gather`], for rules that
+/// list their options.
+pub(crate) fn gather_listed(
+    n: usize,
+    options: &Options<usize>,
+    values: &[Nimber],
+    seen: &mut MexScratch,
+) -> Result<()> {
+    for option in options.iter() {
+        let mut value = Nimber::ZERO;
+        for &part in option {
+            if part >= n {
+                return Err(crate::Error::NotDescending {
+                    heap: n as u64,
+                    part: part as u64,
+                });
+            }
+            value ^= values[part];
+        }
+        seen.insert(value);
+    }
+    Ok(())
 }
 
 /// A borrowed ruleset is the same ruleset, so that games owned elsewhere (by

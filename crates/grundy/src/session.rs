@@ -34,6 +34,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits, Periodicity};
+use crate::game::gather_listed;
 use crate::rules::{
     GameGraph, ScriptGame, ScriptLimits, ScriptPosition, ScriptSum, script_loopy, script_sum,
 };
@@ -236,20 +237,7 @@ impl HeapRuleset for HeapRules {
                 // Straight from the script, so its errors stop the run.
                 scratch.clear();
                 script.game.heap_options(n, scratch)?;
-                for option in scratch.iter() {
-                    let mut value = Nimber::ZERO;
-                    for &part in option {
-                        if part >= n {
-                            return Err(Error::NotDescending {
-                                heap: n as u64,
-                                part: part as u64,
-                            });
-                        }
-                        value ^= values[part];
-                    }
-                    seen.insert(value);
-                }
-                Ok(())
+                gather_listed(n, scratch, values, seen)
             }
         }
     }

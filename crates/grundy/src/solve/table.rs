@@ -43,6 +43,18 @@ const AUTO_START: u64 = 1 << 10;
 /// cost a few percent at most.
 const AUTO_SAMPLE_FRACTION: u64 = 64;
 
+/// How many times cheaper per heap an engine must be for the automatic
+/// choice to stop measuring and let it finish the table.
+const AUTO_CLEAR_LEAD: f64 = 4.0;
+
+/// Samples on shorter tables are too small to settle the choice for good.
+const AUTO_CLEAR_FROM: u64 = 1 << 15;
+
+/// The least time the dense engine's sample is given: its first heaps pay
+/// for setting up, and a few microseconds measure that rather than the
+/// cost per heap.
+const AUTO_MIN_DENSE_TIME: Duration = Duration::from_micros(200);
+
 /// The fewest heaps a cost sample times.
 const AUTO_MIN_SAMPLE: u64 = 32;
 
@@ -299,18 +311,26 @@ impl TableSolver {
             // the same size would cost more than the stretch saves.
             let before = values.len();
             let dense_end = to.min(before as u64 + sample - 1) as usize + 1;
-            let dense_time = self.dense_timed(rules, values, dense_end, sparse_time, progress)?;
+            let budget = sparse_time.max(AUTO_MIN_DENSE_TIME);
+            let dense_time = self.dense_timed(rules, values, dense_end, budget, progress)?;
             let dense_cost = per_heap(dense_time, (values.len() - before) as u64);
             if values.len() as u64 > to {
                 break;
             }
+            // A clear winner finishes the table: measuring again would
+            // cost more (each sparse start rebuilds its rare list) than a
+            // late change of lead could save.
+            let clear = n >= AUTO_CLEAR_FROM
+                && (dense_cost * AUTO_CLEAR_LEAD < sparse_cost
+                    || sparse_cost * AUTO_CLEAR_LEAD < dense_cost);
+            let end = if clear { to } else { stretch_end };
             if dense_cost < sparse_cost {
                 // Statistics describe the engine that computes the end of
                 // the table.
                 stats = None;
-                self.extend_dense(rules, values, stretch_end as usize + 1, progress)?;
+                self.extend_dense(rules, values, end as usize + 1, progress)?;
             } else {
-                stats = Some(sparse.extend(values, stretch_end, progress)?);
+                stats = Some(sparse.extend(values, end, progress)?);
             }
         }
         Ok(stats)
