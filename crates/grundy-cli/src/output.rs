@@ -682,12 +682,19 @@ pub fn graph(
 }
 
 /// The width of the longest position name of `graph`, for aligned tables.
+/// The column width for position names: the longest name, but at most
+/// [`MAX_NAME_COLUMN`] (longer names are printed whole and break the
+/// alignment rather than the formatter, whose widths stop at 2^16).
 fn name_width(graph: &GameGraph) -> usize {
     (0..graph.len())
-        .map(|p| graph.name(p).len())
+        .map(|p| graph.name(p).chars().count())
         .max()
         .unwrap_or(0)
+        .min(MAX_NAME_COLUMN)
 }
+
+/// The widest column a position name is padded to.
+const MAX_NAME_COLUMN: usize = 64;
 
 /// `  -> to (label)` after a position in a graph table.
 fn write_move(

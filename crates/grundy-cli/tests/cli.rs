@@ -1035,3 +1035,20 @@ fn plots_draw_every_heap_and_mark_p_positions() {
         "unknown game",
     );
 }
+
+#[test]
+fn graphs_with_position_names_past_the_formatter_width_do_not_panic() {
+    // Issue 16, case 9: padding a 65,536-character name panicked.
+    let dir = Scratch::new("long-names");
+    let long = "a".repeat(70_000);
+    for (file, text) in [
+        ("acyclic.txt", format!("{long} b\nb c\n")),
+        ("cyclic.txt", format!("{long} b\nb {long}\n")),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let out = grundy(&["graph", path.to_str().unwrap()]).success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(text.contains(&long), "{file}: the name is printed whole");
+    }
+}
