@@ -92,18 +92,17 @@ fn main() -> ExitCode {
 }
 
 /// Help and version go to stdout as clap prints them; any other argument
-/// error becomes one line on stderr and exit code 2.
+/// error, a missing command included, becomes one line on stderr and exit
+/// code 2.
 fn argument_error(error: clap::Error) -> ExitCode {
     match error.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = error.print();
-            if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("error: no command given; `grundy --help` lists them");
+            ExitCode::from(2)
         }
         _ => {
             // clap renders several lines (message, details, usage, a hint);

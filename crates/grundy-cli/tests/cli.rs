@@ -1052,3 +1052,9 @@ fn graphs_with_position_names_past_the_formatter_width_do_not_panic() {
         assert!(text.contains(&long), "{file}: the name is printed whole");
     }
 }
+
+#[test]
+fn no_arguments_is_one_line_not_the_whole_help() {
+    // Issue 16, case 12.
+    rejects(&[], "grundy --help");
+}
