@@ -218,8 +218,7 @@ impl Hackenbush {
             part[v] = if e == UNSEEN || low[v] == order[v] {
                 v
             } else {
-                let (a, b) = self.edges[e];
-                part[if a == v { b } else { a }]
+                part[self.other_end(e, v)]
             };
         }
         // Loops: every connected edge that is not a bridge (tree edges into
@@ -242,8 +241,7 @@ impl Hackenbush {
         for &v in visited.iter().rev() {
             let e = parent_edge[v];
             if e != UNSEEN && low[v] == order[v] {
-                let (a, b) = self.edges[e];
-                let above = part[if a == v { b } else { a }];
+                let above = part[self.other_end(e, v)];
                 let branch = Nimber::new(value[v].get() + 1);
                 value[above] ^= branch;
             }
@@ -256,6 +254,12 @@ impl Hackenbush {
             part,
             value,
         }
+    }
+
+    /// The end of edge `e` that is not `v`.
+    fn other_end(&self, e: usize, v: usize) -> usize {
+        let (a, b) = self.edges[e];
+        if a == v { b } else { a }
     }
 
     /// The edges whose erasure leaves a picture worth `target`.
@@ -287,17 +291,13 @@ impl Hackenbush {
             value,
         } = &fused;
         let bridge_into = |w: usize, e: usize| parent_edge[w] == e && low[w] == order[w];
-        let other = |e: usize, v: usize| {
-            let (a, b) = self.edges[e];
-            if a == v { b } else { a }
-        };
         // Discovery order reaches a part's name after the part it stands on.
         let mut need: Vec<Option<Nimber>> = vec![None; self.names.len()];
         need[0] = Some(target);
         for &v in visited {
             let e = parent_edge[v];
             if e != UNSEEN && bridge_into(v, e) {
-                let base = part[other(e, v)];
+                let base = part[self.other_end(e, v)];
                 let branch = Nimber::new(value[v].get() + 1);
                 need[v] = need[base].and_then(|t| {
                     (t ^ value[base] ^ branch)
@@ -315,7 +315,7 @@ impl Hackenbush {
                     return value[0] == target;
                 }
                 if let Some(w) = [a, b].into_iter().find(|&w| bridge_into(w, e)) {
-                    let base = part[other(e, w)];
+                    let base = part[self.other_end(e, w)];
                     let branch = Nimber::new(value[w].get() + 1);
                     return need[base] == Some(value[base] ^ branch);
                 }
