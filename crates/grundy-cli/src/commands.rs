@@ -10,6 +10,13 @@ use grundy::analysis::{
     self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
     count_ordered, count_tuples, pair_histogram, value_histogram,
 };
+use grundy::report::{
+    AnalysisReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
+    ComparisonReport, CountReport, FibonacciNimReport, FormulaReport, GeneraReport, GraphReport,
+    GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport,
+    MazeReport, MisereSumReport, MoveCountReport, NimFieldReport, NimSumCountReport,
+    OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport, SumReport, ValuesReport,
+};
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
     analyze_coins, analyze_grid, analyze_hackenbush, parse_size, tartan_table,
@@ -23,9 +30,9 @@ use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
 use grundy::{Component, TableSolver, ValueTable, analyze_positions, analyze_sum, move_counts};
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs, Format,
+    AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs,
     GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs, MisereArgs, NimArgs, NimOp,
-    OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, SumArgs, SumFormat, TableArgs, ValuesArgs,
+    OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -44,7 +51,15 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let to = parse_size(to)?;
     if let GameSpec::Pair(game) = &spec {
         let table = game.table(to, parse_bytes(&args.table.memory_limit)?)?;
-        return output::pair_values(out, args.format, &game.to_string(), &table);
+        let values = table.into_iter().collect();
+        return output::print(
+            out,
+            args.format,
+            &PairValuesReport {
+                game: game.to_string(),
+                values,
+            },
+        );
     }
     let game = HeapRules::from_spec(&spec, Question::Values, &script_limits(&args.script)?)?;
     let (solver, resumed) = resumable(solver(&args.table)?, &game, &args.resumable)?;
@@ -66,12 +81,13 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     bar.finish_and_clear();
     match found.map_err(|e| interruption(e, &args.resumable))? {
-        HeapValues::Finite(values) => {
-            output::values(out, args.format, name, &game.to_string(), &values)
-        }
+        HeapValues::Finite(values) => output::print(
+            out,
+            args.format,
+            &ValuesReport::new(name, game.to_string(), &values),
+        ),
         HeapValues::Loopy(values) => {
-            let listed: Vec<(u64, grundy::solve::LoopyValue)> = (0..).zip(values).collect();
-            output::loopy_heaps(out, args.format, name, &listed)
+            output::print(out, args.format, &LoopyHeapsReport::new(name, values))
         }
     }
 }
@@ -96,15 +112,12 @@ fn script_positions(
         .map(|p| p.parse::<ScriptPosition>())
         .collect::<Result<Vec<_>, _>>()?;
     match play_script(&game, &positions)? {
-        ScriptPlay::Finite(sum) => output::position_sum(out, args.format, &positions, &sum),
-        ScriptPlay::Loopy(play) => output::loopy_sum(
+        ScriptPlay::Finite(sum) => output::print(
             out,
-            match args.format {
-                Format::Json => SumFormat::Json,
-                Format::Text | Format::Csv => SumFormat::Text,
-            },
-            &play,
+            args.format,
+            &PositionSumReport::new(&positions, &sum, ToString::to_string),
         ),
+        ScriptPlay::Loopy(play) => output::print(out, args.format, &LoopySumReport::new(&play)),
     }
 }
 
@@ -194,7 +207,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
             Failure::Input(format!("cannot write certificate {}: {e}", path.display()))
         })?;
     }
-    output::analysis(out, args.format, args.game.trim(), &found)
+    output::print(out, args.format, &AnalysisReport::new(&args.game, &found))
 }
 
 /// How far an analysis computes: exactly `--to`, or adaptively up to
@@ -279,7 +292,7 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
         return Err(Failure::Input(format!("{name}: no values to guess from")));
     }
     let report = analysis::guess_report(&values, analysis.as_ref());
-    output::guess(out, args.format, &name, &report)
+    output::print(out, args.format, &FormulaReport::new(&name, &report))
 }
 
 /// `grundy graph FILE`.
@@ -296,19 +309,23 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
         })
         .collect::<Result<Vec<usize>, Failure>>()?;
     match solve_graph(&graph)? {
-        GraphSolution::Loopy(values, plain) if tokens.is_empty() => {
-            output::loopy_graph(out, args.format, &graph, &values, &plain)
-        }
+        GraphSolution::Loopy(values, plain) if tokens.is_empty() => output::print(
+            out,
+            args.format,
+            &LoopyGraphReport::new(&graph, &values, &plain),
+        ),
         GraphSolution::Loopy(values, _) => {
             let play = play_loopy_graph(&graph, &values, &tokens);
-            output::loopy_sum(out, args.format, &play)
+            output::print(out, args.format, &LoopySumReport::new(&play))
         }
         GraphSolution::Acyclic(values) if tokens.is_empty() => {
-            output::graph(out, args.format, &graph, &values)
+            output::print(out, args.format, &GraphReport::new(&graph, &values))
         }
-        GraphSolution::Acyclic(values) => {
-            output::graph_sum(out, args.format, &graph, &values, &tokens)
-        }
+        GraphSolution::Acyclic(values) => output::print(
+            out,
+            args.format,
+            &GraphSumReport::new(&graph, &values, &tokens),
+        ),
     }
 }
 
@@ -317,7 +334,7 @@ pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let maze = Maze::parse(&text)?;
     let values = maze.values()?;
-    output::maze(out, args.format, &maze, &values)
+    output::print(out, args.format, &MazeReport::new(&maze, values))
 }
 
 /// `grundy check FILE`: exit 0 when the certificate is valid, 1 when it is
@@ -360,11 +377,10 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     second.start();
     let comparison =
         first.checked(second.checked(analysis::compare(&first, &second, to, &limits, &solver)))?;
-    output::comparison(
+    output::print(
         out,
         args.format,
-        [args.first.trim(), args.second.trim()],
-        &comparison,
+        &ComparisonReport::new([&args.first, &args.second], &comparison),
     )
 }
 
@@ -378,27 +394,8 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
             .map(|written| parse_pair(written, &game))
             .collect::<Result<Vec<_>, _>>()?;
         let sum = analyze_positions(&game, &positions)?;
-        let shown: Vec<String> = positions
-            .iter()
-            .map(|(a, b)| format!("({a},{b})"))
-            .collect();
-        let moved = grundy::PositionSum {
-            values: sum.values,
-            nim_sum: sum.nim_sum,
-            winning_moves: sum
-                .winning_moves
-                .into_iter()
-                .map(|m| grundy::PositionMove {
-                    component: m.component,
-                    to: m.to.iter().map(|(a, b)| format!("({a},{b})")).collect(),
-                })
-                .collect(),
-        };
-        let format = match args.format {
-            SumFormat::Json => Format::Json,
-            SumFormat::Text => Format::Text,
-        };
-        return output::position_sum(out, format, &shown, &moved);
+        let report = PositionSumReport::new(&positions, &sum, |(a, b)| format!("({a},{b})"));
+        return output::print(out, args.format, &report);
     }
     let (games, names, components) = components(&args.game, &args.heaps, &args.script)?;
     for game in &games {
@@ -408,7 +405,11 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
     let analysis = games
         .iter()
         .fold(found, |found, game| game.checked(found))?;
-    output::sum(out, args.format, &names, &components, &analysis)
+    output::print(
+        out,
+        args.format,
+        &SumReport::new(&names, &components, &analysis),
+    )
 }
 
 /// A position `A,B` of a pair game.
@@ -474,7 +475,8 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         let counts = games
             .iter()
             .fold(found, |found, game| game.checked(found))?;
-        return output::move_counts(out, args.format, &names, &components, &counts);
+        let report = MoveCountReport::new(&names, &components, &counts);
+        return output::print(out, args.format, &report);
     }
     if !args.ranges.is_empty() {
         let mut described = Vec::new();
@@ -495,13 +497,15 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             "positions of one heap from each of {}",
             described.join(", ")
         );
-        return output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all);
+        let report = NimSumCountReport::new(what, &counts, args.modulus, args.all);
+        return output::print(out, args.format, &report);
     }
     let from = parse_size(&args.from)?;
     let to = parse_size(args.to.as_deref().unwrap_or_default())?;
     let histogram = histogram_of(spec, from, to, max, &solver, &args.script)?;
     let Some(k) = args.heaps else {
-        return output::histogram(out, args.format, spec, from, to, &histogram);
+        let report = CountReport::new(spec, from, to, &histogram);
+        return output::print(out, args.format, &report);
     };
     let (tuples, order) = match (args.unordered, args.distinct) {
         (true, false) => (Tuples::Unordered, ", unordered (a <= b <= ...)"),
@@ -511,7 +515,8 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
     let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
-    output::nim_sum_counts(out, args.format, &what, &counts, args.modulus, args.all)
+    let report = NimSumCountReport::new(what, &counts, args.modulus, args.all);
+    output::print(out, args.format, &report)
 }
 
 /// The value histogram of heaps `from..=to` of the game `text` names: a
@@ -568,7 +573,11 @@ pub fn nim(args: &NimArgs, out: &mut impl Write) -> Result<(), Failure> {
         ),
         NimOp::Sqrt => (format!("sqrt({a})"), nim_field::sqrt(a)),
     };
-    output::nim(out, args.format, &symbol, result)
+    let report = NimFieldReport {
+        expression: symbol,
+        result,
+    };
+    output::print(out, args.format, &report)
 }
 
 /// `grundy coins RULE [HEADS...]`: coin values, or a row or grid of coins.
@@ -579,7 +588,7 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
         let name = format!("{columns}*{rows}");
         if let Some(to) = &args.to {
             let table = tartan_table(&columns, &rows, parse_size(to)?, limit)?;
-            return output::coin_table(out, args.format, &name, &table);
+            return output::print(out, args.format, &CoinTableReport::new(name, &table));
         }
         if args.row.is_some() {
             return Err(Failure::Input(
@@ -609,7 +618,7 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
             ));
         }
         let grid = analyze_grid(&columns, &rows, &heads, limit)?;
-        return output::coin_grid(out, args.format, &name, &grid);
+        return output::print(out, args.format, &CoinGridReport::new(name, &grid));
     }
     let rule = columns;
     if let Some(to) = &args.to {
@@ -621,7 +630,8 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
         });
         bar.finish_and_clear();
         let values = values?;
-        return output::coin_values(out, args.format, &rule.to_string(), &values);
+        let report = CoinValuesReport::new(rule.to_string(), &values);
+        return output::print(out, args.format, &report);
     }
     let mut heads = args
         .heads
@@ -637,7 +647,11 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
         ));
     }
     let row = analyze_coins(&rule, &heads, limit)?;
-    output::coin_row(out, args.format, &rule.to_string(), &row)
+    output::print(
+        out,
+        args.format,
+        &CoinRowReport::new(rule.to_string(), &row),
+    )
 }
 
 /// `grundy hackenbush TREES... --graph FILE...`.
@@ -662,7 +676,11 @@ pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Fai
         ));
     }
     let sum = analyze_hackenbush(&pictures);
-    output::hackenbush(out, args.format, &names, &pictures, &sum)
+    output::print(
+        out,
+        args.format,
+        &HackenbushReport::new(&names, &pictures, &sum),
+    )
 }
 
 /// Heaps of Fibonacci Nim tabulated in full (every winning take listed);
@@ -678,7 +696,8 @@ pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<()
     };
     let game = FibonacciNim { ratio: args.ratio };
     let found = game.outcome(heap, limit, FIBONACCI_TABLE, 1 << 30)?;
-    output::fibonacci_nim(out, args.format, heap, limit.min(heap), args.ratio, &found)
+    let report = FibonacciNimReport::new(heap, limit, args.ratio, &found);
+    output::print(out, args.format, &report)
 }
 
 /// `grundy outcomes FILE.rhai --states N [--position S]...`.
@@ -701,20 +720,8 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
         true
     });
     bar.finish_and_clear();
-    let found = found?;
-    // Winning moves: the options that are lost for the opponent.
-    let mut reports = Vec::new();
-    for &p in &positions {
-        let mut winning: Vec<u64> = game
-            .state_options(p)?
-            .into_iter()
-            .filter(|&o| found.is_loss(o))
-            .collect();
-        winning.sort_unstable();
-        winning.dedup();
-        reports.push((p, winning));
-    }
-    output::outcomes(out, args.format, game.name(), &found, &reports)
+    let report = OutcomesReport::new(&game, &found?, &positions)?;
+    output::print(out, args.format, &report)
 }
 
 /// `grundy misere GAME --to N` or `grundy misere GAME HEAPS...`.
@@ -746,15 +753,11 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
             None
         } else {
             let loses = quotient.loses(&heaps)?;
-            Some((heaps.clone(), loses, quotient.winning_moves(game, &heaps)?))
+            let moves = quotient.winning_moves(game, &heaps)?;
+            Some((heaps, loses, moves))
         };
-        return output::quotient(
-            out,
-            args.format,
-            &game.to_string(),
-            &quotient,
-            played.as_ref(),
-        );
+        let report = QuotientReport::new(game.to_string(), &quotient, played);
+        return output::print(out, args.format, &report);
     }
     if let Some(to) = &args.to {
         let to = usize::try_from(parse_size(to)?).unwrap_or(usize::MAX);
@@ -765,7 +768,16 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
         }
         let mut misere = Misere::new(game, to)?.with_budget(budget);
         let genera = misere.genera(to, terms)?;
-        return output::genera(out, args.format, &args.game, &game.to_string(), &genera);
+        let report = GeneraReport::new(game.to_string(), &genera);
+        let written = &args.game;
+        return output::print(
+            out,
+            args.format,
+            &output::Genera {
+                report: &report,
+                written,
+            },
+        );
     }
     if args.heaps.is_empty() {
         return Err(Failure::Input(
@@ -787,7 +799,8 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
     // Genera first, so that sums of hereditarily tame heaps need no search.
     misere.genera(largest, terms.max(3))?;
     let (value, moves) = misere.analyze_sum(&heaps)?;
-    output::misere_sum(out, args.format, &game.to_string(), &heaps, value, &moves)
+    let report = MisereSumReport::new(game.to_string(), &heaps, value, &moves);
+    output::print(out, args.format, &report)
 }
 
 /// The largest heap `grundy misere` searches (positions grow exponentially
@@ -832,7 +845,21 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
         args.columns.map(|c| c as usize),
     )
     .map_err(Failure::Input)?;
-    output::plotted(out, args.format, &args.output, &picture, &drawn)
+    let report = output::Plotted {
+        file: args.output.display().to_string(),
+        heaps: picture.values.len(),
+        points: drawn.points,
+        p_marks: drawn.p_marks,
+        p_positions: found.p_positions().count(),
+        period: picture
+            .period
+            .map(|(preperiod, period)| output::PlottedPeriod {
+                preperiod,
+                period,
+                support,
+            }),
+    };
+    output::print(out, args.format, &report)
 }
 
 /// A coin number (from 1).

@@ -4,7 +4,8 @@
 //! run time, so nothing outside it can be served) and a small JSON API:
 //!
 //! - `GET /api/games`: the catalogue;
-//! - `GET /api/analyze?game=G&to=N`: values, P-positions and the period;
+//! - `GET /api/analyze?game=G&to=N`: the report `grundy analyze --format
+//!   json` gives (period, support, P-positions, ...), with `values` and `to`;
 //! - `GET /api/plot?game=G&to=N&view=scatter|table`: the picture as SVG;
 //! - `POST /api/position {game, heaps}`: a sum of heaps explained — each
 //!   heap's options with their values and the mex, the nim-sum, the
@@ -25,11 +26,12 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use grundy::analysis::{Analysis, Limits};
+use grundy::report::AnalysisReport;
 use grundy::rules::{ScriptGame, ScriptLimits};
 use grundy::session::{HeapRules, HeapValues, analyze_heap_game};
 use grundy::spec::{CATALOGUE, GameSpec, Question};
 use grundy::{ExplainedSum, Nimber, TableSolver, ValueTable, WinningMove, explain_sum};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::plot::{Picture, View};
@@ -231,31 +233,24 @@ fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
         .map_err(engine_error)
 }
 
+/// `/api/analyze`: the analysis report of `grundy analyze --format json`,
+/// with every value computed and the last heap, `to`.
+#[derive(Serialize)]
+struct TableAnalysis {
+    #[serde(flatten)]
+    report: AnalysisReport,
+    to: usize,
+    values: Vec<Nimber>,
+}
+
 async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
     let result = blocking(move || {
         let found = compute(&query)?;
-        let values: Vec<u32> = found.values.iter().map(Nimber::get).collect();
-        let period = found.periodicity.map(|p| {
-            json!({
-                "preperiod": p.preperiod,
-                "period": p.period,
-                "saltus": p.saltus,
-                "proven": found.is_proven(),
-                "support": found.support_label(),
-                "theorem": found.theorem.map(|t| t.name()),
-            })
-        });
-        let p_positions: Vec<usize> = (0..values.len())
-            .filter(|&n| values[n] == 0)
-            .take(1000)
-            .collect();
-        Ok(json!({
-            "game": found.game,
-            "to": values.len().saturating_sub(1),
-            "values": values,
-            "p_positions": p_positions,
-            "period": period,
-        }))
+        Ok(TableAnalysis {
+            report: AnalysisReport::new(&query.game, &found),
+            to: found.computed_to(),
+            values: found.values.iter().collect(),
+        })
     })
     .await;
     match result {
@@ -495,8 +490,9 @@ mod tests {
         assert_eq!(status, StatusCode::OK);
         let found: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(found["values"].as_array().unwrap().len(), 201);
-        assert_eq!(found["period"]["period"], 12);
-        assert_eq!(found["period"]["proven"], true);
+        assert_eq!(found["period"], 12);
+        assert_eq!(found["proven"], true);
+        assert_eq!(found["to"], 200);
         let (status, kind, svg) = get("/api/plot?game=kayles&to=100&view=table");
         assert_eq!(status, StatusCode::OK);
         assert!(kind == "image/svg+xml" && svg.starts_with("<svg"));
@@ -564,7 +560,13 @@ mod tests {
         let (status, _, body) = get("/api/analyze?game=kayles&to=300");
         assert_eq!(status, StatusCode::OK);
         let analysis: Value = serde_json::from_str(&body).unwrap();
-        assert_eq!(analysis["period"]["support"], "theorem");
+        assert_eq!(analysis["support"], "theorem");
+        // The web's analysis is the CLI's report, with the values added.
+        let cli: Value =
+            serde_json::to_value(AnalysisReport::new("kayles", &compute_kayles(300))).unwrap();
+        for (field, value) in cli.as_object().unwrap() {
+            assert_eq!(&analysis[field], value, "{field}");
+        }
         // The server reads no files: a script path is refused.
         let (status, _, _) = get("/api/analyze?game=examples/kayles.rhai&to=30");
         assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -572,6 +574,16 @@ mod tests {
         let (status, _, body) = get("/api/analyze?game=wythoff&to=30");
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(body.contains("pairs"), "{body}");
+    }
+
+    fn compute_kayles(to: u64) -> grundy::analysis::Analysis {
+        compute(&super::TableQuery {
+            game: "kayles".into(),
+            to: Some(to),
+            view: None,
+            script: None,
+        })
+        .unwrap_or_else(|_| panic!("kayles to {to} is analyzed"))
     }
 
     #[test]

@@ -49,6 +49,7 @@ mod game;
 mod mex;
 pub mod nim_field;
 mod nimber;
+pub mod report;
 pub mod rules;
 pub mod session;
 pub mod solve;

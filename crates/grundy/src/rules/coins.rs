@@ -364,16 +364,31 @@ impl CoinRule {
     /// Coins left of `n` that a move turning `n` may also turn, whose
     /// values nim-sum to `target`; `None` when there are none.
     pub fn completion(&self, values: &[Nimber], n: usize, target: Nimber) -> Option<Vec<usize>> {
+        self.completions(values, n, target, 1).pop()
+    }
+
+    /// Every set of coins left of `n` that a move turning `n` may also
+    /// turn whose values nim-sum to `target` (each in decreasing order),
+    /// at most `limit` of them.
+    pub fn completions(
+        &self,
+        values: &[Nimber],
+        n: usize,
+        target: Nimber,
+        limit: usize,
+    ) -> Vec<Vec<usize>> {
+        let mut found = Vec::new();
+        if limit == 0 {
+            return found;
+        }
         match *self {
             CoinRule::Consecutive(_) | CoinRule::Grunt => {
-                let mut found = None;
                 self.each_completion(values, n, &mut |sum, coins| {
                     if sum == target {
-                        found = Some(coins.to_vec());
+                        found.push(coins.iter().rev().copied().collect());
                     }
-                    found.is_some()
+                    found.len() >= limit
                 });
-                found
             }
             CoinRule::UpTo(k) | CoinRule::Exactly(k) => {
                 let mut by_value: FxHashMap<Nimber, Vec<usize>> = FxHashMap::default();
@@ -385,52 +400,69 @@ impl CoinRule {
                 } else {
                     0..k
                 };
-                sizes.into_iter().find_map(|size| {
-                    let mut chosen = Vec::new();
-                    pick(values, &by_value, size, target, n, &mut chosen).then_some(chosen)
-                })
+                let mut search = Completions {
+                    values,
+                    by_value: &by_value,
+                    chosen: Vec::new(),
+                    found: &mut found,
+                    limit,
+                };
+                for size in sizes {
+                    if search.pick(size, target, n) {
+                        break;
+                    }
+                }
             }
         }
+        found
     }
 }
 
-/// Chooses `size` distinct coins below `below` whose values nim-sum to
-/// `target`, pushing them onto `chosen` (depth-first, largest coins first;
-/// the last coin is looked up by value).
-fn pick(
-    values: &[Nimber],
-    by_value: &FxHashMap<Nimber, Vec<usize>>,
-    size: usize,
-    target: Nimber,
-    below: usize,
-    chosen: &mut Vec<usize>,
-) -> bool {
-    match size {
-        0 => target.is_zero(),
-        1 => match by_value.get(&target).and_then(|coins| coins.first()) {
-            Some(&coin) if coin < below => {
-                chosen.push(coin);
-                true
-            }
-            _ => false,
-        },
-        _ => {
-            for coin in (size..below).rev() {
-                chosen.push(coin);
-                if pick(
-                    values,
-                    by_value,
-                    size - 1,
-                    target ^ values[coin],
-                    coin,
-                    chosen,
-                ) {
-                    return true;
+/// A depth-first search for sets of distinct coins whose values nim-sum to
+/// a target (largest coins first; the last coin is looked up by value).
+struct Completions<'a> {
+    values: &'a [Nimber],
+    by_value: &'a FxHashMap<Nimber, Vec<usize>>,
+    /// The coins chosen so far, in decreasing order.
+    chosen: Vec<usize>,
+    found: &'a mut Vec<Vec<usize>>,
+    limit: usize,
+}
+
+impl Completions<'_> {
+    /// Records every way to add `size` coins below `below` worth `target`
+    /// to the chosen ones; true once `limit` sets are found.
+    fn pick(&mut self, size: usize, target: Nimber, below: usize) -> bool {
+        match size {
+            0 => {
+                if target.is_zero() {
+                    self.found.push(self.chosen.clone());
                 }
-                chosen.pop();
             }
-            false
+            1 => {
+                let coins = self.by_value.get(&target).map_or(&[][..], Vec::as_slice);
+                let below_count = coins.partition_point(|&c| c < below);
+                for &coin in coins[..below_count].iter().rev() {
+                    let mut set = self.chosen.clone();
+                    set.push(coin);
+                    self.found.push(set);
+                    if self.found.len() >= self.limit {
+                        return true;
+                    }
+                }
+            }
+            _ => {
+                for coin in (size..below).rev() {
+                    self.chosen.push(coin);
+                    let done = self.pick(size - 1, target ^ self.values[coin], coin);
+                    self.chosen.pop();
+                    if done {
+                        return true;
+                    }
+                }
+            }
         }
+        self.found.len() >= self.limit
     }
 }
 
@@ -444,17 +476,24 @@ pub struct CoinMove {
     pub also: Vec<usize>,
 }
 
-/// A row of coins analysed: the value of each head, their nim-sum, and a
-/// winning move from each head that has one.
+/// A row of coins analysed: the value of each head, their nim-sum, and
+/// every winning move (up to [`COIN_MOVES_LISTED`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CoinRow {
     /// `(coin, g(coin))` for each head, in increasing order.
     pub heads: Vec<(usize, Nimber)>,
     /// The nim-sum of the heads: the first player wins when it is not 0.
     pub nim_sum: Nimber,
-    /// One winning move for each head from which there is one.
+    /// Every winning move, by head in increasing order, at most
+    /// [`COIN_MOVES_LISTED`] of them.
     pub winning_moves: Vec<CoinMove>,
+    /// Whether `winning_moves` is every winning move.
+    pub complete: bool,
 }
+
+/// The most winning moves a row lists (rules that turn many coins can
+/// have a number of winning moves that grows like a power of the row).
+pub const COIN_MOVES_LISTED: usize = 1000;
 
 /// Analyses a row whose heads are `heads` (coin numbers from 1).
 ///
@@ -482,22 +521,30 @@ pub fn analyze_coins(rule: &CoinRule, heads: &[usize], memory_limit: u64) -> Res
     let values: Vec<Nimber> = valued.iter().map(|&(_, v)| v).collect();
     let nim_sum: Nimber = values.iter().copied().sum();
     let mut winning_moves = Vec::new();
+    let mut complete = true;
     for (i, target) in crate::winning_targets(&values) {
         let coin = valued[i].0;
         // Searched only where the option values say a completion exists.
         if !table.can_add(coin, target) {
             continue;
         }
-        if let Some(also) = rule.completion(&table.values, coin, target) {
-            let mut also = also;
+        let room = COIN_MOVES_LISTED - winning_moves.len();
+        // One more than there is room for tells whether the list is whole.
+        let found = rule.completions(&table.values, coin, target, room + 1);
+        complete &= found.len() <= room;
+        winning_moves.extend(found.into_iter().take(room).map(|mut also| {
             also.sort_unstable();
-            winning_moves.push(CoinMove { coin, also });
+            CoinMove { coin, also }
+        }));
+        if !complete {
+            break;
         }
     }
     Ok(CoinRow {
         heads: valued,
         nim_sum,
         winning_moves,
+        complete,
     })
 }
 
@@ -681,6 +728,111 @@ mod tests {
                     "{rule} coin {n}"
                 );
             }
+        }
+    }
+
+    /// Every set of other coins a move turning `n` may turn, by the rule's
+    /// definition (sorted sets).
+    fn moves_by_definition(rule: CoinRule, n: usize) -> Vec<Vec<usize>> {
+        let below: Vec<usize> = (1..n).collect();
+        let subsets = |sizes: std::ops::Range<usize>| {
+            (0u32..1 << below.len())
+                .map(|mask| {
+                    below
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask >> i & 1 == 1)
+                        .map(|(_, &c)| c)
+                        .collect::<Vec<usize>>()
+                })
+                .filter(|set| sizes.contains(&set.len()))
+                .collect::<Vec<_>>()
+        };
+        match rule {
+            CoinRule::UpTo(k) => subsets(0..k),
+            CoinRule::Exactly(k) => subsets(k - 1..k),
+            CoinRule::Consecutive(limit) => (0..limit.map_or(n, |k| k.min(n)))
+                .map(|j| (n - j..n).collect())
+                .collect(),
+            CoinRule::Grunt => (1..n)
+                .filter(|&i| 1 + i < n - i)
+                .map(|i| vec![1, 1 + i, n - i])
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_completion_is_listed_as_the_definition_gives_them() {
+        for spec in [
+            "turn(4)",
+            "turn(=3)",
+            "ruler(3)",
+            "ruler",
+            "mock-turtles",
+            "grunt",
+        ] {
+            let rule: CoinRule = spec.parse().unwrap();
+            let all: Vec<usize> = (1..=12).collect();
+            let table = rule.table(12, &all, LIMIT).unwrap();
+            for n in 1..=12 {
+                for v in 0..32 {
+                    let target = Nimber::new(v);
+                    let mut listed: Vec<Vec<usize>> = rule
+                        .completions(&table.values, n, target, usize::MAX)
+                        .into_iter()
+                        .map(|mut set| {
+                            set.sort_unstable();
+                            set
+                        })
+                        .collect();
+                    listed.sort();
+                    let mut expected: Vec<Vec<usize>> = moves_by_definition(rule, n)
+                        .into_iter()
+                        .filter(|set| {
+                            set.iter().map(|&c| table.values[c]).sum::<Nimber>() == target
+                        })
+                        .collect();
+                    expected.sort();
+                    assert_eq!(listed, expected, "{spec}, coin {n}, target {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_lists_every_winning_move_and_each_leaves_a_p_position() {
+        let rule: CoinRule = "mock-turtles".parse().unwrap();
+        let row = analyze_coins(&rule, &[3, 5, 9], LIMIT).unwrap();
+        assert!(row.complete);
+        let all: Vec<usize> = (1..=9).collect();
+        let table = rule.table(9, &all, LIMIT).unwrap();
+        let heads = [3, 5, 9];
+        // Brute force: every move from every head that leaves nim-sum 0.
+        let mut expected = 0;
+        for &coin in &heads {
+            for also in moves_by_definition(rule, coin) {
+                let mut after: Vec<usize> = heads.iter().copied().filter(|&h| h != coin).collect();
+                for c in also {
+                    match after.iter().position(|&h| h == c) {
+                        Some(i) => drop(after.remove(i)),
+                        None => after.push(c),
+                    }
+                }
+                if after
+                    .iter()
+                    .map(|&c| table.values[c])
+                    .sum::<Nimber>()
+                    .is_zero()
+                {
+                    expected += 1;
+                }
+            }
+        }
+        assert_eq!(row.winning_moves.len(), expected);
+        assert!(expected > 1);
+        for m in &row.winning_moves {
+            let sum: Nimber = m.also.iter().map(|&c| table.values[c]).sum();
+            assert_eq!(sum ^ table.values[m.coin] ^ row.nim_sum, Nimber::ZERO);
         }
     }
 

@@ -20,8 +20,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use coins::{
-    CoinGrid, CoinMove, CoinRow, CoinRule, CoinTable, GridMove, analyze_coins, analyze_grid,
-    tartan_table,
+    COIN_MOVES_LISTED, CoinGrid, CoinMove, CoinRow, CoinRule, CoinTable, GridMove, analyze_coins,
+    analyze_grid, tartan_table,
 };
 pub use divisor::DivisorGame;
 pub use fibonacci_nim::{FibonacciNim, TakeOutcome, zeckendorf};

@@ -40,8 +40,10 @@ pub enum LoopyValue {
     Infinite(Vec<Nimber>),
 }
 
-/// Who wins with perfect play, from the player to move's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who wins with perfect play, from the player to move's side; JSON
+/// `"win"`, `"loss"` or `"draw"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The player to move wins (an N-position).
     Win,
@@ -49,6 +51,17 @@ pub enum Outcome {
     Loss,
     /// Neither can force a win: play goes on forever.
     Draw,
+}
+
+impl Outcome {
+    /// `"win"`, `"loss"` or `"draw"`, as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+        }
+    }
 }
 
 impl LoopyValue {

@@ -1,0 +1,351 @@
+//! Reports on the other families: coin-turning rows and grids, Hackenbush
+//! pictures, Fibonacci Nim, swept outcomes and nim-field arithmetic.
+
+use serde::Serialize;
+
+use super::Winner;
+use crate::rules::{CoinGrid, CoinRow, Hackenbush, HackenbushSum, ScriptGame, TakeOutcome};
+use crate::solve::Outcomes;
+use crate::{Nimber, Result};
+
+/// Coin values `g(1..=N)` of a coin-turning rule.
+#[derive(Serialize)]
+pub struct CoinValuesReport {
+    /// The rule, canonically written.
+    pub rule: String,
+    /// The number of the first coin listed: 1.
+    pub first_coin: usize,
+    /// `values[i] = g(i + 1)`.
+    pub values: Vec<Nimber>,
+}
+
+impl CoinValuesReport {
+    /// `values[n] = g(n)`, `values[0]` unused (there is no coin 0).
+    pub fn new(rule: String, values: &[Nimber]) -> Self {
+        CoinValuesReport {
+            rule,
+            first_coin: 1,
+            values: values.iter().skip(1).copied().collect(),
+        }
+    }
+}
+
+/// A row of coins: each head's value, the winner and every winning move.
+#[derive(Serialize)]
+pub struct CoinRowReport {
+    /// The rule, canonically written.
+    pub rule: String,
+    /// Each head: its coin number (from 1) and value.
+    pub heads: Vec<CoinHead>,
+    /// The nim-sum of the heads.
+    pub nim_sum: Nimber,
+    /// Who wins.
+    pub winner: Winner,
+    /// Every winning move: the coins it turns, the head that goes down
+    /// last.
+    pub winning_moves: Vec<CoinTurn>,
+    /// Whether `winning_moves` is every winning move; false when there are
+    /// more than [`crate::rules::COIN_MOVES_LISTED`] and only those are
+    /// listed.
+    pub complete: bool,
+}
+
+/// A head of a [`CoinRowReport`].
+#[derive(Serialize)]
+pub struct CoinHead {
+    /// Its number, from 1.
+    pub coin: usize,
+    /// Its value.
+    pub value: Nimber,
+}
+
+/// A move in a row of coins.
+#[derive(Serialize)]
+pub struct CoinTurn {
+    /// The coins turned, in increasing order; the last goes from heads to
+    /// tails.
+    pub turn: Vec<usize>,
+}
+
+impl CoinRowReport {
+    /// The report of `row` under the rule written `rule`.
+    pub fn new(rule: String, row: &CoinRow) -> Self {
+        CoinRowReport {
+            rule,
+            heads: row
+                .heads
+                .iter()
+                .map(|&(coin, value)| CoinHead { coin, value })
+                .collect(),
+            nim_sum: row.nim_sum,
+            winner: Winner::of(row.nim_sum),
+            winning_moves: row
+                .winning_moves
+                .iter()
+                .map(|m| CoinTurn {
+                    turn: m.also.iter().copied().chain([m.coin]).collect(),
+                })
+                .collect(),
+            complete: row.complete,
+        }
+    }
+}
+
+/// Values of a product of coin rules on a grid: `values[y - 1][x - 1] =
+/// g(x, y)`.
+#[derive(Serialize)]
+pub struct CoinTableReport {
+    /// The product, written `A*B`.
+    pub rule: String,
+    /// The number of the first row and column listed: 1.
+    pub first_coin: usize,
+    /// Rows `y = 1..`, columns `x = 1..`.
+    pub values: Vec<Vec<Nimber>>,
+}
+
+impl CoinTableReport {
+    /// `table[y][x]`, row and column 0 unused.
+    pub fn new(rule: String, table: &[Vec<Nimber>]) -> Self {
+        CoinTableReport {
+            rule,
+            first_coin: 1,
+            values: table
+                .iter()
+                .skip(1)
+                .map(|row| row.iter().skip(1).copied().collect())
+                .collect(),
+        }
+    }
+}
+
+/// A grid of coins under a product rule.
+#[derive(Serialize)]
+pub struct CoinGridReport {
+    /// The product, written `A*B`.
+    pub rule: String,
+    /// Each head: column `x`, row `y` (from 1) and value.
+    pub heads: Vec<GridHead>,
+    /// The nim-sum of the heads.
+    pub nim_sum: Nimber,
+    /// Who wins.
+    pub winner: Winner,
+    /// A winning move, when the first player wins.
+    pub winning_move: Option<GridTurn>,
+}
+
+/// A head of a [`CoinGridReport`].
+#[derive(Serialize)]
+pub struct GridHead {
+    /// Its column, from 1.
+    pub x: usize,
+    /// Its row, from 1.
+    pub y: usize,
+    /// Its value.
+    pub value: Nimber,
+}
+
+/// A move on a grid: turn the coins of `columns x rows`.
+#[derive(Serialize)]
+pub struct GridTurn {
+    /// The columns, in increasing order.
+    pub columns: Vec<usize>,
+    /// The rows, in increasing order.
+    pub rows: Vec<usize>,
+}
+
+impl CoinGridReport {
+    /// The report of `grid` under the product written `rule`.
+    pub fn new(rule: String, grid: &CoinGrid) -> Self {
+        CoinGridReport {
+            rule,
+            heads: grid
+                .heads
+                .iter()
+                .map(|&(x, y, value)| GridHead { x, y, value })
+                .collect(),
+            nim_sum: grid.nim_sum,
+            winner: Winner::of(grid.nim_sum),
+            winning_move: grid.winning_move.as_ref().map(|m| GridTurn {
+                columns: m.columns.clone(),
+                rows: m.rows.clone(),
+            }),
+        }
+    }
+}
+
+/// Green Hackenbush pictures played together.
+#[derive(Serialize)]
+pub struct HackenbushReport {
+    /// Each picture as written and its value.
+    pub pictures: Vec<PictureValue>,
+    /// The nim-sum.
+    pub nim_sum: Nimber,
+    /// Who wins.
+    pub winner: Winner,
+    /// Every winning cut.
+    pub winning_cuts: Vec<Cut>,
+}
+
+/// A picture of a [`HackenbushReport`].
+#[derive(Serialize)]
+pub struct PictureValue {
+    /// The picture as written (a tree or a file name).
+    pub picture: String,
+    /// Its value.
+    pub value: Nimber,
+}
+
+/// A winning cut.
+#[derive(Serialize)]
+pub struct Cut {
+    /// Which picture (0-based).
+    pub picture: usize,
+    /// The edge's number, from 1 in the order the picture lists its edges
+    /// (as the text prints it).
+    pub edge: usize,
+    /// The two ends of the edge.
+    pub between: [String; 2],
+}
+
+impl HackenbushReport {
+    /// The report of `sum`, the pictures `pictures` written `names`.
+    pub fn new(names: &[String], pictures: &[Hackenbush], sum: &HackenbushSum) -> Self {
+        HackenbushReport {
+            pictures: names
+                .iter()
+                .zip(&sum.values)
+                .map(|(name, &value)| PictureValue {
+                    picture: name.clone(),
+                    value,
+                })
+                .collect(),
+            nim_sum: sum.nim_sum,
+            winner: Winner::of(sum.nim_sum),
+            winning_cuts: sum
+                .winning_cuts
+                .iter()
+                .map(|&(i, e)| {
+                    let (a, b) = pictures[i].edge(e);
+                    Cut {
+                        picture: i,
+                        edge: e + 1,
+                        between: [a.to_owned(), b.to_owned()],
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A position of Fibonacci Nim (or its generalization with ratio `c`).
+#[derive(Serialize)]
+pub struct FibonacciNimReport {
+    /// The heap.
+    pub heap: u64,
+    /// The most the player to move may take now.
+    pub limit: u64,
+    /// Later takes are at most `ratio` times the previous one.
+    pub ratio: u64,
+    /// Who wins.
+    pub winner: Winner,
+    /// Winning takes, in increasing order: all of them when tabulated,
+    /// else the one the theorem gives.
+    pub winning_takes: Vec<u64>,
+    /// The Zeckendorf representation of the heap (ratio 2), largest first.
+    pub zeckendorf: Option<Vec<u64>>,
+}
+
+impl FibonacciNimReport {
+    /// The report of `found`, heap `heap` with at most `limit` to take.
+    pub fn new(heap: u64, limit: u64, ratio: u64, found: &TakeOutcome) -> Self {
+        FibonacciNimReport {
+            heap,
+            limit: limit.min(heap),
+            ratio,
+            winner: if found.first_player_wins {
+                Winner::First
+            } else {
+                Winner::Second
+            },
+            winning_takes: found.winning_takes.clone(),
+            zeckendorf: found.zeckendorf.clone(),
+        }
+    }
+}
+
+/// The outcomes of a script's states swept in order (`grundy outcomes`).
+#[derive(Serialize)]
+pub struct OutcomesReport {
+    /// The script.
+    pub script: String,
+    /// States `0..states` were classified.
+    pub states: u64,
+    /// The lost states: `{"count", "first"}` (the first 1000).
+    pub p_positions: LossListing,
+    /// The states asked about, with every winning move.
+    pub positions: Vec<StateReport>,
+}
+
+/// The lost states of an [`OutcomesReport`].
+#[derive(Serialize)]
+pub struct LossListing {
+    /// How many.
+    pub count: u64,
+    /// The first of them.
+    pub first: Vec<u64>,
+}
+
+/// A state asked about.
+#[derive(Serialize)]
+pub struct StateReport {
+    /// The state.
+    pub state: u64,
+    /// Who wins from it.
+    pub winner: Winner,
+    /// Every move to a lost state, in increasing order.
+    pub winning_moves: Vec<u64>,
+}
+
+impl OutcomesReport {
+    /// The sweep `found` of `game`, with the states `asked` and their
+    /// winning moves (options lost for the opponent).
+    pub fn new(game: &ScriptGame, found: &Outcomes, asked: &[u64]) -> Result<Self> {
+        let mut positions = Vec::with_capacity(asked.len());
+        for &state in asked {
+            let mut winning: Vec<u64> = game
+                .state_options(state)?
+                .into_iter()
+                .filter(|&o| found.is_loss(o))
+                .collect();
+            winning.sort_unstable();
+            winning.dedup();
+            positions.push(StateReport {
+                state,
+                winner: if found.is_loss(state) {
+                    Winner::Second
+                } else {
+                    Winner::First
+                },
+                winning_moves: winning,
+            });
+        }
+        Ok(OutcomesReport {
+            script: game.name().to_owned(),
+            states: found.states(),
+            p_positions: LossListing {
+                count: found.loss_count(),
+                first: found.losses().take(super::HEAPS_LISTED).collect(),
+            },
+            positions,
+        })
+    }
+}
+
+/// One result in the nim field (`grundy nim`).
+#[derive(Serialize)]
+pub struct NimFieldReport {
+    /// The expression, e.g. `3 * 5`.
+    pub expression: String,
+    /// Its value.
+    pub result: u64,
+}

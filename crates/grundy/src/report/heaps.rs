@@ -1,0 +1,410 @@
+//! Reports on heap games: value tables, analyses, comparisons, formulas
+//! and counts.
+
+use serde::{Serialize, Serializer};
+
+use super::{Decimal, Generalized, Listed};
+use crate::analysis::{
+    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Support,
+};
+use crate::solve::{LoopyValue, Outcome};
+use crate::{Nimber, ValueTable};
+
+/// `g(0..=N)` of a heap game: `{"game", "canonical", "values"}`.
+#[derive(Serialize)]
+pub struct ValuesReport<'a> {
+    /// The game as the user wrote it.
+    pub game: String,
+    /// Its canonical specification.
+    pub canonical: String,
+    /// `values[n] = g(n)`.
+    #[serde(serialize_with = "table")]
+    pub values: &'a ValueTable,
+}
+
+/// A value table as a JSON list of numbers, without a copy.
+fn table<S: Serializer>(values: &&ValueTable, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(values.iter())
+}
+
+impl<'a> ValuesReport<'a> {
+    /// The values of `game` (written `written`, canonically `canonical`).
+    pub fn new(written: &str, canonical: String, values: &'a ValueTable) -> Self {
+        ValuesReport {
+            game: written.trim().to_owned(),
+            canonical,
+            values,
+        }
+    }
+}
+
+/// `g(a, b)` of a game on pairs: `{"game", "values": [[g(0,0), g(0,1), ...],
+/// ...]}`, row `a`, column `b`.
+#[derive(Serialize)]
+pub struct PairValuesReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// `values[a][b] = g(a, b)`.
+    pub values: Vec<Vec<Nimber>>,
+}
+
+/// Generalized values of the heaps of a game whose play can cycle.
+#[derive(Serialize)]
+pub struct LoopyHeapsReport {
+    /// The game as written.
+    pub game: String,
+    /// Always true: the values are generalized (Smith) values.
+    pub loopy: bool,
+    /// Each heap, its value and its outcome.
+    pub heaps: Vec<LoopyHeap>,
+}
+
+/// One heap of a [`LoopyHeapsReport`].
+#[derive(Serialize)]
+pub struct LoopyHeap {
+    /// The heap size.
+    pub heap: u64,
+    /// Its generalized value.
+    #[serde(flatten)]
+    pub value: Generalized,
+    /// Who wins it alone.
+    pub outcome: Outcome,
+}
+
+impl LoopyHeapsReport {
+    /// Heaps `0, 1, ...` worth `values`.
+    pub fn new(written: &str, values: Vec<LoopyValue>) -> Self {
+        LoopyHeapsReport {
+            game: written.trim().to_owned(),
+            loopy: true,
+            heaps: (0..)
+                .zip(values)
+                .map(|(heap, value)| LoopyHeap {
+                    heap,
+                    outcome: value.outcome(),
+                    value: Generalized(value),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// How many of the first values, and of the repeating block, a report
+/// lists.
+const VALUES_LISTED: usize = 100;
+
+/// An analysis: the period, how it is supported, the sparse engine's
+/// statistics and the values' summary (`grundy analyze --format json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisReport {
+    /// The game as written.
+    pub game: String,
+    /// Its canonical specification.
+    pub canonical: String,
+    /// The minimal period, when the values show one.
+    pub period: Option<usize>,
+    /// Where the period starts.
+    pub preperiod: Option<usize>,
+    /// `g(n + period) = g(n) + saltus` (0 for a plain period).
+    pub saltus: Option<u64>,
+    /// Whether the period holds for every heap.
+    pub proven: bool,
+    /// `"theorem"`, `"closed-form"`, `"observed"` or `"none"`.
+    pub support: &'static str,
+    /// The theorem that proved the period.
+    pub theorem: Option<&'static str>,
+    /// The largest heap the proof used.
+    pub last_heap_needed: Option<usize>,
+    /// For an observed period: the heaps the theorem would need to prove it.
+    pub heaps_needed_for_proof: Option<usize>,
+    /// The periodicity theorem that applies to the game, proven or not.
+    pub applicable_theorem: Option<&'static str>,
+    /// The sparse engine's rare/common split, when it ran: values `v` with
+    /// popcount(v & mask) even are rare.
+    pub rare_values: Option<u32>,
+    /// How many heaps are rare.
+    pub rare_count: Option<usize>,
+    /// The largest rare heap.
+    pub last_rare: Option<usize>,
+    /// Whether the split is the position-parity one (heap parity counts).
+    pub position_parity: Option<bool>,
+    /// Heaps whose partial mex was rare.
+    pub sparse_scans: Option<u64>,
+    /// The pairs their scans read.
+    pub sparse_scan_pairs: Option<u64>,
+    /// The largest heap computed.
+    pub computed_to: usize,
+    /// The largest value computed.
+    pub max_value: u32,
+    /// The first heap with it.
+    pub max_value_at: usize,
+    /// `[[value, count], ...]` over heaps `0..=computed_to`.
+    pub histogram: Vec<[u64; 2]>,
+    /// How many computed heaps have value 0.
+    pub p_position_count: usize,
+    /// The heaps of value 0.
+    pub p_positions: Listed,
+    /// Heaps before the pre-period whose values break the period.
+    pub exceptions: Listed,
+    /// `g(0..100)`.
+    pub first_values: Vec<u32>,
+    /// The first values of the repeating block, `g(preperiod..)`, at most
+    /// 100 of them.
+    pub repeats: Vec<u32>,
+}
+
+impl AnalysisReport {
+    /// The report of `found`, a game written `written`.
+    pub fn new(written: &str, found: &Analysis) -> Self {
+        let (max_value, max_value_at) = found.max_value();
+        let p_positions = Listed::of(found.p_positions());
+        let period = found.periodicity;
+        let (theorem, last_heap_needed) = match (period, found.support) {
+            (
+                Some(_),
+                Support::Proven {
+                    theorem,
+                    last_heap_needed,
+                },
+            ) => (Some(theorem.name()), Some(last_heap_needed)),
+            _ => (None, None),
+        };
+        let sparse = found.sparse.as_ref();
+        AnalysisReport {
+            game: written.trim().to_owned(),
+            canonical: found.game.clone(),
+            period: period.map(|p| p.period),
+            preperiod: period.map(|p| p.preperiod),
+            saltus: period.map(|p| p.saltus),
+            proven: found.is_proven(),
+            support: found.support_label(),
+            theorem,
+            last_heap_needed,
+            heaps_needed_for_proof: found.heaps_needed_for_proof(),
+            applicable_theorem: found.theorem.map(|t| t.name()),
+            rare_values: sparse.map(|s| s.mask),
+            rare_count: sparse.map(|s| s.rare_count),
+            last_rare: sparse.and_then(|s| s.last_rare),
+            position_parity: sparse.map(|s| s.position_parity),
+            sparse_scans: sparse.map(|s| s.scans),
+            sparse_scan_pairs: sparse.map(|s| s.scan_pairs),
+            computed_to: found.computed_to(),
+            max_value: max_value.get(),
+            max_value_at,
+            histogram: found
+                .histogram()
+                .into_iter()
+                .map(|(v, c)| [u64::from(v), c])
+                .collect(),
+            p_position_count: p_positions.count,
+            p_positions,
+            exceptions: Listed::of(found.exceptions()),
+            first_values: found
+                .values
+                .iter()
+                .take(VALUES_LISTED)
+                .map(Nimber::get)
+                .collect(),
+            repeats: period.map_or_else(Vec::new, |p| {
+                found
+                    .values
+                    .iter()
+                    .skip(p.preperiod)
+                    .take(p.period.min(VALUES_LISTED))
+                    .map(Nimber::get)
+                    .collect()
+            }),
+        }
+    }
+
+    /// Whether the period was proven by this game's closed-form theorem.
+    pub fn by_closed_form(&self) -> bool {
+        self.support == "closed-form"
+    }
+}
+
+/// Two heap games compared (`grundy compare --format json`).
+#[derive(Serialize)]
+pub struct ComparisonReport {
+    /// The games as written.
+    pub games: [String; 2],
+    /// Both were computed to this heap.
+    pub compared_to: usize,
+    /// Whether they agree on every heap compared.
+    pub equal: bool,
+    /// Whether they agree on every heap: both proven periodic and equal
+    /// on enough heaps.
+    pub proven_equal: bool,
+    /// The first heap where they differ.
+    pub first_difference: Option<Difference>,
+}
+
+/// Where two games first differ.
+#[derive(Serialize)]
+pub struct Difference {
+    /// The heap.
+    pub heap: usize,
+    /// The two values there.
+    pub values: [u32; 2],
+}
+
+impl ComparisonReport {
+    /// The comparison of the games written `games`.
+    pub fn new(games: [&str; 2], comparison: &Comparison) -> Self {
+        ComparisonReport {
+            games: games.map(|g| g.trim().to_owned()),
+            compared_to: comparison.compared_to,
+            equal: comparison.first_difference.is_none(),
+            proven_equal: comparison.proven_equal,
+            first_difference: comparison.first_difference.map(|(heap, x, y)| Difference {
+                heap,
+                values: [x.get(), y.get()],
+            }),
+        }
+    }
+}
+
+/// A formula guessed for a value sequence (`grundy guess --format json`).
+#[derive(Serialize)]
+pub struct FormulaReport {
+    /// The game or file the values came from.
+    pub source: String,
+    /// The values were `g(0..=computed_to)`.
+    pub computed_to: usize,
+    /// The formula in words, or null when none fits.
+    pub formula: Option<String>,
+    /// The formula fits every value from this heap on.
+    pub formula_from: Option<usize>,
+    /// Heaps below `formula_from` where it does not fit.
+    pub exceptions: Vec<usize>,
+    /// True only when a proven period implies the formula for every heap.
+    pub proven: bool,
+    /// A rule for the P-positions in words, verified on the computed heaps.
+    pub p_positions: Option<String>,
+    /// The P-positions found (heaps of value 0).
+    pub p_position_list: Vec<u64>,
+}
+
+impl FormulaReport {
+    /// The guesses made from the values of `source`.
+    pub fn new(source: &str, report: &GuessReport) -> Self {
+        let guess = report.guess.as_ref();
+        FormulaReport {
+            source: source.trim().to_owned(),
+            computed_to: report.computed_to,
+            formula: guess.map(|g| g.formula.to_string()),
+            formula_from: guess.map(|g| g.from),
+            exceptions: guess.map(|g| g.exceptions.clone()).unwrap_or_default(),
+            proven: report.proven,
+            p_positions: report.p_rule.as_ref().map(ToString::to_string),
+            p_position_list: report.p_positions.clone(),
+        }
+    }
+}
+
+/// How many heaps of a range have each value (`grundy count GAME --to N`).
+#[derive(Serialize)]
+pub struct CountReport {
+    /// The game as written.
+    pub game: String,
+    /// The first heap counted.
+    pub from: u64,
+    /// The last heap counted.
+    pub to: u64,
+    /// How many heaps were counted.
+    pub heaps: Decimal,
+    /// How the counts were obtained, in words.
+    pub source: String,
+    /// The period the counts went through, when they did.
+    pub through_period: Option<PeriodUsed>,
+    /// `[[value, count], ...]` for the values that occur.
+    pub histogram: Vec<(usize, Decimal)>,
+}
+
+/// The proven period a count went through.
+#[derive(Serialize)]
+pub struct PeriodUsed {
+    /// Where it starts.
+    pub preperiod: usize,
+    /// Its length.
+    pub period: usize,
+}
+
+impl CountReport {
+    /// The counts of `histogram` over heaps `from..=to` of `game`.
+    pub fn new(game: &str, from: u64, to: u64, histogram: &Histogram) -> Self {
+        let (source, through_period) = match histogram.source {
+            HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None),
+            HistogramSource::Period { preperiod, period } => (
+                format!("through the proven period {period} from heap {preperiod}"),
+                Some(PeriodUsed { preperiod, period }),
+            ),
+        };
+        CountReport {
+            game: game.trim().to_owned(),
+            from,
+            to,
+            heaps: Decimal::of(histogram.heaps()),
+            source,
+            through_period,
+            histogram: histogram
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c > 0)
+                .map(|(v, &c)| (v, Decimal::of(c)))
+                .collect(),
+        }
+    }
+}
+
+/// Positions of several heaps counted by nim-sum (`grundy count --heaps K`
+/// or `--range ...`).
+#[derive(Serialize)]
+pub struct NimSumCountReport {
+    /// The positions counted, in words.
+    pub positions: String,
+    /// Counts are modulo this, when given.
+    pub modulus: Option<u64>,
+    /// Every position counted.
+    pub total: Decimal,
+    /// Those of nim-sum 0: the player to move loses.
+    pub p_positions: Decimal,
+    /// The positions the player to move wins (nim-sum not 0); modulo
+    /// `modulus` when given.
+    pub n_positions: Decimal,
+    /// `[[nim-sum, count], ...]` for the nim-sums that occur, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_nim_sum: Option<Vec<(usize, Decimal)>>,
+}
+
+impl NimSumCountReport {
+    /// The report of `counts` of the positions described by `positions`;
+    /// `all` lists every nim-sum.
+    pub fn new(positions: String, counts: &NimSumCounts, modulus: Option<u64>, all: bool) -> Self {
+        let losses = counts.p_positions();
+        let wins = match modulus {
+            Some(m) => {
+                let m = crate::BigUint::from(m);
+                (&counts.total + &m - losses % &m) % &m
+            }
+            None => &counts.total - losses,
+        };
+        NimSumCountReport {
+            positions,
+            modulus,
+            total: Decimal::of(&counts.total),
+            p_positions: Decimal::of(losses),
+            n_positions: Decimal::of(wins),
+            by_nim_sum: all.then(|| {
+                counts
+                    .by_nim_sum
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.bits() > 0)
+                    .map(|(s, c)| (s, Decimal::of(c)))
+                    .collect()
+            }),
+        }
+    }
+}
