@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use grundy::analysis::{self, Certificate, Support};
+use grundy::report::AnalysisReport;
 use grundy::{BigUint, Nimber};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -138,6 +139,13 @@ impl Analysis {
             })
     }
 
+    /// The analysis as the document `grundy analyze --format json` prints
+    /// and the web playground serves (a `dict`): the same fields, made by
+    /// the same library report.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        document(py, &AnalysisReport::new(&self.found.game, &self.found))
+    }
+
     /// The periodicity certificate as JSON text (what `grundy analyze
     /// --certificate` writes), or `None` unless a theorem proved the period.
     fn certificate(&self) -> PyResult<Option<String>> {
@@ -168,6 +176,14 @@ impl Analysis {
             self.found.computed_to()
         )
     }
+}
+
+/// A report as the Python value of its JSON document.
+fn document<'py>(py: Python<'py>, report: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(report).map_err(|e| {
+        pyo3::exceptions::PyValueError::new_err(format!("the report does not serialize: {e}"))
+    })?;
+    py.import("json")?.call_method1("loads", (text,))
 }
 
 /// `g(n)` through a periodicity, for heaps that may not fit a `usize`.

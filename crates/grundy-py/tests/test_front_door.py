@@ -58,3 +58,16 @@ def test_kinds_that_are_not_heap_games_are_refused_with_the_reason():
 def test_one_catalogue_lists_every_kind():
     names = [name for name, _code, _description, _example in grundy.games()]
     assert "FILE.rhai" in names and "graph:FILE" in names and "kayles" in names
+
+
+def test_an_analysis_report_is_the_cli_document_with_the_same_answers():
+    found = grundy.Game("0.137").analyze()
+    report = found.report()
+    assert report["canonical"] == found.game
+    assert (report["period"], report["preperiod"]) == (found.period, found.preperiod)
+    assert report["support"] == found.support == "theorem"
+    assert report["proven"] is True and report["theorem"] == found.theorem
+    assert report["computed_to"] == found.computed_to
+    assert report["p_positions"] == found.p_positions()
+    assert report["first_values"] == list(found.values)[:100]
+    assert sum(count for _, count in report["histogram"]) == found.computed_to + 1

@@ -2,7 +2,7 @@
 ``grundy``). Checked against the built module by ``mypy.stubtest`` in CI."""
 
 import array
-from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Analysis",
@@ -140,6 +140,9 @@ class Analysis:
     def value(self, n: int) -> int:
         """``g(n)`` for any heap, through the proven period past the
         computed heaps (``IndexError`` when none is proven)."""
+    def report(self) -> Dict[str, Any]:
+        """The document ``grundy analyze --format json`` prints: the same
+        fields, from the same library report."""
     def certificate(self) -> Optional[str]:
         """The periodicity certificate as JSON, when a theorem proved the
         period."""
