@@ -677,6 +677,17 @@ mod tests {
 
     const LIMIT: u64 = 1 << 30;
 
+    /// A rule of every kind: at most k, exactly k, runs, the ruler, a
+    /// closed form, Grunt.
+    const ONE_OF_EACH_RULE: [&str; 6] = [
+        "turn(4)",
+        "turn(=3)",
+        "ruler(3)",
+        "ruler",
+        "mock-turtles",
+        "grunt",
+    ];
+
     #[test]
     fn rules_parse_and_print_canonically() {
         for (spec, shown) in [
@@ -763,14 +774,7 @@ mod tests {
 
     #[test]
     fn every_completion_is_listed_as_the_definition_gives_them() {
-        for spec in [
-            "turn(4)",
-            "turn(=3)",
-            "ruler(3)",
-            "ruler",
-            "mock-turtles",
-            "grunt",
-        ] {
+        for spec in ONE_OF_EACH_RULE {
             let rule: CoinRule = spec.parse().unwrap();
             let all: Vec<usize> = (1..=12).collect();
             let table = rule.table(12, &all, LIMIT).unwrap();
@@ -838,14 +842,7 @@ mod tests {
 
     #[test]
     fn completions_reach_every_option_value() {
-        for rule in [
-            "turn(4)",
-            "turn(=3)",
-            "ruler(3)",
-            "ruler",
-            "mock-turtles",
-            "grunt",
-        ] {
+        for rule in ONE_OF_EACH_RULE {
             let rule: CoinRule = rule.parse().unwrap();
             let all: Vec<usize> = (1..=40).collect();
             let table = rule.table(40, &all, LIMIT).unwrap();
