@@ -138,6 +138,8 @@ pub struct AnalysisReport {
     pub max_value: u32,
     /// The first heap with it.
     pub max_value_at: usize,
+    /// `g(computed_to)`, the last value computed.
+    pub last_value: u32,
     /// `[[value, count], ...]` over heaps `0..=computed_to`.
     pub histogram: Vec<[u64; 2]>,
     /// How many computed heaps have value 0.
@@ -191,6 +193,7 @@ impl AnalysisReport {
             computed_to: found.computed_to(),
             max_value: max_value.get(),
             max_value_at,
+            last_value: found.values.get(found.computed_to()).map_or(0, Nimber::get),
             histogram: found
                 .histogram()
                 .into_iter()
