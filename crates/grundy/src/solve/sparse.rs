@@ -125,6 +125,28 @@ const STRIDE: usize = 4096;
 /// heap.
 const PIPELINE_FROM_NANOS: u128 = 800;
 
+/// Spins the main thread waits for the helper before it counts the wait as
+/// a stall (the helper descheduled, its core taken by other work) and
+/// starts giving its own core away.
+const STALL_SPINS: u32 = 1 << 12;
+
+/// Stalls after which a block computed in pairs gives up pairing for the
+/// rest of the block: on a machine whose other core is busy, each stall
+/// can cost a scheduler time slice (milliseconds), so a block of 2048
+/// pairs that waited on every one would take seconds instead of the few
+/// milliseconds the same block takes on one thread.
+const STALLS_PER_BLOCK: u32 = 4;
+
+/// How a block computed in pairs ended.
+enum Paired {
+    /// Every heap of the block is computed.
+    Done,
+    /// A value does not fit the cell type.
+    Widen,
+    /// The helper stalled too often; the heaps before `n` are computed.
+    Stalled,
+}
+
 /// Decides, block by block, whether [`Pipeline::Auto`] computes heaps in
 /// pairs: it tries pairs when heaps are expensive, keeps them while a
 /// paired block is faster per heap than the last single one (by 5%), and
@@ -143,7 +165,7 @@ struct Advisor {
 impl Advisor {
     fn pair_next(&mut self, paired: bool, per_heap: u128) -> bool {
         if paired {
-            if per_heap * 20 < self.single * 19 {
+            if per_heap.saturating_mul(20) < self.single.saturating_mul(19) {
                 self.backoff = 0;
                 return true;
             }
@@ -645,8 +667,18 @@ impl SparseSolver {
         while n < end {
             let stop = ((n / STRIDE + 1) * STRIDE).min(end);
             let started = Instant::now();
+            let mut stalled = false;
             let fits = match helper {
-                Some(helper) if paired => self.two_by_two(pipe, helper, stop, scratch),
+                Some(helper) if paired => match self.two_by_two(pipe, helper, stop, scratch) {
+                    Paired::Done => true,
+                    Paired::Widen => false,
+                    Paired::Stalled => {
+                        // The rest of the block on this thread alone.
+                        stalled = true;
+                        let (table, run) = &mut *pipe.write();
+                        self.one_by_one(table, stop, run, scratch)
+                    }
+                },
                 _ => {
                     let (table, run) = &mut *pipe.write();
                     self.one_by_one(table, stop, run, scratch)
@@ -656,7 +688,11 @@ impl SparseSolver {
                 return Outcome::Widen;
             }
             if self.pipeline == Pipeline::Auto {
-                let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
+                let per_heap = if stalled {
+                    u128::MAX
+                } else {
+                    started.elapsed().as_nanos() / (stop - n) as u128
+                };
                 paired = advisor.pair_next(paired, per_heap);
             }
             n = stop;
@@ -669,6 +705,7 @@ impl SparseSolver {
 
     /// Computes heaps up to `stop` in pairs: heap `n` here while the helper
     /// computes the options of heap `n + 1` that do not involve heap `n`.
+    /// Gives up ([`Paired::Stalled`]) when the helper keeps it waiting.
     #[inline(always)]
     fn two_by_two<C: Cell>(
         &self,
@@ -676,16 +713,20 @@ impl SparseSolver {
         helper: &Thread,
         stop: usize,
         scratch: &mut Scratch,
-    ) -> bool {
+    ) -> Paired {
+        let mut stalls = 0u32;
         let (mut n, mut next_choice) = {
             let state = pipe.read();
             (state.0.len(), state.1.next_choice)
         };
         while n < stop {
+            if stalls >= STALLS_PER_BLOCK {
+                return Paired::Stalled;
+            }
             if n + 1 >= stop || n + 1 == next_choice || n == next_choice || n < 2 {
                 let (table, run) = &mut *pipe.write();
                 if !self.one_by_one(table, n + 1, run, scratch) {
-                    return false;
+                    return Paired::Widen;
                 }
                 (n, next_choice) = (n + 1, run.next_choice);
                 continue;
@@ -705,16 +746,19 @@ impl SparseSolver {
                 }
                 // Spin, but give the core away if the helper is not running.
                 spins += 1;
-                if spins < 1 << 12 {
+                if spins < STALL_SPINS {
                     std::hint::spin_loop();
                 } else {
+                    if spins == STALL_SPINS {
+                        stalls += 1;
+                    }
                     std::thread::yield_now();
                 }
             }
             let partial = pipe.done.0.1.load(Ordering::Relaxed);
             let (table, run) = &mut *pipe.write();
             if first >= C::LIMIT {
-                return false;
+                return Paired::Widen;
             }
             run.record(table, n, first);
             let second = if self.deferred(n + 1, table).any(|v| v == partial) {
@@ -723,12 +767,12 @@ impl SparseSolver {
                 partial
             };
             if second >= C::LIMIT {
-                return false;
+                return Paired::Widen;
             }
             run.record(table, n + 1, second);
             n += 2;
         }
-        true
+        Paired::Done
     }
 
     /// The helper thread: for each heap `k` posted, the mex of the options
@@ -1033,5 +1077,31 @@ impl Run {
             .filter(|&k| split.is_rare(k, g[k].get()))
             .collect();
         self.rare_values = self.rare.iter().map(|&k| g[k].get()).collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Advisor;
+
+    #[test]
+    fn the_advisor_pairs_expensive_heaps_and_backs_off_after_a_stall() {
+        let mut advisor = Advisor::default();
+        assert!(!advisor.pair_next(false, 100), "cheap heaps stay single");
+        assert!(advisor.pair_next(false, 2000), "expensive heaps are paired");
+        assert!(
+            advisor.pair_next(true, 1000),
+            "a faster paired block keeps pairing"
+        );
+        // A block that stalled reports u128::MAX: pairing stops, for one
+        // block, then two, then four, ...
+        assert!(!advisor.pair_next(true, u128::MAX));
+        assert!(!advisor.pair_next(false, 2000));
+        assert!(advisor.pair_next(false, 2000));
+        assert!(!advisor.pair_next(true, u128::MAX));
+        for _ in 0..2 {
+            assert!(!advisor.pair_next(false, 2000));
+        }
+        assert!(advisor.pair_next(false, 2000));
     }
 }
