@@ -420,8 +420,9 @@ pub struct CountArgs {
     /// by the value they reach, and its winning moves.
     #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps"])]
     pub moves: Vec<String>,
-    /// Count modulo M instead of exactly.
-    #[arg(long = "mod", value_name = "M")]
+    /// Count modulo M instead of exactly (written like every size:
+    /// `1000000007`, `1e9`, `2^61`).
+    #[arg(long = "mod", value_name = "M", value_parser = size)]
     pub modulus: Option<u64>,
     /// List the count for every nim-sum, not only the P-positions.
     #[arg(long)]
@@ -551,4 +552,9 @@ pub enum SumFormat {
     Text,
     /// One JSON document.
     Json,
+}
+
+/// A size as every size argument takes it (`1000`, `1e9`, `2^20`).
+fn size(text: &str) -> Result<u64, String> {
+    grundy::rules::parse_size(text).map_err(|e| e.to_string())
 }

@@ -103,6 +103,17 @@ fn sizes_can_be_written_with_exponents() {
     let values = stdout_json(&["values", "sub(1,3,4)", "--to", "2^4", "--format", "json"]);
     assert_eq!(values["values"].as_array().unwrap().len(), 17);
     assert_eq!(values["canonical"], "sub(1,3,4)");
+    // A modulus is a size like any other.
+    let exact = stdout_json(&[
+        "count", "kayles", "--to", "100", "--heaps", "3", "--format", "json",
+    ]);
+    let modulo = stdout_json(&[
+        "count", "kayles", "--to", "100", "--heaps", "3", "--mod", "1e3", "--format", "json",
+    ]);
+    let p: u64 = exact["p_positions"].as_str().unwrap().parse().unwrap();
+    assert_eq!(modulo["p_positions"], (p % 1000).to_string());
+    let n: u64 = modulo["n_positions"].as_str().unwrap().parse().unwrap();
+    assert_eq!(n, (1_000_000 - p) % 1000);
 }
 
 #[test]
