@@ -60,33 +60,24 @@ fn trivial_games_agree_to_20000() {
     assert_eq!(checked, 82);
 }
 
+/// Which engine `auto` ends on is decided by timing samples of both, so it
+/// depends on the machine and its load (bench/engine_choice.sh measures
+/// it); what a test can hold it to is the values, whichever engine it
+/// picks, on games where each engine leads.
 #[test]
-fn auto_picks_sparse_and_forced_sparse_refuses_what_it_cannot_do() {
-    let kayles: HeapGame = "0.77".parse().unwrap();
-    let mut values = ValueTable::new();
-    let stats = TableSolver::new()
-        .extend(&kayles, &mut values, 50_000, &mut |_| true)
-        .unwrap();
-    assert!(stats.is_some(), "auto uses the sparse engine for Kayles");
-    let code: HeapGame = "0.137".parse().unwrap();
-    // 0.137's split keeps a third of its heaps rare, so the dense kernel
-    // is cheaper per heap once the table is long: auto measures that and
-    // goes on dense, with the same values.
-    let mut long = ValueTable::new();
-    let stats = TableSolver::new()
-        .extend(&code, &mut long, 100_000, &mut |_| true)
-        .unwrap();
-    assert!(stats.is_none(), "auto goes dense for 0.137 on long tables");
-    let dense = TableSolver::new()
-        .with_engine(Engine::Dense)
-        .values(&code, 100_000)
-        .unwrap();
-    assert_same(&long, &dense, "0.137 to 100000");
-    let grundy: HeapGame = "4!.0".parse().unwrap();
-    let stats = TableSolver::new()
-        .extend(&grundy, &mut ValueTable::new(), 100_000, &mut |_| true)
-        .unwrap();
-    assert!(stats.is_some(), "Grundy's game stays sparse");
+fn auto_gives_the_values_of_the_forced_engines_and_forced_sparse_refuses_what_it_cannot_do() {
+    for (code, to) in [("0.77", 50_000), ("0.137", 100_000), ("4!.0", 20_000)] {
+        let game: HeapGame = code.parse().unwrap();
+        let mut auto = ValueTable::new();
+        TableSolver::new()
+            .extend(&game, &mut auto, to, &mut |_| true)
+            .unwrap();
+        let dense = TableSolver::new()
+            .with_engine(Engine::Dense)
+            .values(&game, to)
+            .unwrap();
+        assert_same(&auto, &dense, &format!("{code} to {to}"));
+    }
     let lasker: HeapGame = "lasker".parse().unwrap();
     let stats = TableSolver::new()
         .extend(&lasker, &mut ValueTable::new(), 100, &mut |_| true)

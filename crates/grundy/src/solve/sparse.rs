@@ -869,11 +869,25 @@ impl SparseSolver {
             // 2^bits - 1 lets the compiler drop the bounds check.
             let top = (1usize << run.bits) - 1;
             let marks = &mut seen[..=top];
-            let rare = run.rare[above..below].iter().zip(&run.rare_values[above..]);
-            for (&r, &value) in rare {
-                if !(unequal && 2 * r == rest) {
+            let mut gather = |from: usize, to: usize| {
+                let rare = run.rare[from..to].iter().zip(&run.rare_values[from..to]);
+                for (&r, &value) in rare {
                     marks[(value ^ g[rest - r].get()) as usize & top] = 1;
                 }
+            };
+            // A digit that forbids equal parts skips the one split (r, r),
+            // found once here rather than tested at every rare heap.
+            let equal = if unequal && rest % 2 == 0 {
+                run.rare[above..below].binary_search(&(rest / 2)).ok()
+            } else {
+                None
+            };
+            match equal {
+                Some(i) => {
+                    gather(above, above + i);
+                    gather(above + i + 1, below);
+                }
+                None => gather(above, below),
             }
         }
         let m = mex_from(seen, 0);
@@ -940,9 +954,14 @@ impl SparseSolver {
         while start <= most {
             let stop = (start + BLOCK).min(most + 1);
             if blocks(start, stop).any(|(low, high)| contains(low, high, m)) {
+                // As in the gather: XORs of two values below 2^bits stay
+                // below it, so the mask drops the bounds check, and a local
+                // slice keeps the marks' address in a register.
+                let top = (1usize << run.bits) - 1;
+                let marks = &mut scratch.seen[..=top];
                 for (low, high) in blocks(marked, stop) {
                     for (a, b) in low.iter().zip(high.iter().rev()) {
-                        mark(&mut scratch.seen, a.get() ^ b.get());
+                        marks[(a.get() ^ b.get()) as usize & top] = 1;
                     }
                 }
                 marked = stop;
