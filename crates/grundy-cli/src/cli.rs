@@ -431,6 +431,13 @@ pub struct CountArgs {
     /// period (default 2^17).
     #[arg(long, value_name = "N")]
     pub max: Option<String>,
+    /// Where no period is proven and the range is past the heaps computed
+    /// (2^22, or --max): count the heaps beyond by the formula `grundy
+    /// guess` finds for every computed value (ctz(n), popcount(n), n mod k,
+    /// ...). The report says whether the formula is proven or a conjecture
+    /// past the heaps computed.
+    #[arg(long)]
+    pub by_formula: bool,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

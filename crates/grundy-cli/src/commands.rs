@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use grundy::analysis::{
     self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
-    count_ordered, count_tuples, pair_histogram, value_histogram,
+    count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
 use grundy::report::{
     AnalysisReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
@@ -489,7 +489,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
                 Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
             })?;
             let (from, to) = (parse_size(from)?, parse_size(to)?);
-            histograms.push(histogram_of(name, from, to, max, &solver, &args.script)?);
+            histograms.push(histogram_of(name, from, to, max, &solver, args)?);
             described.push(format!("{} {from}..={to}", name.trim()));
         }
         let counts = count_ordered(&histograms, arithmetic);
@@ -502,7 +502,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let from = parse_size(&args.from)?;
     let to = parse_size(args.to.as_deref().unwrap_or_default())?;
-    let histogram = histogram_of(spec, from, to, max, &solver, &args.script)?;
+    let histogram = histogram_of(spec, from, to, max, &solver, args)?;
     let Some(k) = args.heaps else {
         let report = CountReport::new(spec, from, to, &histogram);
         return output::print(out, args.format, &report);
@@ -521,14 +521,15 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// The value histogram of heaps `from..=to` of the game `text` names: a
 /// heap game of any kind, or the positions `(a, b)` with both coordinates
-/// in the range for a pair game.
+/// in the range for a pair game; with `--by-formula`, a range past what
+/// can be computed goes on by the values' formula.
 fn histogram_of(
     text: &str,
     from: u64,
     to: u64,
     max: Option<u64>,
     solver: &TableSolver,
-    script: &ScriptArgs,
+    args: &CountArgs,
 ) -> Result<Histogram, Failure> {
     let spec = GameSpec::parse(text)?;
     if let GameSpec::Pair(game) = &spec {
@@ -538,13 +539,19 @@ fn histogram_of(
         };
         return Ok(pair_histogram(game, from, to, solver, &limits)?);
     }
-    let game = HeapRules::from_spec(&spec, Question::Count, &script_limits(script)?)?;
+    let game = HeapRules::from_spec(&spec, Question::Count, &script_limits(&args.script)?)?;
     let limits = Limits {
         max: max.unwrap_or(game.default_max()),
         ..Limits::default()
     };
     game.start();
-    Ok(game.checked(value_histogram(&game, from, to, solver, &limits))?)
+    let counted = match value_histogram(&game, from, to, solver, &limits) {
+        Err(grundy::Error::InvalidRange { .. }) if args.by_formula && from <= to => {
+            formula_histogram(&game, from, to, solver, &limits)
+        }
+        counted => counted,
+    };
+    Ok(game.checked(counted)?)
 }
 
 /// `grundy nim OP A [B]`.

@@ -114,6 +114,12 @@ fn sizes_can_be_written_with_exponents() {
     assert_eq!(modulo["p_positions"], (p % 1000).to_string());
     let n: u64 = modulo["n_positions"].as_str().unwrap().parse().unwrap();
     assert_eq!(n, (1_000_000 - p) % 1000);
+    // Past the table without a proven period: the refusal names the ways
+    // on, counting by the values' formula among them.
+    rejects(
+        &["count", "proper-divisors", "--to", "1e14"],
+        "--by-formula",
+    );
 }
 
 #[test]

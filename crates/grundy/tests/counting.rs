@@ -4,7 +4,7 @@
 use grundy::BigUint;
 use grundy::analysis::{
     Arithmetic, Histogram, HistogramSource, Limits, Tuples, count_copies, count_ordered,
-    count_tuples, value_histogram,
+    count_tuples, formula_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 use proptest::prelude::*;
@@ -202,5 +202,34 @@ fn nim_positions_n_2n_3n_are_lost_exactly_without_adjacent_ones() {
         let heaps = [n, 2 * n, 3 * n].map(|heap| Component { game: 0, heap });
         let sum = analyze_sum(std::slice::from_ref(&nim), &heaps, &TableSolver::new()).unwrap();
         assert_eq!(sum.nim_sum.is_zero(), n & (n >> 1) == 0, "n = {n}");
+    }
+}
+
+/// Counting past the computed heaps by the values' formula gives the
+/// counts of computing every heap: proper divisors (g(n) = ctz(n)) and
+/// subtracting 1 or 2 (g(n) = n mod 3), both computed to 3000 and counted
+/// to 20000.
+#[test]
+fn formula_counts_past_the_table_equal_the_tabulated_counts() {
+    for (spec, formula) in [("proper-divisors", "ctz"), ("sub(1,2)", "mod")] {
+        let game: HeapGame = spec.parse().unwrap();
+        let limits = Limits {
+            to: Some(3000),
+            ..Limits::default()
+        };
+        let by_formula = formula_histogram(&game, 5, 20_000, &TableSolver::new(), &limits).unwrap();
+        let tabulated = histogram(&game, 5, 20_000);
+        assert_eq!(by_formula.counts, tabulated.counts, "{spec}");
+        match &by_formula.source {
+            HistogramSource::Formula {
+                formula: used,
+                verified_to,
+                ..
+            } => {
+                assert!(used.contains(formula), "{spec}: {used}");
+                assert_eq!(*verified_to, 3000);
+            }
+            other => panic!("{spec}: counted {other:?}"),
+        }
     }
 }

@@ -42,6 +42,10 @@ use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
 /// up to the analysis bound (`--max`) when that is larger.
 pub const TABULATE_LIMIT: u64 = 1 << 22;
 
+/// The most values a histogram counted by a formula may have (each costs
+/// sixteen bytes, and the nim-sum counts that follow grow with them).
+const FORMULA_VALUES: u64 = 1 << 20;
+
 /// How many heaps of a range have each value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
@@ -52,7 +56,7 @@ pub struct Histogram {
 }
 
 /// Where a [`Histogram`]'s counts come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HistogramSource {
     /// Every heap of the range was computed.
     Tabulated,
@@ -62,6 +66,17 @@ pub enum HistogramSource {
         preperiod: usize,
         /// Its length.
         period: usize,
+    },
+    /// Heaps up to `verified_to` were computed; past them the counts are
+    /// those of a formula that fits every computed value from its start
+    /// on. Unless `proven`, they are a conjecture past `verified_to`.
+    Formula {
+        /// The formula, in words.
+        formula: String,
+        /// The last heap computed.
+        verified_to: u64,
+        /// Whether a proven period implies the formula for every heap.
+        proven: bool,
     },
 }
 
@@ -117,12 +132,20 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     }
     let tabulate = limits.max.max(TABULATE_LIMIT);
     if to > tabulate || solver.check_fits(to).is_err() {
+        let why = if values.is_empty() {
+            format!("no periodicity theorem covers {game}")
+        } else {
+            format!(
+                "{game} has none within {} heaps",
+                values.len().saturating_sub(1)
+            )
+        };
         return Err(Error::InvalidRange {
             reason: format!(
-                "counting heaps up to {to} needs a proven period, and {game} has none within \
-                 {} heaps; without one, ranges are tabulated up to {tabulate} heaps \
-                 (raise --max to tabulate further, within --memory-limit)",
-                values.len().saturating_sub(1)
+                "counting heaps up to {to} needs a proven period, and {why}; without one, \
+                 ranges are tabulated up to {tabulate} heaps (raise --max to tabulate further, \
+                 within --memory-limit, or count past the table by the values' formula with \
+                 --by-formula)"
             ),
         });
     }
@@ -134,6 +157,77 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     Ok(Histogram {
         counts,
         source: HistogramSource::Tabulated,
+    })
+}
+
+/// The value histogram of heaps `from..=to` by a formula guessed from the
+/// computed values (`grundy count --by-formula`): the heaps up to the
+/// tabulation bound (`limits.to` when given, else [`TABULATE_LIMIT`] or
+/// `limits.max` if larger; `to` if smaller) are computed and counted; past them, the heaps are
+/// counted by the formula [`super::guess_formula`] finds for every
+/// computed value from its start on ([`super::Formula::counts_between`]),
+/// without listing them. What is counted past the table is a conjecture
+/// unless a proven period implies the formula; the source says which.
+pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
+    from: u64,
+    to: u64,
+    solver: &TableSolver,
+    limits: &Limits,
+) -> Result<Histogram> {
+    if from > to {
+        return Err(Error::InvalidRange {
+            reason: format!("the range {from}..={to} is empty"),
+        });
+    }
+    let table_to = to.min(limits.to.unwrap_or(limits.max.max(TABULATE_LIMIT)));
+    solver.check_fits(table_to)?;
+    let exact = Limits {
+        to: Some(table_to),
+        ..limits.clone()
+    };
+    let found = analyze(game, &exact, solver, &mut |_| true)?;
+    let values = &found.values;
+    let mut counts = Vec::new();
+    for v in values.iter().take(to as usize + 1).skip(from as usize) {
+        add(&mut counts, v.index(), 1);
+    }
+    let computed = (values.len() as u64).saturating_sub(1);
+    if to <= computed {
+        return Ok(Histogram {
+            counts,
+            source: HistogramSource::Tabulated,
+        });
+    }
+    let report = super::guess_report(&values.to_vec(), Some(&found));
+    let no_formula = |why: &str| Error::InvalidRange {
+        reason: format!(
+            "counting heaps up to {to} of {game} by a formula: {why} (computed g(0..={computed}); \
+             raise --max to compute further)"
+        ),
+    };
+    let guess = report
+        .guess
+        .ok_or_else(|| no_formula("no formula fits the values computed"))?;
+    let beyond = guess
+        .formula
+        .counts_between(from.max(computed + 1), to, FORMULA_VALUES)
+        .ok_or_else(|| {
+            no_formula(&format!(
+                "the values follow {}, which does not count a range without listing it",
+                guess.formula
+            ))
+        })?;
+    for (v, c) in beyond.into_iter().enumerate() {
+        add(&mut counts, v, c);
+    }
+    Ok(Histogram {
+        counts,
+        source: HistogramSource::Formula {
+            formula: guess.formula.to_string(),
+            verified_to: computed,
+            proven: report.proven,
+        },
     })
 }
 

@@ -96,6 +96,111 @@ impl Formula {
         }
     }
 
+    /// How many heaps of `lo..=hi` (`1 <= lo`) have each value, by the
+    /// formula alone, counted without listing the heaps: `None` for
+    /// formulas whose values grow with the heap (there would be too many
+    /// values to list) and for values past `max_value`.
+    ///
+    /// - `popcount(n)`: the numbers up to `x` with `k` ones, digit by digit
+    ///   of `x` (choosing where `n` first falls below `x`);
+    /// - `ctz(n)`: `floor(x / 2^k) - floor(x / 2^(k+1))` numbers `1..=x`
+    ///   have exactly `k` trailing zeros;
+    /// - odd popcount: each pair `2i, 2i + 1` holds one of each parity;
+    /// - periodic and modular values: whole periods and a remainder.
+    pub fn counts_between(&self, lo: u64, hi: u64, max_value: u64) -> Option<Vec<u128>> {
+        if lo == 0 || lo > hi {
+            return None;
+        }
+        // C(x): the counts over heaps 1..=x (x >= lo - 1 >= 0).
+        let upto = |x: u64| -> Option<Vec<u128>> {
+            let x128 = u128::from(x);
+            let mut counts = Vec::new();
+            let mut put = |v: u64, c: u128| -> Option<()> {
+                if v > max_value {
+                    return (c == 0).then_some(());
+                }
+                let v = v as usize;
+                if counts.len() <= v {
+                    counts.resize(v + 1, 0);
+                }
+                counts[v] += c;
+                Some(())
+            };
+            match self {
+                Formula::Constant(c) => put(*c, x128)?,
+                Formula::Modulo(k) => {
+                    // Heaps 0..=x, less heap 0 (value 0).
+                    let (k, all) = (u128::from(*k), x128 + 1);
+                    if k > u128::from(max_value) + 1 {
+                        return None;
+                    }
+                    for v in 0..k {
+                        let c = all / k + u128::from(v < all % k) - u128::from(v == 0);
+                        put(v as u64, c)?;
+                    }
+                }
+                Formula::PopcountParity { inverted } => {
+                    let all = x128 + 1;
+                    let odd_last = all % 2 == 1 && x.count_ones() % 2 == 1;
+                    let odious = all / 2 + u128::from(odd_last);
+                    let evil = all - odious - 1; // less heap 0, which is evil
+                    put(u64::from(!*inverted), odious)?;
+                    put(u64::from(*inverted), evil)?;
+                }
+                Formula::Popcount => {
+                    // Numbers 0..=x with k ones: walk the ones of x from the
+                    // top; below each one, the lower bits are free.
+                    let mut by_ones = [0u128; 65];
+                    let mut ones_above = 0usize;
+                    for bit in (0..64).rev() {
+                        if x >> bit & 1 == 1 {
+                            for free in 0..=bit {
+                                by_ones[ones_above + free] += binomial(bit, free);
+                            }
+                            ones_above += 1;
+                        }
+                    }
+                    by_ones[ones_above] += 1; // x itself
+                    by_ones[0] -= 1; // heap 0
+                    for (k, &c) in by_ones.iter().enumerate() {
+                        put(k as u64, c)?;
+                    }
+                }
+                Formula::TrailingZeros { offset } => {
+                    for k in 0..64 {
+                        let c = (x >> k) - (x >> k >> 1);
+                        put(k + offset, u128::from(c))?;
+                    }
+                }
+                Formula::Periodic { preperiod, block } => {
+                    // Only from the pre-period on, where the block repeats.
+                    let n0 = *preperiod as u64;
+                    if lo < n0 {
+                        return None;
+                    }
+                    if x >= n0 {
+                        let (p, span) = (block.len() as u128, u128::from(x - n0) + 1);
+                        for (i, &v) in block.iter().enumerate() {
+                            put(v, span / p + u128::from((i as u128) < span % p))?;
+                        }
+                    }
+                }
+                Formula::Linear { .. }
+                | Formula::OdiousNumbers { .. }
+                | Formula::ArithmeticPeriodic { .. } => return None,
+            }
+            Some(counts)
+        };
+        let mut counts = upto(hi)?;
+        for (v, c) in upto(lo - 1)?.into_iter().enumerate() {
+            counts[v] -= c;
+        }
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        Some(counts)
+    }
+
     /// `(p, s)` when the formula is arithmetic-periodic from its start:
     /// `eval(n + p) = eval(n) + s`.
     fn arithmetic_period(&self) -> Option<(u64, u64)> {
@@ -518,9 +623,72 @@ fn beatty(members: &[u64], limit: u64) -> Option<SetRule> {
     Some(SetRule::Beatty { low, high, named })
 }
 
+/// `n choose k`, exactly, for `n <= 64`.
+fn binomial(n: usize, k: usize) -> u128 {
+    (0..k).fold(1u128, |c, i| c * (n - i) as u128 / (i + 1) as u128)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formula_counts_equal_the_counts_of_the_values_they_give() {
+        let formulas = [
+            Formula::Constant(3),
+            Formula::Modulo(5),
+            Formula::PopcountParity { inverted: false },
+            Formula::PopcountParity { inverted: true },
+            Formula::Popcount,
+            Formula::TrailingZeros { offset: 0 },
+            Formula::TrailingZeros { offset: 2 },
+            Formula::Periodic {
+                preperiod: 7,
+                block: vec![0, 4, 1, 1, 2],
+            },
+        ];
+        for formula in &formulas {
+            for (lo, hi) in [(1, 1), (1, 2), (7, 64), (8, 1000), (513, 4095), (100, 101)] {
+                if matches!(formula, Formula::Periodic { .. }) && lo < 7 {
+                    // Before its pre-period a periodic formula says nothing.
+                    assert!(formula.counts_between(lo, hi, 1000).is_none());
+                    continue;
+                }
+                let mut expected: Vec<u128> = Vec::new();
+                for n in lo..=hi {
+                    let v = formula.eval(n).unwrap() as usize;
+                    if expected.len() <= v {
+                        expected.resize(v + 1, 0);
+                    }
+                    expected[v] += 1;
+                }
+                while expected.last() == Some(&0) {
+                    expected.pop();
+                }
+                let counted = formula.counts_between(lo, hi, 1000).unwrap();
+                assert_eq!(counted, expected, "{formula} on {lo}..={hi}");
+            }
+        }
+        // Up to 10^18 without listing a heap: ctz(n) = k for 10^18 / 2^(k+1)
+        // heaps, about.
+        let ctz =
+            Formula::TrailingZeros { offset: 0 }.counts_between(1, 1_000_000_000_000_000_000, 64);
+        let ctz = ctz.unwrap();
+        assert_eq!(ctz.iter().sum::<u128>(), 1_000_000_000_000_000_000);
+        assert_eq!(ctz[0], 500_000_000_000_000_000);
+        assert!(
+            Formula::Linear {
+                divisor: 1,
+                offset: 0
+            }
+            .counts_between(1, 10, 100)
+            .is_none()
+        );
+        assert!(
+            Formula::Modulo(5).counts_between(1, 10, 3).is_none(),
+            "values past the cap"
+        );
+    }
 
     fn nimbers(values: impl IntoIterator<Item = u64>) -> Vec<Nimber> {
         values.into_iter().map(|v| Nimber::new(v as u32)).collect()

@@ -320,6 +320,9 @@ pub struct CountReport {
     pub source: String,
     /// The period the counts went through, when they did.
     pub through_period: Option<PeriodUsed>,
+    /// The formula that counted the heaps past the computed ones, when one
+    /// did.
+    pub by_formula: Option<FormulaUsed>,
     /// `[[value, count], ...]` for the values that occur.
     pub histogram: Vec<(usize, Decimal)>,
 }
@@ -333,14 +336,47 @@ pub struct PeriodUsed {
     pub period: usize,
 }
 
+/// The formula a count went through.
+#[derive(Serialize)]
+pub struct FormulaUsed {
+    /// The formula in words.
+    pub formula: String,
+    /// Every heap up to this one was computed and fits it.
+    pub verified_to: u64,
+    /// Whether a proven period implies it for every heap; if not, the
+    /// counts past `verified_to` are a conjecture.
+    pub proven: bool,
+}
+
 impl CountReport {
     /// The counts of `histogram` over heaps `from..=to` of `game`.
     pub fn new(game: &str, from: u64, to: u64, histogram: &Histogram) -> Self {
-        let (source, through_period) = match histogram.source {
-            HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None),
-            HistogramSource::Period { preperiod, period } => (
+        let (source, through_period, by_formula) = match &histogram.source {
+            HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None, None),
+            &HistogramSource::Period { preperiod, period } => (
                 format!("through the proven period {period} from heap {preperiod}"),
                 Some(PeriodUsed { preperiod, period }),
+                None,
+            ),
+            HistogramSource::Formula {
+                formula,
+                verified_to,
+                proven,
+            } => (
+                format!(
+                    "computed to heap {verified_to}, then by the formula {formula} ({})",
+                    if *proven {
+                        "PROVEN by the proven period"
+                    } else {
+                        "verified on the computed heaps, a conjecture beyond"
+                    }
+                ),
+                None,
+                Some(FormulaUsed {
+                    formula: formula.clone(),
+                    verified_to: *verified_to,
+                    proven: *proven,
+                }),
             ),
         };
         CountReport {
@@ -350,6 +386,7 @@ impl CountReport {
             heaps: Decimal::of(histogram.heaps()),
             source,
             through_period,
+            by_formula,
             histogram: histogram
                 .counts
                 .iter()
