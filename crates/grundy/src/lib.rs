@@ -44,6 +44,7 @@
 
 pub mod analysis;
 mod bitset;
+mod cancel;
 mod error;
 mod game;
 mod mex;
@@ -57,6 +58,7 @@ mod sum;
 mod transform;
 mod values;
 
+pub use cancel::{Cancel, CancelOnDrop};
 pub use error::{Error, Result};
 pub use game::{HeapRuleset, Options, Ruleset};
 pub use mex::MexScratch;
@@ -66,9 +68,9 @@ pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
-    Component, ExplainedHeap, ExplainedOption, ExplainedSum, MoveCounts, PositionMove, PositionSum,
-    SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum, explain_sum,
-    move_counts, play_tokens, winning_move_counts, winning_targets,
+    Component, ExplainedHeap, ExplainedOption, ExplainedSum, Listing, MoveCounts, PositionMove,
+    PositionSum, SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum,
+    explain_sum, has_option, move_counts, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};
