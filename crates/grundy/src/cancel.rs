@@ -193,6 +193,43 @@ mod tests {
         assert_eq!(other.check(), Err(Error::Cancelled));
     }
 
+    /// Each loop that can be long for one heap stops at the limit: many-
+    /// heap partitions (0.9z: three or five heaps; 62 heaps), composition
+    /// sets (4.{2+}), and a full listing of 190 million options.
+    #[test]
+    fn the_long_loops_stop_at_the_time_limit() {
+        use crate::{HeapGame, Listing, TableSolver, explain_sum};
+        let limit = Duration::from_millis(100);
+        for (code, to) in [("0.9z", 100_000), ("0.{62}", 200), ("4.{2+}", 100_000)] {
+            let game: HeapGame = code.parse().unwrap();
+            let started = Instant::now();
+            let found = Cancel::with_time_limit(limit)
+                .run(|| TableSolver::new().with_threads(1).values(&game, to));
+            assert_eq!(found, Err(Error::TimeLimit { limit }), "{code}");
+            assert!(started.elapsed() < Duration::from_secs(20), "{code}");
+        }
+        let game: HeapGame = "0.{2+}".parse().unwrap();
+        let values = TableSolver::new().values(&game, 100).unwrap();
+        let listed = Cancel::with_time_limit(limit)
+            .run(|| explain_sum(&game, &values, &[100], &Listing::ALL));
+        assert_eq!(listed, Err(Error::TimeLimit { limit }));
+    }
+
+    #[test]
+    fn a_script_stops_with_its_token_not_its_own_limits() {
+        use crate::rules::{ScriptGame, ScriptLimits};
+        let limits = ScriptLimits {
+            operations: u64::MAX,
+            ..ScriptLimits::default()
+        };
+        let game = ScriptGame::compile("spin.rhai", "fn options(n) { loop {} }", limits).unwrap();
+        game.begin_run();
+        let token = Cancel::new();
+        token.cancel();
+        let listed = token.run(|| game.heap_options(3, &mut crate::Options::new()));
+        assert_eq!(listed, Err(Error::Cancelled));
+    }
+
     #[test]
     fn the_time_limit_stops_the_work_and_names_the_limit() {
         let token = Cancel::with_time_limit(Duration::ZERO);

@@ -24,7 +24,9 @@ pub trait Ruleset {
     /// Pushes every option of `position` onto `out`, one
     /// [`Options::push`] per move. Must not clear or remove what `out`
     /// already holds: solvers keep the options of several positions in one
-    /// buffer.
+    /// buffer. A ruleset whose listings can be huge may stop one early when
+    /// the current [`Cancel`](crate::Cancel) token stops, so code that may
+    /// run under a token checks it before using what was listed.
     fn options(&self, position: &Self::Position, out: &mut Options<Self::Position>);
 
     /// If `position` is a sum of two or more independent components, pushes
@@ -69,7 +71,10 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
     /// time, so that a heap with millions of options needs no buffer for
     /// them, until `visit` breaks (a listing that wants the first thousand
     /// options of a heap with billions stops there); returns whether it
-    /// broke. The default lists [`Ruleset::options`] into a buffer.
+    /// broke. It also breaks when the current [`Cancel`](crate::Cancel)
+    /// token stops a huge listing: callers that may run under a token check
+    /// it after the visit. The default lists [`Ruleset::options`] into a
+    /// buffer.
     fn visit_options(
         &self,
         n: usize,

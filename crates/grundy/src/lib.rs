@@ -19,7 +19,8 @@
 //! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
 //!   [`TableSolver`] for heap tables, which picks a closed form, the
 //!   sparse-space engine ([`solve::SparseSolver`]) or the dense one, and can
-//!   checkpoint long runs;
+//!   checkpoint long runs; a [`Cancel`] token (a deadline, a client gone)
+//!   stops any of them from outside, inside a heap's own work;
 //! - **analysis** turns values into answers: [`analyze_sum`] for sums,
 //!   [`analysis::analyze`] for periods proven by theorem, with certificates.
 //!

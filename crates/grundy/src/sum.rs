@@ -385,7 +385,7 @@ fn explain_heap<G: HeapRuleset + ?Sized>(
     let mut more_winning = false;
     let mut searched = 0u64;
     let mut failure = None;
-    let flow = game.visit_options(heap, &mut |option| {
+    let _ = game.visit_options(heap, &mut |option| {
         let reached = match value_of(values, option) {
             Ok(reached) => reached,
             Err(error) => {
@@ -434,10 +434,9 @@ fn explain_heap<G: HeapRuleset + ?Sized>(
     if let Some(error) = failure {
         return Err(error);
     }
-    if flow.is_continue() {
-        // The visit ran to its end, unless the token cut it short.
-        crate::cancel::check()?;
-    }
+    // A visit the token cut short breaks as a full listing does: the token
+    // tells them apart.
+    crate::cancel::check()?;
     Ok(HeapFound {
         heap: ExplainedHeap {
             heap,
@@ -670,6 +669,8 @@ pub fn analyze_positions<R: Ruleset>(
     for (component, target) in winning_targets(&values) {
         options.clear();
         rules.options(&positions[component], &mut options);
+        // A listing cut short by a Cancel token must not be used.
+        crate::cancel::check()?;
         for option in options.iter() {
             let reached = option
                 .iter()
