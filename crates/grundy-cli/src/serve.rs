@@ -13,15 +13,37 @@
 //! - `POST /api/move {game, heaps, component, to}`: play a move; the
 //!   engine answers with a winning move when it has one.
 //!
-//! Every request is validated and bounded: games by the length of their
-//! specification, tables by size and by a deadline, sums by heap count and
-//! size. Work runs on blocking threads, off the server's event loop.
+//! Every request is validated and bounded, so that no request can take
+//! the server down or hold it:
+//!
+//! - games by the length of their specification, tables by size, sums by
+//!   heap count and size;
+//! - the work by a [`Cancel`] token with a [`DEADLINE`], checked inside
+//!   the engine's loops (a single heap of `0.{62}` lists billions of
+//!   partitions), and cancelled as soon as the client goes away: the
+//!   handler's future is dropped then, and with it the token's guard;
+//! - option listings by a [`Listing`] cap, applied while the options are
+//!   visited, so a heap with 190 million options answers with the first
+//!   thousand and `"truncated": true`;
+//! - concurrency: at most [`MAX_COMPUTING`] requests compute at once, and
+//!   one more is answered 503 at once rather than queued;
+//! - clients: a request's headers must arrive within 10 s of the
+//!   connection being ready for them and its body within
+//!   [`BODY_TIMEOUT`], at most [`MAX_BODY`] bytes.
+//!
+//! Work runs on blocking threads, off the server's event loop. SIGINT
+//! (Ctrl-C) and SIGTERM stop the server: it stops accepting, waits up to
+//! 5 s for requests in flight, and exits.
 
+use std::future::Future;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use axum::extract::Query;
+use axum::body::{Body, to_bytes};
+use axum::extract::{Query, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -30,9 +52,17 @@ use grundy::report::AnalysisReport;
 use grundy::rules::{ScriptGame, ScriptLimits};
 use grundy::session::{HeapRules, HeapValues, analyze_heap_game};
 use grundy::spec::{CATALOGUE, GameSpec, Question};
-use grundy::{ExplainedSum, Nimber, TableSolver, ValueTable, WinningMove, explain_sum};
+use grundy::{
+    Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, WinningMove, explain_sum,
+    has_option,
+};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 use crate::plot::{Picture, View};
 
@@ -47,44 +77,192 @@ pub const MAX_PLAY_HEAP: usize = 2_000;
 pub const MAX_HEAPS: usize = 12;
 /// The longest game specification accepted.
 const MAX_SPEC: usize = 200;
-/// How long one request may compute.
-const DEADLINE: Duration = Duration::from_secs(3);
+/// How long one request may compute: its [`Cancel`] token's time limit.
+pub const DEADLINE: Duration = Duration::from_secs(3);
+/// How long past the deadline a computation that has not stopped (work the
+/// token cannot reach) is waited for before the request is answered anyway.
+const GRACE: Duration = Duration::from_secs(2);
 /// Memory one request's table may take.
 const TABLE_MEMORY: u64 = 64 << 20;
+/// The most requests computing at once; one more is answered 503.
+pub const MAX_COMPUTING: usize = 8;
+/// How long a request's body may take to arrive.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest request body: a script of [`MAX_SCRIPT`] characters, with
+/// room for JSON's escapes, and the rest of a request.
+pub const MAX_BODY: usize = 128 << 10;
+/// How much of each heap's options a position lists: with at most
+/// [`MAX_HEAPS`] heaps, 20,000 heaps left per heap bound the answer to a
+/// few megabytes.
+const LISTING: Listing = Listing {
+    options: 1000,
+    parts: 20_000,
+    search: 1_000_000,
+};
+
+/// How long the server waits on its clients.
+#[derive(Clone, Copy, Debug)]
+struct Patience {
+    /// For a request's headers, from the moment the connection is ready for
+    /// them: a client that connects and sends nothing, or sends a byte a
+    /// minute, is dropped after this.
+    headers: Duration,
+    /// For requests in flight once a stop signal came.
+    shutdown: Duration,
+}
+
+const PATIENCE: Patience = Patience {
+    headers: Duration::from_secs(10),
+    shutdown: Duration::from_secs(5),
+};
 
 /// The routes of the playground.
 pub fn router() -> Router {
-    Router::new()
-        .route("/", get(|| async { Html(PAGE) }))
-        .route("/api/games", get(games))
+    routes(MAX_COMPUTING)
+}
+
+/// The routes, with at most `computing` requests computing at once.
+fn routes(computing: usize) -> Router {
+    let slots = Arc::new(Semaphore::new(computing));
+    let computed = Router::new()
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
         .route("/api/position", post(position))
         .route("/api/move", post(play_move))
+        .route_layer(middleware::from_fn_with_state(slots, admit));
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/games", get(games))
+        .merge(computed)
         .fallback(|| async {
             failure(StatusCode::NOT_FOUND, "no such page".into()).into_response()
         })
+        .layer(middleware::from_fn(read_body))
 }
 
-/// Serves the playground on `address` until Ctrl-C.
+/// Lets a request compute when a slot is free; answers 503 otherwise, so
+/// that a flood of costly requests is refused rather than queued.
+async fn admit(State(slots): State<Arc<Semaphore>>, request: Request, next: Next) -> Response {
+    match slots.try_acquire() {
+        Ok(_slot) => next.run(request).await,
+        Err(_) => failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the playground is busy ({MAX_COMPUTING} requests computing); try again"),
+        )
+        .into_response(),
+    }
+}
+
+/// Reads a request's body, at most [`MAX_BODY`] bytes within
+/// [`BODY_TIMEOUT`], before any handler sees it: a client that sends its
+/// body slowly, or never, is answered 408 instead of holding the request.
+async fn read_body(request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Ok(Err(_)) => failure(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is over {} KiB or was cut off",
+                MAX_BODY >> 10
+            ),
+        )
+        .into_response(),
+        Err(_) => failure(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request body took more than {} s to arrive",
+                BODY_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// Serves the playground on `address` until SIGINT (Ctrl-C) or SIGTERM.
 pub fn run(address: SocketAddr) -> Result<(), crate::Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .max_blocking_threads(MAX_COMPUTING)
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(address)
+    let served = runtime.block_on(async move {
+        let listener = TcpListener::bind(address)
             .await
             .map_err(|e| crate::Failure::Input(format!("cannot listen on {address}: {e}")))?;
         let bound = listener.local_addr()?;
-        eprintln!("grundy playground on http://{bound}/ (Ctrl-C stops)");
-        axum::serve(listener, router())
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        eprintln!("grundy playground on http://{bound}/ (Ctrl-C or SIGTERM stops)");
+        serve(listener, router(), stop_signal(), PATIENCE).await;
         Ok(())
-    })
+    });
+    // Dropping the connections cancelled their work; what the tokens
+    // cannot reach does not hold the exit.
+    runtime.shutdown_timeout(GRACE);
+    served
+}
+
+/// Resolves at SIGINT (Ctrl-C) or SIGTERM; at once if neither can be
+/// listened for, as there would be no way to stop the server.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Serves `app` on `listener` until `stop` resolves; then stops accepting
+/// and lets the requests in flight finish for at most `patience.shutdown`.
+/// Each connection gets `patience.headers` for a request's headers.
+async fn serve(
+    listener: TcpListener,
+    app: Router,
+    stop: impl Future<Output = ()>,
+    patience: Patience,
+) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(patience.headers);
+    let connections = GracefulShutdown::new();
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors, say: wait for some to close.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A client that hangs up or sends garbage ends its connection,
+            // not the server.
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        () = connections.shutdown() => {}
+        () = tokio::time::sleep(patience.shutdown) => eprintln!(
+            "stopping with requests still open after {} s",
+            patience.shutdown.as_secs_f64()
+        ),
+    }
 }
 
 /// An error answer: a status and one line saying what is wrong.
@@ -107,16 +285,38 @@ fn bad_request(message: impl Into<String>) -> ApiError {
     failure(StatusCode::BAD_REQUEST, message.into())
 }
 
-/// Runs `work` on a blocking thread.
+/// Runs `work` on a blocking thread under a [`Cancel`] token with the
+/// [`DEADLINE`]. The token is cancelled when this future is dropped —
+/// axum drops a handler's future when its client disconnects — so work
+/// nobody waits for stops at the engine's next check. Work that does not
+/// stop by the deadline and [`GRACE`] is answered for and left to end.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work).await.map_err(|_| {
-        failure(
+    let token = Cancel::with_time_limit(DEADLINE);
+    let _cancel_when_dropped = token.cancel_on_drop();
+    let running = token.clone();
+    let job = tokio::task::spawn_blocking(move || running.run(work));
+    match tokio::time::timeout(DEADLINE + GRACE, job).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(failure(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the computation failed".into(),
-        )
-    })?
+        )),
+        Err(_) => Err(too_long()),
+    }
+}
+
+/// The answer to work past the [`DEADLINE`].
+fn too_long() -> ApiError {
+    failure(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "the computation took more than {} s, the playground's limit; ask for fewer or \
+             smaller heaps",
+            DEADLINE.as_secs()
+        ),
+    )
 }
 
 /// The longest script accepted.
@@ -156,11 +356,10 @@ fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<He
         .map_err(|e| bad_request(e.to_string()))
 }
 
-/// `g(0..=to)` of `game`, stopped at the deadline.
+/// `g(0..=to)` of `game`.
 fn table(game: &HeapRules, to: u64) -> Result<ValueTable, ApiError> {
-    let (solver, mut progress) = bounded();
     match game
-        .values(to, &solver, &mut progress)
+        .values(to, &bounded(), &mut |_| true)
         .map_err(engine_error)?
     {
         HeapValues::Finite(values) => Ok(values),
@@ -170,26 +369,20 @@ fn table(game: &HeapRules, to: u64) -> Result<ValueTable, ApiError> {
     }
 }
 
-/// A table solver bounded in memory, with a progress check that stops at
-/// the deadline.
-fn bounded() -> (TableSolver, impl FnMut(usize) -> bool) {
-    let deadline = Instant::now() + DEADLINE;
-    (
-        TableSolver::new()
-            .with_memory_limit(TABLE_MEMORY)
-            .with_threads(1),
-        move |_| Instant::now() < deadline,
-    )
+/// A table solver bounded in memory, on one thread (the request's token
+/// is installed on it; the deadline bounds the time).
+fn bounded() -> TableSolver {
+    TableSolver::new()
+        .with_memory_limit(TABLE_MEMORY)
+        .with_threads(1)
 }
 
 fn engine_error(error: grundy::Error) -> ApiError {
     match error {
-        grundy::Error::Interrupted { .. } => failure(
+        grundy::Error::TimeLimit { .. } => too_long(),
+        grundy::Error::Cancelled => failure(
             StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the computation took more than {} s; ask for fewer heaps",
-                DEADLINE.as_secs()
-            ),
+            "the computation was cancelled".into(),
         ),
         other => bad_request(other.to_string()),
     }
@@ -224,12 +417,11 @@ fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
             "the playground computes at most {most} heaps of this game"
         )));
     }
-    let (solver, mut progress) = bounded();
     let limits = Limits {
         to: Some(to),
         ..Limits::default()
     };
-    analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut progress)
+    analyze_heap_game(&game, ValueTable::new(), &limits, &bounded(), &mut |_| true)
         .map_err(engine_error)
 }
 
@@ -339,14 +531,15 @@ fn prepare(
     Ok((game, values))
 }
 
-/// The sum of `heaps` explained (options, values, winning moves), by the
-/// library; a script's own error is reported as itself.
+/// The sum of `heaps` explained (options up to [`LISTING`]'s caps, values,
+/// winning moves), by the library; a script's own error is reported as
+/// itself.
 fn explain(
     game: &HeapRules,
     values: &ValueTable,
     heaps: &[usize],
 ) -> Result<ExplainedSum, ApiError> {
-    game.checked(explain_sum(game, values, heaps))
+    game.checked(explain_sum(game, values, heaps, &LISTING))
         .map_err(engine_error)
 }
 
@@ -382,11 +575,11 @@ async fn play_move(Json(request): Json<MoveRequest>) -> Response {
         let mut to = request.to.clone();
         to.retain(|&h| h > 0);
         to.sort_unstable();
-        let before = explain(&game, &table, &request.heaps)?;
-        if !before.components[request.component]
-            .options
-            .iter()
-            .any(|o| o.to == to)
+        // Looked for among all the options, not only those a listing
+        // shows.
+        if !game
+            .checked(has_option(&game, from, &to))
+            .map_err(engine_error)?
         {
             return Err(bad_request(format!(
                 "{from} cannot become {to:?} in one move"
@@ -609,6 +802,265 @@ mod tests {
             json!({ "game": "", "script": "fn options(n) { loop {} }", "heaps": [3] }),
         );
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    /// Sends one request to `app` in the current runtime: status and body.
+    async fn call(app: Router, request: Request<Body>) -> (StatusCode, Value) {
+        let response = app.oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = to_bytes(response.into_body(), 1 << 26).await.unwrap();
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    /// Hang guard only: the deadline is 3 s, a loaded CI machine is slow.
+    const HANG: Duration = Duration::from_secs(20);
+
+    /// Tables whose single heaps are huge (moves into up to 62 heaps, into
+    /// three or five, into any number with composition sets of 10^5 heaps)
+    /// are stopped at the deadline inside the computation, all at once,
+    /// and the server answers as before afterwards.
+    #[test]
+    fn hostile_tables_stop_at_the_deadline_and_the_server_still_answers() {
+        let app = router();
+        runtime().block_on(async {
+            let started = std::time::Instant::now();
+            let hostile = [
+                "/api/analyze?game=0.%7B62%7D&to=200",
+                "/api/analyze?game=0.9z&to=100000",
+                "/api/analyze?game=4.%7B2%2B%7D&to=100000",
+                "/api/analyze?game=0.%269223372036854775807%3B&to=100",
+            ];
+            let calls: Vec<_> = hostile
+                .iter()
+                .map(|path| {
+                    let request = Request::get(*path).body(Body::empty()).unwrap();
+                    tokio::spawn(call(app.clone(), request))
+                })
+                .collect();
+            for (path, call) in hostile.iter().zip(calls) {
+                let (status, body) = call.await.unwrap();
+                assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{path}: {body}");
+                let error = body["error"].as_str().unwrap();
+                assert!(error.contains("more than 3 s"), "{path}: {error}");
+            }
+            assert!(started.elapsed() < HANG, "{:?}", started.elapsed());
+            let games = Request::get("/api/games").body(Body::empty()).unwrap();
+            let (status, catalogue) = call(app.clone(), games).await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(catalogue.as_array().unwrap().len() > 10);
+            let kayles = Request::get("/api/analyze?game=kayles&to=100")
+                .body(Body::empty())
+                .unwrap();
+            assert_eq!(call(app, kayles).await.0, StatusCode::OK);
+        });
+    }
+
+    /// A heap of `0.{2+}` has 190 million options at 100 and far more at
+    /// 2000 (as has `0.&9223372036854775807;`, moves into up to 62 heaps,
+    /// whose table to 100 is past the deadline): the first thousand are
+    /// listed, with the winning moves, in a bounded answer; a move past the
+    /// listing is still accepted.
+    #[test]
+    fn huge_option_listings_are_capped() {
+        let started = std::time::Instant::now();
+        for (game, heaps) in [
+            ("0.{2+}", json!([100])),
+            ("0.&9223372036854775807;", json!([50])),
+            ("0.{2+}", json!([2000, 1000])),
+        ] {
+            let request = json!({ "game": game, "heaps": heaps });
+            let (status, _, text) = send(
+                Request::post("/api/position")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from(request.to_string()))
+                    .unwrap(),
+            );
+            assert_eq!(status, StatusCode::OK, "{game} {heaps}: {text}");
+            assert!(text.len() < 4 << 20, "{game} {heaps}: {} bytes", text.len());
+            let state: Value = serde_json::from_str(&text).unwrap();
+            let first = &state["components"][0];
+            assert_eq!(first["truncated"], true, "{game} {heaps}");
+            let listed = first["options"].as_array().unwrap().len();
+            assert!((1..=1000).contains(&listed), "{game}: {listed}");
+            if state["winner"] == "first" {
+                assert!(!state["winning_moves"].as_array().unwrap().is_empty());
+            }
+        }
+        // 100 -> 1 + 98 is an option of 0.{2+}, far past the first thousand
+        // listed (which start 1 + 1 + ... + 1).
+        let (status, played) = post(
+            "/api/move",
+            json!({ "game": "0.{2+}", "heaps": [100], "component": 0, "to": [98, 1] }),
+        );
+        assert_eq!(status, StatusCode::OK, "{played}");
+        assert!(started.elapsed() < HANG, "{:?}", started.elapsed());
+    }
+
+    /// With every computing slot taken, a request is refused at once, and
+    /// the catalogue, which computes nothing, still answers.
+    #[test]
+    fn a_full_server_answers_busy_instead_of_queuing() {
+        let app = routes(1);
+        runtime().block_on(async {
+            let slow = Request::get("/api/analyze?game=0.%7B62%7D&to=200")
+                .body(Body::empty())
+                .unwrap();
+            let slow = tokio::spawn(call(app.clone(), slow));
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let second = Request::get("/api/analyze?game=kayles&to=10")
+                .body(Body::empty())
+                .unwrap();
+            let (status, body) = call(app.clone(), second).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+            assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+            let games = Request::get("/api/games").body(Body::empty()).unwrap();
+            assert_eq!(call(app.clone(), games).await.0, StatusCode::OK);
+            let (status, _) = slow.await.unwrap();
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+            // The slot is free again.
+            let third = Request::get("/api/analyze?game=kayles&to=10")
+                .body(Body::empty())
+                .unwrap();
+            assert_eq!(call(app, third).await.0, StatusCode::OK);
+        });
+    }
+
+    /// A handler dropped mid-computation (its client went away) cancels
+    /// the work: it stops with `Cancelled`, long before the deadline.
+    #[test]
+    fn dropping_a_request_cancels_its_work() {
+        let (sender, received) = std::sync::mpsc::channel();
+        runtime().block_on(async {
+            let work = blocking(move || {
+                let game: grundy::HeapGame = "0.{62}".parse().unwrap();
+                let found = TableSolver::new().values(&game, 200);
+                sender.send(found.map(|_| ())).unwrap();
+                Ok(())
+            });
+            // The client leaves after 200 ms: its handler's future is dropped.
+            let left = tokio::time::timeout(Duration::from_millis(200), work).await;
+            assert!(left.is_err(), "the work finished before the client left");
+        });
+        let outcome = received.recv_timeout(DEADLINE).unwrap();
+        assert_eq!(outcome, Err(grundy::Error::Cancelled));
+    }
+
+    /// A body that never arrives is answered 408 after the body timeout
+    /// (in paused time, so the test does not wait for it), and one over the
+    /// size limit 413.
+    #[test]
+    fn bodies_are_bounded_in_time_and_size() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let never =
+                futures_util::stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+            let request = Request::post("/api/position")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from_stream(never))
+                .unwrap();
+            let (status, body) = call(router(), request).await;
+            assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{body}");
+            assert!(body["error"].as_str().unwrap().contains("10 s"), "{body}");
+            let huge = format!(
+                r#"{{"game":"nim","heaps":[1],"pad":"{}"}}"#,
+                "x".repeat(MAX_BODY)
+            );
+            let request = Request::post("/api/position")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(huge))
+                .unwrap();
+            assert_eq!(
+                call(router(), request).await.0,
+                StatusCode::PAYLOAD_TOO_LARGE
+            );
+        });
+    }
+
+    /// The real server on loopback, with `patience`: its address, the
+    /// sender that stops it, and the server's task.
+    async fn start(
+        patience: Patience,
+    ) -> (
+        SocketAddr,
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<()>,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        let server = tokio::spawn(serve(listener, router(), stopped, patience));
+        (address, stop, server)
+    }
+
+    /// A client that sends half its headers is dropped after the header
+    /// timeout; a whole request is answered.
+    #[test]
+    fn slow_clients_are_dropped() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        runtime().block_on(async {
+            let patience = Patience {
+                headers: Duration::from_millis(300),
+                shutdown: Duration::from_millis(300),
+            };
+            let (address, stop, server) = start(patience).await;
+            let started = std::time::Instant::now();
+            let mut slow = tokio::net::TcpStream::connect(address).await.unwrap();
+            slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+                .await
+                .unwrap();
+            let mut answer = Vec::new();
+            let read = tokio::time::timeout(HANG, slow.read_to_end(&mut answer)).await;
+            assert!(read.is_ok(), "the half-sent request was never dropped");
+            assert!(started.elapsed() >= patience.headers);
+            let mut whole = tokio::net::TcpStream::connect(address).await.unwrap();
+            whole
+                .write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .await
+                .unwrap();
+            let mut answer = Vec::new();
+            whole.read_to_end(&mut answer).await.unwrap();
+            assert!(answer.starts_with(b"HTTP/1.1 200"));
+            stop.send(()).unwrap();
+            server.await.unwrap();
+        });
+    }
+
+    /// A stop ends the server within its bounded wait even while a client
+    /// holds a half-sent request (whose header timeout is far off), and
+    /// nothing listens afterwards.
+    #[test]
+    fn a_stop_waits_a_bounded_time() {
+        use tokio::io::AsyncWriteExt;
+        runtime().block_on(async {
+            let patience = Patience {
+                headers: Duration::from_secs(60),
+                shutdown: Duration::from_millis(300),
+            };
+            let (address, stop, server) = start(patience).await;
+            let mut half = tokio::net::TcpStream::connect(address).await.unwrap();
+            half.write_all(b"GET /api/ga").await.unwrap();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let stopping = std::time::Instant::now();
+            stop.send(()).unwrap();
+            tokio::time::timeout(HANG, server).await.unwrap().unwrap();
+            assert!(stopping.elapsed() < HANG);
+            assert!(tokio::net::TcpStream::connect(address).await.is_err());
+        });
     }
 
     fn encode(text: &str) -> String {

@@ -2,6 +2,7 @@
 //! accepts ([`HeapRules`]: built-in games and scripts), or a Python
 //! callable `options(n)` that the engine's solvers call back.
 
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 
 use grundy::session::HeapRules;
@@ -166,7 +167,11 @@ impl HeapRuleset for Rules {
         }
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         match self {
             Rules::Builtin(game) => game.visit_options(n, visit),
             Rules::Python(rules) => rules.visit_options(n, visit),

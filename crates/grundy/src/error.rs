@@ -99,6 +99,19 @@ pub enum Error {
         heaps: u64,
     },
 
+    /// The computation was cancelled from outside it (see
+    /// [`Cancel`](crate::Cancel)): the client that asked went away, say.
+    #[error("the computation was cancelled")]
+    Cancelled,
+
+    /// The computation ran past the time limit of its
+    /// [`Cancel`](crate::Cancel) token.
+    #[error("the computation took more than {} s, its time limit", .limit.as_secs_f64())]
+    TimeLimit {
+        /// The limit.
+        limit: std::time::Duration,
+    },
+
     /// A graph file is malformed.
     #[error("invalid graph{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
     InvalidGraph {

@@ -9,6 +9,7 @@
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::ControlFlow;
 
 use crate::{MexScratch, Nimber, Result};
 
@@ -23,7 +24,9 @@ pub trait Ruleset {
     /// Pushes every option of `position` onto `out`, one
     /// [`Options::push`] per move. Must not clear or remove what `out`
     /// already holds: solvers keep the options of several positions in one
-    /// buffer.
+    /// buffer. A ruleset whose listings can be huge may stop one early when
+    /// the current [`Cancel`](crate::Cancel) token stops, so code that may
+    /// run under a token checks it before using what was listed.
     fn options(&self, position: &Self::Position, out: &mut Options<Self::Position>);
 
     /// If `position` is a sum of two or more independent components, pushes
@@ -59,16 +62,27 @@ pub trait HeapRuleset: Ruleset<Position = usize> {
         let _ = max;
         scratch.clear();
         self.options(&n, scratch);
+        // A listing cut short by a Cancel token must not be solved.
+        crate::cancel::check()?;
         gather_listed(n, scratch, values, seen)
     }
 
     /// Calls `visit` with the parts of every option of heap `n`, one at a
     /// time, so that a heap with millions of options needs no buffer for
-    /// them. The default lists [`Ruleset::options`] into a buffer.
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+    /// them, until `visit` breaks (a listing that wants the first thousand
+    /// options of a heap with billions stops there); returns whether it
+    /// broke. It also breaks when the current [`Cancel`](crate::Cancel)
+    /// token stops a huge listing: callers that may run under a token check
+    /// it after the visit. The default lists [`Ruleset::options`] into a
+    /// buffer.
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let mut options = Options::new();
         self.options(&n, &mut options);
-        options.iter().for_each(visit);
+        options.iter().try_for_each(visit)
     }
 
     /// The take-and-break code this ruleset is, if it is one, so that
@@ -144,8 +158,12 @@ impl<R: HeapRuleset + ?Sized> HeapRuleset for &R {
         (**self).gather(n, values, max, seen, scratch)
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
-        (**self).visit_options(n, visit);
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        (**self).visit_options(n, visit)
     }
 
     fn as_take_break(&self) -> Option<&crate::TakeBreak> {

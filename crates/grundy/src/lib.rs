@@ -19,7 +19,8 @@
 //! - **solvers** turn rules into values: [`MemoSolver`] for any ruleset,
 //!   [`TableSolver`] for heap tables, which picks a closed form, the
 //!   sparse-space engine ([`solve::SparseSolver`]) or the dense one, and can
-//!   checkpoint long runs;
+//!   checkpoint long runs; a [`Cancel`] token (a deadline, a client gone)
+//!   stops any of them from outside, inside a heap's own work;
 //! - **analysis** turns values into answers: [`analyze_sum`] for sums,
 //!   [`analysis::analyze`] for periods proven by theorem, with certificates.
 //!
@@ -44,6 +45,7 @@
 
 pub mod analysis;
 mod bitset;
+mod cancel;
 mod error;
 mod game;
 mod mex;
@@ -58,6 +60,7 @@ mod sum;
 mod transform;
 mod values;
 
+pub use cancel::{Cancel, CancelOnDrop};
 pub use error::{Error, Result};
 pub use game::{HeapRuleset, Options, Ruleset};
 pub use mex::MexScratch;
@@ -67,9 +70,9 @@ pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
-    Component, ExplainedHeap, ExplainedOption, ExplainedSum, MoveCounts, PositionMove, PositionSum,
-    SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum, explain_sum,
-    move_counts, play_tokens, winning_move_counts, winning_targets,
+    Component, ExplainedHeap, ExplainedOption, ExplainedSum, Listing, MoveCounts, PositionMove,
+    PositionSum, SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum,
+    explain_sum, has_option, move_counts, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

@@ -31,6 +31,7 @@
 //! ```
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits, Periodicity};
@@ -242,13 +243,17 @@ impl HeapRuleset for HeapRules {
         }
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         match self {
             HeapRules::Builtin(game) => game.visit_options(n, visit),
             HeapRules::Script(script) => {
                 let mut options = Options::new();
                 script.list(n, &mut options);
-                options.iter().for_each(visit);
+                options.iter().try_for_each(visit)
             }
         }
     }

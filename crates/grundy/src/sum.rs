@@ -7,6 +7,9 @@
 //! moves are found component by component, without searching the product
 //! space.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
+
 use crate::{
     Error, HeapRuleset, MemoSolver, Nimber, Options, Result, Ruleset, TableSolver, ValueTable,
 };
@@ -185,7 +188,7 @@ pub fn analyze_sum<G: HeapRuleset>(
     for (index, target) in winning_targets(&values) {
         let component = components[index];
         let table = &tables[component.game];
-        games[component.game].visit_options(component.heap, &mut |option| {
+        let _ = games[component.game].visit_options(component.heap, &mut |option| {
             let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
             if reached == target {
                 winning_moves.push(WinningMove {
@@ -194,7 +197,10 @@ pub fn analyze_sum<G: HeapRuleset>(
                     to: leaves(option),
                 });
             }
+            ControlFlow::Continue(())
         });
+        // The visit is complete unless a token cut it short.
+        crate::cancel::check()?;
     }
     winning_moves.sort();
     winning_moves.dedup();
@@ -207,7 +213,8 @@ pub fn analyze_sum<G: HeapRuleset>(
 
 /// A sum of heaps explained for people learning the theory: each heap's
 /// distinct options with their values (the heap's value is their mex), the
-/// nim-sum, the winner and every winning move.
+/// nim-sum, the winner and every winning move, as far as the [`Listing`]
+/// asked for goes.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ExplainedSum {
     /// The heaps, in order.
@@ -218,8 +225,12 @@ pub struct ExplainedSum {
     pub winner: Winner,
     /// Each heap with its options.
     pub components: Vec<ExplainedHeap>,
-    /// Every winning move (by [`winning_targets`]).
+    /// Every winning move (by [`winning_targets`]), by component and then
+    /// in increasing order of the heaps left, up to the listing's cap.
     pub winning_moves: Vec<WinningMove>,
+    /// Whether winning moves may exist beyond those listed (the cap was
+    /// reached, or the search for them stopped at the listing's budget).
+    pub winning_moves_truncated: bool,
     /// Whether no heap has a move: the player to move has lost.
     pub finished: bool,
 }
@@ -232,8 +243,11 @@ pub struct ExplainedHeap {
     /// Its value: the mex of its options' values.
     pub value: Nimber,
     /// Its distinct options (the heaps each leaves, non-empty and in
-    /// increasing order) with their values.
+    /// increasing order) with their values, in increasing order of the
+    /// heaps left: all of them, or the first found up to the listing's cap.
     pub options: Vec<ExplainedOption>,
+    /// Whether the heap has options beyond those listed.
+    pub truncated: bool,
 }
 
 /// One option of an [`ExplainedHeap`].
@@ -245,68 +259,92 @@ pub struct ExplainedOption {
     pub value: Nimber,
 }
 
+/// How much [`explain_sum`] lists. A heap of `0.{2+}` has an option for
+/// every way to split it (190 million for heap 100), so a listing meant
+/// for people stops at a cap instead of building them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The most options listed per heap, and the most winning moves listed
+    /// for the whole sum.
+    pub options: usize,
+    /// The most heaps the listed options of one heap leave together (an
+    /// option of heap `n` can leave `n - 1` heaps): with `options`, a bound
+    /// on the size of the answer.
+    pub parts: usize,
+    /// Once a heap's listing is full, the most further options looked at
+    /// in search of winning moves, after the first one found (a heap whose
+    /// value exceeds its target always has one, by the mex rule).
+    pub search: u64,
+}
+
+impl Listing {
+    /// Every option and every winning move, however many.
+    pub const ALL: Listing = Listing {
+        options: usize::MAX,
+        parts: usize::MAX,
+        search: u64::MAX,
+    };
+}
+
 /// Explains the sum of `heaps` of `game`, given its `values` up to the
-/// largest heap.
+/// largest heap, listing as much as `listing` allows. Options are visited
+/// one at a time and the visit stops when the listing is full and the
+/// winning moves are found, so a heap with billions of options costs what
+/// is listed, not what it has. Under a [`Cancel`](crate::Cancel) token a
+/// visit cut short by it is an error, never a short listing.
 ///
 /// ```
-/// use grundy::{explain_sum, HeapGame, TableSolver, Winner};
+/// use grundy::{explain_sum, HeapGame, Listing, TableSolver, Winner};
 /// let kayles: HeapGame = "kayles".parse()?;
 /// let values = TableSolver::new().values(&kayles, 3)?;
-/// let explained = explain_sum(&kayles, &values, &[3])?;
+/// let explained = explain_sum(&kayles, &values, &[3], &Listing::ALL)?;
 /// assert_eq!(explained.winner, Winner::First);
 /// assert_eq!(explained.components[0].options.len(), 3); // 2, 1 + 1 and 1
+/// // Splitting 100 tokens, less one, into two or more heaps: 190 million
+/// // options, of which the first five are listed.
+/// let game: HeapGame = "0.{2+}".parse()?;
+/// let values = TableSolver::new().values(&game, 100)?;
+/// let listing = Listing { options: 5, parts: 1000, search: 10_000 };
+/// let explained = explain_sum(&game, &values, &[100], &listing)?;
+/// assert_eq!(explained.components[0].options.len(), 5);
+/// assert!(explained.components[0].truncated);
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn explain_sum<G: HeapRuleset + ?Sized>(
     game: &G,
     values: &ValueTable,
     heaps: &[usize],
+    listing: &Listing,
 ) -> Result<ExplainedSum> {
-    let value_of = |parts: &[usize]| -> Result<Nimber> {
-        parts
-            .iter()
-            .map(|&p| {
-                values.get(p).ok_or_else(|| Error::InvalidRange {
-                    reason: format!("heap {p} is past the values computed"),
-                })
-            })
-            .sum()
-    };
-    let mut components = Vec::with_capacity(heaps.len());
-    for &heap in heaps {
-        let mut listed: Vec<Vec<usize>> = Vec::new();
-        game.visit_options(heap, &mut |option| listed.push(leaves(option)));
-        listed.sort();
-        listed.dedup();
-        let options = listed
-            .into_iter()
-            .map(|to| {
-                Ok(ExplainedOption {
-                    value: value_of(&to)?,
-                    to,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        components.push(ExplainedHeap {
-            heap,
-            value: value_of(&[heap])?,
-            options,
-        });
-    }
-    let heap_values: Vec<Nimber> = components.iter().map(|c| c.value).collect();
-    let mut winning_moves = Vec::new();
+    let heap_values = heaps
+        .iter()
+        .map(|&heap| value_of(values, &[heap]))
+        .collect::<Result<Vec<Nimber>>>()?;
+    let mut targets = vec![None; heaps.len()];
     for (i, target) in winning_targets(&heap_values) {
-        let c = &components[i];
-        winning_moves.extend(
-            c.options
-                .iter()
-                .filter(|o| o.value == target)
-                .map(|o| WinningMove {
-                    component: i,
-                    from: c.heap,
-                    to: o.to.clone(),
-                }),
-        );
+        targets[i] = Some(target);
+    }
+    let mut components = Vec::with_capacity(heaps.len());
+    let mut winning_moves = Vec::new();
+    let mut winning_moves_truncated = false;
+    for (i, &heap) in heaps.iter().enumerate() {
+        let room = listing.options.saturating_sub(winning_moves.len());
+        let found = explain_heap(
+            game,
+            values,
+            heap,
+            heap_values[i],
+            targets[i],
+            listing,
+            room,
+        )?;
+        winning_moves.extend(found.winning.into_iter().map(|to| WinningMove {
+            component: i,
+            from: heap,
+            to,
+        }));
+        winning_moves_truncated |= found.more_winning;
+        components.push(found.heap);
     }
     let nim_sum = heap_values.iter().copied().sum();
     Ok(ExplainedSum {
@@ -316,7 +354,140 @@ pub fn explain_sum<G: HeapRuleset + ?Sized>(
         finished: components.iter().all(|c| c.options.is_empty()),
         components,
         winning_moves,
+        winning_moves_truncated,
     })
+}
+
+/// What [`explain_heap`] found for one heap.
+struct HeapFound {
+    heap: ExplainedHeap,
+    /// The winning moves' heaps left, in increasing order.
+    winning: BTreeSet<Vec<usize>>,
+    /// Whether there may be more winning moves.
+    more_winning: bool,
+}
+
+/// One heap of [`explain_sum`]: its options listed up to `listing`'s caps,
+/// and up to `room` moves to `target` (the winning ones), in one visit.
+fn explain_heap<G: HeapRuleset + ?Sized>(
+    game: &G,
+    values: &ValueTable,
+    heap: usize,
+    value: Nimber,
+    target: Option<Nimber>,
+    listing: &Listing,
+    room: usize,
+) -> Result<HeapFound> {
+    let mut listed: BTreeMap<Vec<usize>, Nimber> = BTreeMap::new();
+    let mut parts_listed = 0usize;
+    let mut truncated = false;
+    let mut winning = BTreeSet::new();
+    let mut more_winning = false;
+    let mut searched = 0u64;
+    let mut failure = None;
+    let _ = game.visit_options(heap, &mut |option| {
+        let reached = match value_of(values, option) {
+            Ok(reached) => reached,
+            Err(error) => {
+                failure = Some(error);
+                return ControlFlow::Break(());
+            }
+        };
+        if !truncated {
+            let to = leaves(option);
+            if !listed.contains_key(&to) {
+                if listed.len() < listing.options
+                    && parts_listed.saturating_add(to.len()) <= listing.parts
+                {
+                    parts_listed += to.len();
+                    listed.insert(to, reached);
+                } else {
+                    truncated = true;
+                }
+            }
+        }
+        if target == Some(reached) {
+            let to = leaves(option);
+            if !winning.contains(&to) {
+                if winning.len() < room {
+                    winning.insert(to);
+                } else {
+                    more_winning = true;
+                }
+            }
+        }
+        if !truncated {
+            return ControlFlow::Continue(());
+        }
+        let Some(target) = target.filter(|_| !more_winning) else {
+            return ControlFlow::Break(());
+        };
+        // The listing is full: search on for winning moves, within the
+        // budget once one is found or when there need be none.
+        searched += 1;
+        if searched > listing.search && (!winning.is_empty() || target > value) {
+            more_winning = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    // A visit the token cut short breaks as a full listing does: the token
+    // tells them apart.
+    crate::cancel::check()?;
+    Ok(HeapFound {
+        heap: ExplainedHeap {
+            heap,
+            value,
+            options: listed
+                .into_iter()
+                .map(|(to, value)| ExplainedOption { to, value })
+                .collect(),
+            truncated,
+        },
+        winning,
+        more_winning,
+    })
+}
+
+/// Whether heap `heap` of `game` has a move that leaves exactly the heaps
+/// `to` (non-empty, in increasing order), found without listing the
+/// options: a move checked against a capped [`explain_sum`] listing would
+/// miss those past the cap.
+pub fn has_option<G: HeapRuleset + ?Sized>(game: &G, heap: usize, to: &[usize]) -> Result<bool> {
+    let total: usize = to.iter().sum();
+    let mut found = false;
+    let _ = game.visit_options(heap, &mut |option| {
+        // Cheap tests first: a heap has far more options than matches.
+        let parts = option.iter().filter(|&&p| p > 0);
+        if parts.clone().count() == to.len()
+            && parts.sum::<usize>() == total
+            && leaves(option) == to
+        {
+            found = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    if !found {
+        // Not found, unless the token cut the visit short.
+        crate::cancel::check()?;
+    }
+    Ok(found)
+}
+
+/// The nim-sum of the values of `parts`, which must all be in `values`.
+fn value_of(values: &ValueTable, parts: &[usize]) -> Result<Nimber> {
+    parts
+        .iter()
+        .map(|&p| {
+            values.get(p).ok_or_else(|| Error::InvalidRange {
+                reason: format!("heap {p} is past the values computed"),
+            })
+        })
+        .sum()
 }
 
 /// The heaps an option leaves: its non-empty parts, in increasing order.
@@ -384,24 +555,27 @@ pub fn move_counts<G: HeapRuleset>(
     solver: &TableSolver,
 ) -> Result<Vec<MoveCounts>> {
     let tables = tables_for(games, components, solver)?;
-    Ok(components
+    components
         .iter()
         .map(|component| {
             let table = &tables[component.game];
             let mut seen = rustc_hash::FxHashSet::default();
-            let mut counts = std::collections::BTreeMap::new();
-            games[component.game].visit_options(component.heap, &mut |option| {
+            let mut counts = BTreeMap::new();
+            let _ = games[component.game].visit_options(component.heap, &mut |option| {
                 if seen.insert(leaves(option)) {
                     let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
                     *counts.entry(reached).or_insert(0u64) += 1;
                 }
+                ControlFlow::Continue(())
             });
-            MoveCounts {
+            // The counts are complete unless a token cut the visit short.
+            crate::cancel::check()?;
+            Ok(MoveCounts {
                 value: table.at(component.heap),
                 by_value: counts.into_iter().collect(),
-            }
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The value table of each game of a sum, up to the largest heap the
@@ -495,6 +669,8 @@ pub fn analyze_positions<R: Ruleset>(
     for (component, target) in winning_targets(&values) {
         options.clear();
         rules.options(&positions[component], &mut options);
+        // A listing cut short by a Cancel token must not be used.
+        crate::cancel::check()?;
         for option in options.iter() {
             let reached = option
                 .iter()

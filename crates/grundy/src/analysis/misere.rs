@@ -133,6 +133,8 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
         for h in 0..=largest {
             listed.clear();
             game.options(&h, &mut listed);
+            // A listing cut short by a Cancel token must not be used.
+            crate::cancel::check()?;
             let mut options: Vec<Vec<u32>> = Vec::new();
             for parts in listed.iter() {
                 let mut left: Vec<u32> = Vec::with_capacity(parts.len());
@@ -418,6 +420,7 @@ pub(crate) fn for_each_move<G: HeapRuleset + ?Sized>(
     for (i, &h) in heaps.iter().enumerate() {
         listed.clear();
         game.options(&h, &mut listed);
+        crate::cancel::check()?;
         let mut tried: Vec<Vec<usize>> = Vec::new();
         for parts in listed.iter() {
             let mut left: Vec<usize> = parts.iter().copied().filter(|&p| p > 0).collect();

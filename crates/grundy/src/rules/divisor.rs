@@ -10,6 +10,7 @@
 //!   A229764).
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use crate::{HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
@@ -101,7 +102,10 @@ impl Ruleset for DivisorGame {
     type Position = usize;
 
     fn options(&self, &n: &usize, out: &mut Options<usize>) {
-        self.visit_options(n, &mut |parts| out.push(parts.iter().copied()));
+        let _ = self.visit_options(n, &mut |parts| {
+            out.push(parts.iter().copied());
+            ControlFlow::Continue(())
+        });
     }
 }
 
@@ -127,14 +131,23 @@ impl HeapRuleset for DivisorGame {
         Ok(())
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        // At most `n` moves: the rest are skipped once `visit` breaks.
         let mut parts = Vec::new();
+        let mut flow = ControlFlow::Continue(());
         self.for_each_move(n, |size, copies| {
-            parts.clear();
-            if size > 0 {
-                parts.resize(copies, size);
+            if flow.is_continue() {
+                parts.clear();
+                if size > 0 {
+                    parts.resize(copies, size);
+                }
+                flow = visit(&parts);
             }
-            visit(&parts);
         });
+        flow
     }
 }

@@ -17,6 +17,7 @@ mod subtraction;
 mod take_break;
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 pub use coins::{
@@ -128,7 +129,11 @@ impl HeapRuleset for HeapGame {
         }
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         match self {
             HeapGame::TakeBreak(game) => game.visit_options(n, visit),
             HeapGame::Subtraction(game) => game.visit_options(n, visit),

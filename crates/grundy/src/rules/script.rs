@@ -210,7 +210,11 @@ impl ScriptGame {
         engine.set_max_map_size(limits.size);
         let deadline: Arc<Mutex<Option<Instant>>> = Arc::default();
         let watched = Arc::clone(&deadline);
-        engine.on_progress(move |_| {
+        engine.on_progress(move |operations| {
+            // A Cancel token the run is under stops the script too.
+            if operations % 1024 == 0 && crate::cancel::stopped() {
+                return Some(Dynamic::from("cancelled"));
+            }
             let deadline = *watched.lock().unwrap_or_else(PoisonError::into_inner);
             deadline
                 .filter(|&d| Instant::now() >= d)
@@ -552,6 +556,11 @@ impl ScriptGame {
     }
 
     fn runtime_error(&self, position: &ScriptPosition, error: &EvalAltResult) -> Error {
+        if matches!(error, EvalAltResult::ErrorTerminated(..))
+            && let Err(stopped) = crate::cancel::check()
+        {
+            return stopped;
+        }
         let at = |position: rhai::Position| {
             if position.is_none() {
                 String::new()

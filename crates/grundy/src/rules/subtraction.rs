@@ -7,6 +7,7 @@
 //! infinite sets; `allbut(1,2)` allows removing any number but 1 or 2.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::RwLock;
 
@@ -323,7 +324,10 @@ impl Ruleset for Subtraction {
     type Position = usize;
 
     fn options(&self, &n: &usize, out: &mut Options<usize>) {
-        self.visit_options(n, &mut |parts| out.push(parts.iter().copied()));
+        let _ = self.visit_options(n, &mut |parts| {
+            out.push(parts.iter().copied());
+            ControlFlow::Continue(())
+        });
     }
 }
 
@@ -356,15 +360,20 @@ impl HeapRuleset for Subtraction {
         Ok(())
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
-        // Removing the whole heap leaves nothing, not an empty heap.
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        // Removing the whole heap leaves nothing, not an empty heap. At
+        // most `n` options: the rest are skipped once `visit` breaks.
+        let mut flow = ControlFlow::Continue(());
         self.for_each_amount(n, |s| {
-            if s < n {
-                visit(&[n - s]);
-            } else {
-                visit(&[]);
+            if flow.is_continue() {
+                flow = if s < n { visit(&[n - s]) } else { visit(&[]) };
             }
         });
+        flow
     }
 }
 

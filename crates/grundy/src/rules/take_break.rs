@@ -19,10 +19,12 @@
 //! `4.[3]` Lasker's Nim.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::Mutex;
 
 use crate::bitset::xor_translate_into;
+use crate::cancel::{self, Ticker};
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
 /// What one code digit allows after removing its number of tokens.
@@ -208,8 +210,11 @@ impl fmt::Debug for CompositionCache {
 }
 
 impl Compositions {
-    /// Makes `C_j(m)` available for `j <= depth` and `m < values.len()`.
-    fn extend(&mut self, values: &[Nimber], depth: usize) {
+    /// Makes `C_j(m)` available for `j <= depth` and `m < values.len()`;
+    /// breaks, with the sets of every heap finished so far kept, when the
+    /// current [`Cancel`](crate::Cancel) token stops (one heap costs
+    /// `O(m)` bitset operations, a tenth of a second at `m = 10^5`).
+    fn extend(&mut self, values: &[Nimber], depth: usize) -> ControlFlow<()> {
         let max = values.iter().copied().max().unwrap_or(Nimber::ZERO).get();
         let bits = u32::BITS - max.leading_zeros();
         let words = ((1usize << bits) / 64).max(1);
@@ -224,6 +229,9 @@ impl Compositions {
         let words = self.words;
         let mut set = vec![0u64; words];
         while self.done < values.len() {
+            if cancel::stopped() {
+                return ControlFlow::Break(());
+            }
             let m = self.done;
             for j in (1..=self.sets.len()).rev() {
                 if j >= 2 {
@@ -240,6 +248,7 @@ impl Compositions {
             }
             self.done += 1;
         }
+        ControlFlow::Continue(())
     }
 
     /// `C_j(m)` into `out`, for `j >= 2`, from the stored `C_{j-1}` of
@@ -271,8 +280,9 @@ impl TakeBreak {
 
     /// [`HeapRuleset::gather`] for codes with a digit such as `{2+}`: moves
     /// that leave at least the open count of heaps through
-    /// [`CompositionCache`], the others one by one.
-    fn gather_open(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) {
+    /// [`CompositionCache`], the others one by one. Breaks when the current
+    /// [`Cancel`](crate::Cancel) token stops, leaving `seen` incomplete.
+    fn gather_open(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) -> ControlFlow<()> {
         let depth = self
             .digits
             .iter()
@@ -287,8 +297,9 @@ impl TakeBreak {
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache.extend(&values[..n], depth);
+        cache.extend(&values[..n], depth)?;
         let mut fresh = vec![0u64; cache.words];
+        let mut ticker = Ticker::default();
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
             let digit = self.digit(t);
@@ -297,9 +308,10 @@ impl TakeBreak {
                 Some(open) if digit.parts == Parts::Any => open as usize,
                 _ => usize::MAX,
             };
-            self.options_of_digit(digit, rest, open, &mut |parts: &[usize]| {
+            self.options_of_digit(digit, rest, open, &mut ticker, &mut |parts: &[usize]| {
                 seen.insert(parts.iter().map(|&p| values[p]).sum());
-            });
+                ControlFlow::Continue(())
+            })?;
             if open == usize::MAX || rest < open.max(1) {
                 if open == 0 && rest == 0 {
                     seen.insert(Nimber::ZERO);
@@ -315,6 +327,7 @@ impl TakeBreak {
                 seen.insert_bits(&fresh);
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The digit for removing `t` tokens.
@@ -371,47 +384,58 @@ impl TakeBreak {
 
     /// Calls `f` with the parts of every option of heap `n`: `[]` when the
     /// move leaves nothing, `[r]` for one heap, `[a, b]` with `a <= b` for
-    /// two.
+    /// two, and so on in non-decreasing order. Breaks when `f` does, or
+    /// when the current [`Cancel`](crate::Cancel) token stops (checked
+    /// every few thousand options: a heap may have billions).
     ///
     /// Written straight from the digits and deliberately independent of the
     /// kernel's walk (in `gather_in_words`), so that solving through
     /// [`Plain`](crate::solve::Plain), which sees only these options,
     /// cross-checks the kernel.
-    fn for_each_option(&self, n: usize, mut f: impl FnMut(&[usize])) {
+    fn for_each_option(
+        &self,
+        n: usize,
+        mut f: impl FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut ticker = Ticker::default();
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
-            self.options_of_digit(self.digit(t), n - t, usize::MAX, &mut f);
+            self.options_of_digit(self.digit(t), n - t, usize::MAX, &mut ticker, &mut f)?;
         }
+        ControlFlow::Continue(())
     }
 
     /// Calls `f` with the parts of every move of `digit` that leaves `rest`
-    /// tokens in fewer than `below` heaps.
+    /// tokens in fewer than `below` heaps, until `f` breaks or `ticker`
+    /// stops.
     fn options_of_digit(
         &self,
         digit: Digit,
         rest: usize,
         below: usize,
-        f: &mut impl FnMut(&[usize]),
-    ) {
+        ticker: &mut Ticker,
+        f: &mut impl FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let mut parts = Vec::new();
         // Heaps are non-empty, so at most `rest` of them.
         let most = digit.max_parts().map_or(rest, |k| k as usize).max(1);
         for k in (0..=most.min(below.saturating_sub(1))).filter(|&k| digit.allows(k)) {
             match k {
-                0 if rest == 0 => f(&[]),
+                0 if rest == 0 => f(&[])?,
                 0 => {}
-                1 if rest > 0 => f(&[rest]),
+                1 if rest > 0 => f(&[rest])?,
                 1 => {}
                 _ if digit.parts == Parts::AllEqual => {
                     if rest >= k && rest.is_multiple_of(k) {
                         parts.clear();
                         parts.resize(k, rest / k);
-                        f(&parts);
+                        f(&parts)?;
                     }
                 }
-                _ => partitions(rest, k, 1, digit.parts, &mut parts, f),
+                _ => partitions(rest, k, 1, digit.parts, &mut parts, ticker, f)?,
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// Nim is periodic from 0 with period 1 and saltus 1; Lasker's Nim from
@@ -428,20 +452,39 @@ impl TakeBreak {
     /// 256-bit vectors (about four times faster than baseline x86-64).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn gather_avx2(&self, n: usize, values: &[Nimber], max: Nimber, seen: &mut MexScratch) {
-        self.gather_portable(n, values, max, seen);
+    fn gather_avx2(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        max: Nimber,
+        seen: &mut MexScratch,
+    ) -> ControlFlow<()> {
+        self.gather_portable(n, values, max, seen)
     }
 
     /// The gather kernel compiled with AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn gather_avx512(&self, n: usize, values: &[Nimber], max: Nimber, seen: &mut MexScratch) {
-        self.gather_portable(n, values, max, seen);
+    fn gather_avx512(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        max: Nimber,
+        seen: &mut MexScratch,
+    ) -> ControlFlow<()> {
+        self.gather_portable(n, values, max, seen)
     }
 
-    /// Picks the smallest bitset that holds every option value.
+    /// Picks the smallest bitset that holds every option value. Breaks,
+    /// with `seen` incomplete, when a many-heap listing is cancelled.
     #[inline(always)]
-    fn gather_portable(&self, n: usize, values: &[Nimber], max: Nimber, seen: &mut MexScratch) {
+    fn gather_portable(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        max: Nimber,
+        seen: &mut MexScratch,
+    ) -> ControlFlow<()> {
         // XOR never sets a bit above the highest bit of its operands.
         let bits_needed = u32::BITS - max.get().leading_zeros();
         let kernel_applies = self.max_parts().is_some_and(|k| k <= 2)
@@ -450,19 +493,20 @@ impl TakeBreak {
                 .iter()
                 .chain(&self.tail)
                 .all(|d| d.parts != Parts::AllEqual);
+        let mut listed = |parts: &[usize]| {
+            seen.insert(parts.iter().map(|&p| values[p]).sum());
+            ControlFlow::Continue(())
+        };
         match bits_needed {
-            _ if self.has_open_digit() => self.gather_open(n, values, seen),
-            _ if !kernel_applies => self.for_each_option(n, |parts| {
-                seen.insert(parts.iter().map(|&p| values[p]).sum());
-            }),
+            _ if self.has_open_digit() => return self.gather_open(n, values, seen),
+            _ if !kernel_applies => return self.for_each_option(n, &mut listed),
             0..=6 => self.gather_in_words::<1>(n, values, seen),
             7 => self.gather_in_words::<2>(n, values, seen),
             8 => self.gather_in_words::<4>(n, values, seen),
             9 => self.gather_in_words::<8>(n, values, seen),
-            _ => self.for_each_option(n, |parts| {
-                seen.insert(parts.iter().map(|&p| values[p]).sum());
-            }),
+            _ => return self.for_each_option(n, &mut listed),
         }
+        ControlFlow::Continue(())
     }
 
     /// [`HeapRuleset::gather`] for tables whose values are all below
@@ -557,17 +601,23 @@ impl TakeBreak {
 
 /// Calls `f` with every way to write `rest` as `k` heaps of at least `least`
 /// in non-decreasing order after those already in `parts`, that satisfy
-/// `rule`.
+/// `rule`, until `f` breaks or `ticker` stops. Every branch of the search
+/// ends in a partition, so ticking once per partition bounds the work
+/// between two checks.
 fn partitions(
     rest: usize,
     k: usize,
     least: usize,
     rule: Parts,
     parts: &mut Vec<usize>,
-    f: &mut impl FnMut(&[usize]),
-) {
+    ticker: &mut Ticker,
+    f: &mut impl FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     if k == 1 {
         if rest >= least {
+            if ticker.stop() {
+                return ControlFlow::Break(());
+            }
             parts.push(rest);
             let first = parts[0];
             let all_equal = parts.iter().all(|&p| p == first);
@@ -576,22 +626,27 @@ fn partitions(
                 Parts::NotAllEqual => !all_equal,
                 Parts::AllEqual => all_equal,
             };
-            if keep {
-                f(parts);
-            }
+            let flow = if keep {
+                f(parts)
+            } else {
+                ControlFlow::Continue(())
+            };
             parts.pop();
+            return flow;
         }
-        return;
+        return ControlFlow::Continue(());
     }
     // The smallest heap `a` leaves k - 1 heaps of at least `a` (or a + 1).
     let step = usize::from(rule == Parts::Distinct);
     let mut a = least;
     while a * k + step * k * (k - 1) / 2 <= rest {
         parts.push(a);
-        partitions(rest - a, k - 1, a + step, rule, parts, f);
+        let flow = partitions(rest - a, k - 1, a + step, rule, parts, ticker, f);
         parts.pop();
+        flow?;
         a += 1;
     }
+    ControlFlow::Continue(())
 }
 
 impl fmt::Display for TakeBreak {
@@ -835,8 +890,21 @@ impl<'a> Parser<'a> {
 impl Ruleset for TakeBreak {
     type Position = usize;
 
+    /// Every option, unless the current [`Cancel`](crate::Cancel) token
+    /// stops the listing (callers under a token check it afterwards).
     fn options(&self, &n: &usize, out: &mut Options<usize>) {
-        self.for_each_option(n, |parts| out.push(parts.iter().copied()));
+        let _ = self.for_each_option(n, |parts| {
+            out.push(parts.iter().copied());
+            ControlFlow::Continue(())
+        });
+    }
+}
+
+/// A gather that broke stopped for the current token: its error.
+fn finished(flow: ControlFlow<()>) -> Result<()> {
+    match flow {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(cancel::stopped_error()),
     }
 }
 
@@ -846,7 +914,8 @@ impl HeapRuleset for TakeBreak {
     /// one split digit is an XOR of a slice with a reversed slice. While the
     /// values fit in a few words the kernel marks them in a register-sized
     /// bitset, which the compiler vectorises; larger values fall back to
-    /// [`MexScratch::insert`].
+    /// [`MexScratch::insert`]. Moves into many heaps stop with the current
+    /// [`Cancel`](crate::Cancel) token's error.
     fn gather(
         &self,
         n: usize,
@@ -861,26 +930,25 @@ impl HeapRuleset for TakeBreak {
             if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
                 // SAFETY: the CPU supports these features, checked above.
                 #[allow(unsafe_code)]
-                unsafe {
-                    self.gather_avx512(n, values, max, seen);
-                }
-                return Ok(());
+                let flow = unsafe { self.gather_avx512(n, values, max, seen) };
+                return finished(flow);
             }
             if has!("avx2") {
                 // SAFETY: the CPU supports AVX2, checked above.
                 #[allow(unsafe_code)]
-                unsafe {
-                    self.gather_avx2(n, values, max, seen);
-                }
-                return Ok(());
+                let flow = unsafe { self.gather_avx2(n, values, max, seen) };
+                return finished(flow);
             }
         }
-        self.gather_portable(n, values, max, seen);
-        Ok(())
+        finished(self.gather_portable(n, values, max, seen))
     }
 
-    fn visit_options(&self, n: usize, visit: &mut dyn FnMut(&[usize])) {
-        self.for_each_option(n, visit);
+    fn visit_options(
+        &self,
+        n: usize,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.for_each_option(n, visit)
     }
 
     fn as_take_break(&self) -> Option<&TakeBreak> {

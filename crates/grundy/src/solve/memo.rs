@@ -175,6 +175,8 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
             Combine::Sum
         } else {
             self.rules.options(&position, &mut self.options);
+            // A listing cut short by a Cancel token must not be solved.
+            crate::cancel::check()?;
             Combine::Mex
         };
         self.memo.insert(position.clone(), Slot::Open);

@@ -447,7 +447,8 @@ impl SparseSolver {
     /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`, in
     /// place at the table's width (widening it when a value needs it).
     /// Returns statistics of the run, or [`Error::Interrupted`] when
-    /// `progress` (called every 4096 heaps) returns `false`; `values` then
+    /// `progress` (called every 4096 heaps) returns `false` (the current
+    /// [`Cancel`](crate::Cancel) token's error when it stops); `values` then
     /// holds every heap finished so far.
     pub fn extend(
         &self,
@@ -474,6 +475,8 @@ impl SparseSolver {
             match outcome {
                 Outcome::Done => return Ok(run.finish(&scratch)),
                 Outcome::Stopped => {
+                    // A Cancel token's error, or the progress callback's.
+                    crate::cancel::check()?;
                     return Err(Error::Interrupted {
                         heaps: values.len() as u64,
                     });
@@ -696,7 +699,7 @@ impl SparseSolver {
                 paired = advisor.pair_next(paired, per_heap);
             }
             n = stop;
-            if !progress(n - 1) {
+            if !progress(n - 1) || crate::cancel::stopped() {
                 return Outcome::Stopped;
             }
         }

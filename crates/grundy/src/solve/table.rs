@@ -61,6 +61,11 @@ const AUTO_MIN_SAMPLE: u64 = 32;
 /// How often, in heaps, the progress callback is called.
 const PROGRESS_STRIDE: usize = 4096;
 
+/// How often, in heaps, the dense engine checks the current
+/// [`Cancel`](crate::Cancel) token. Heaps that are costly alone (moves into
+/// many heaps, scripts) check it inside as well.
+const CANCEL_STRIDE: usize = 16;
+
 /// Seconds per heap of a sample.
 fn per_heap(elapsed: Duration, heaps: u64) -> f64 {
     elapsed.as_secs_f64() / heaps.max(1) as f64
@@ -402,6 +407,9 @@ impl TableSolver {
             };
             max = max.max(value);
             values.push(value);
+            if n % CANCEL_STRIDE == 0 {
+                crate::cancel::check()?;
+            }
             if n % PROGRESS_STRIDE == 0 && !progress(n) {
                 return Err(Error::Interrupted {
                     heaps: values.len() as u64,
