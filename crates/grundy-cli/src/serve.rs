@@ -52,10 +52,7 @@ use grundy::report::AnalysisReport;
 use grundy::rules::{ScriptGame, ScriptLimits};
 use grundy::session::{HeapRules, HeapValues, analyze_heap_game};
 use grundy::spec::{CATALOGUE, GameSpec, Question};
-use grundy::{
-    Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, WinningMove, explain_sum,
-    has_option,
-};
+use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
@@ -128,7 +125,7 @@ fn routes(computing: usize) -> Router {
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
         .route("/api/position", post(position))
-        .route("/api/move", post(play_move))
+        .route("/api/move", post(move_and_reply))
         .route_layer(middleware::from_fn_with_state(slots, admit));
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
@@ -555,75 +552,18 @@ async fn position(Json(request): Json<PositionRequest>) -> Response {
     }
 }
 
-/// `heaps` after heap `component` became `to`.
-fn apply(heaps: &[usize], component: usize, to: &[usize]) -> Vec<usize> {
-    let mut next: Vec<usize> = heaps.to_vec();
-    next.remove(component);
-    next.extend(to);
-    next
-}
-
-async fn play_move(Json(request): Json<MoveRequest>) -> Response {
+async fn move_and_reply(Json(request): Json<MoveRequest>) -> Response {
     let result = blocking(move || {
         let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
-        let Some(&from) = request.heaps.get(request.component) else {
-            return Err(bad_request(format!(
-                "there is no heap {}",
-                request.component + 1
-            )));
-        };
-        let mut to = request.to.clone();
-        to.retain(|&h| h > 0);
-        to.sort_unstable();
-        // Looked for among all the options, not only those a listing
-        // shows.
-        if !game
-            .checked(has_option(&game, from, &to))
-            .map_err(engine_error)?
-        {
-            return Err(bad_request(format!(
-                "{from} cannot become {to:?} in one move"
-            )));
-        }
-        let yours = WinningMove {
-            component: request.component,
-            from,
-            to: to.clone(),
-        };
-        let after = apply(&request.heaps, request.component, &to);
-        let mut state = explain(&game, &table, &after)?;
-        let after_yours = state.nim_sum;
-        let mut reply = None;
-        if !state.finished {
-            // The engine wins when it can; otherwise it makes the first move
-            // it has and hopes for a mistake.
-            let chosen = state.winning_moves.first().cloned().or_else(|| {
-                state.components.iter().enumerate().find_map(|(i, c)| {
-                    c.options.first().map(|o| WinningMove {
-                        component: i,
-                        from: c.heap,
-                        to: o.to.clone(),
-                    })
-                })
-            });
-            if let Some(chosen) = chosen {
-                let next = apply(&state.heaps, chosen.component, &chosen.to);
-                reply = Some(chosen);
-                state = explain(&game, &table, &next)?;
-            }
-        }
-        let winner = match (state.finished, reply.is_some()) {
-            (true, true) => Some("engine"),
-            (true, false) => Some("you"),
-            _ => None,
-        };
-        Ok(json!({
-            "yours": yours,
-            "after_yours": after_yours,
-            "reply": reply,
-            "state": state,
-            "winner": winner,
-        }))
+        let played = grundy::play_move(
+            &game,
+            &table,
+            &request.heaps,
+            request.component,
+            &request.to,
+            &LISTING,
+        );
+        game.checked(played).map_err(engine_error)
     })
     .await;
     match result {

@@ -478,6 +478,111 @@ pub fn has_option<G: HeapRuleset + ?Sized>(game: &G, heap: usize, to: &[usize]) 
     Ok(found)
 }
 
+/// A move played against the engine, and its answer: what a playground
+/// shows after each move.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveReply {
+    /// The move played.
+    pub yours: WinningMove,
+    /// The nim-sum it left: 0 when it was a winning move.
+    pub after_yours: Nimber,
+    /// The engine's answer, unless the move ended the game.
+    pub reply: Option<WinningMove>,
+    /// The sum after both moves, explained.
+    pub state: ExplainedSum,
+    /// `"you"` or `"engine"` once no move is left, else null.
+    pub winner: Option<&'static str>,
+}
+
+/// Plays heap `component` of `heaps` to the heaps `to` and answers it: the
+/// engine makes a winning move when it has one (by [`winning_targets`],
+/// through [`explain_sum`]), and otherwise its first move, in the hope of
+/// a mistake. The move is checked against every option of the heap (not
+/// only those a capped listing shows); an illegal move is an
+/// [`Error::InvalidPosition`].
+///
+/// ```
+/// use grundy::{play_move, HeapGame, Listing, TableSolver};
+/// let nim: HeapGame = "nim".parse()?;
+/// let values = TableSolver::new().values(&nim, 7)?;
+/// // 3 + 5 + 7 is won; taking the 7 down to 1 leaves 3 + 5 + 1, worth 7,
+/// // and the engine answers with a move to nim-sum 0.
+/// let played = play_move(&nim, &values, &[3, 5, 7], 2, &[1], &Listing::ALL)?;
+/// assert_eq!(played.after_yours.get(), 7);
+/// assert!(played.reply.is_some());
+/// assert!(played.state.nim_sum.is_zero());
+/// assert!(play_move(&nim, &values, &[3], 0, &[4], &Listing::ALL).is_err());
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn play_move<G: HeapRuleset + ?Sized>(
+    game: &G,
+    values: &ValueTable,
+    heaps: &[usize],
+    component: usize,
+    to: &[usize],
+    listing: &Listing,
+) -> Result<MoveReply> {
+    let Some(&from) = heaps.get(component) else {
+        return Err(Error::InvalidPosition {
+            text: format!("heap {}", component + 1),
+            reason: format!("the sum has {} heaps", heaps.len()),
+        });
+    };
+    let mut to = to.to_vec();
+    to.retain(|&h| h > 0);
+    to.sort_unstable();
+    if !has_option(game, from, &to)? {
+        return Err(Error::InvalidPosition {
+            text: format!("{from} -> {to:?}"),
+            reason: format!("{from} cannot become {to:?} in one move"),
+        });
+    }
+    let yours = WinningMove {
+        component,
+        from,
+        to: to.clone(),
+    };
+    let mut state = explain_sum(game, values, &apply(heaps, component, &to), listing)?;
+    let after_yours = state.nim_sum;
+    let mut reply = None;
+    if !state.finished {
+        let chosen = state.winning_moves.first().cloned().or_else(|| {
+            state.components.iter().enumerate().find_map(|(i, c)| {
+                c.options.first().map(|o| WinningMove {
+                    component: i,
+                    from: c.heap,
+                    to: o.to.clone(),
+                })
+            })
+        });
+        if let Some(chosen) = chosen {
+            let next = apply(&state.heaps, chosen.component, &chosen.to);
+            reply = Some(chosen);
+            state = explain_sum(game, values, &next, listing)?;
+        }
+    }
+    let winner = match (state.finished, reply.is_some()) {
+        (true, true) => Some("engine"),
+        (true, false) => Some("you"),
+        _ => None,
+    };
+    Ok(MoveReply {
+        yours,
+        after_yours,
+        reply,
+        state,
+        winner,
+    })
+}
+
+/// `heaps` after heap `component` became the heaps `to`.
+fn apply(heaps: &[usize], component: usize, to: &[usize]) -> Vec<usize> {
+    let mut next: Vec<usize> = heaps.to_vec();
+    next.remove(component);
+    next.extend(to);
+    next
+}
+
 /// The nim-sum of the values of `parts`, which must all be in `values`.
 fn value_of(values: &ValueTable, parts: &[usize]) -> Result<Nimber> {
     parts
