@@ -13,19 +13,22 @@ mod game;
 mod positions;
 mod results;
 mod rules;
+mod sweep;
 mod values;
 
 use grundy::analysis::{Certificate, count_ordered};
+use grundy::report::{CoinRowReport, FibonacciNimReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 
 use errors::{GrundyError, detached, to_py};
 use game::{Game, arithmetic};
 use positions::{GeneralRules, Infinite, Sum};
-use results::{Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis};
+use results::{
+    Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis, document,
+};
 
 /// Heaps of (possibly different) games played together: each component is
 /// a `(Game, heap)` pair. Returns the values, the nim-sum, who wins and
@@ -128,52 +131,30 @@ fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
     Ok(values.iter().skip(1).map(|v| v.get()).collect())
 }
 
-/// A row of coins with heads on `heads` (numbered from 1): each head's
-/// value, the nim-sum, the winner and a winning move from each head that
-/// has one, as a dict (`{"values", "nim_sum", "winner", "winning_moves":
-/// [{"turn": [coins]}]}`).
+/// A row of coins with heads on `heads` (numbered from 1): the document
+/// `grundy coins RULE HEADS --format json` prints (`heads`, `nim_sum`,
+/// `winner`, every winning move as `{"turn": [coins]}`, `complete`), with
+/// `values`, the `(coin, value)` pairs, as well.
 #[pyfunction]
-fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<'py, PyDict>> {
+fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<'py, PyAny>> {
     let rule: CoinRule = rule.parse().map_err(to_py)?;
     let row = detached(py, |_| {
         analyze_coins(&rule, &heads, grundy::solve::DEFAULT_TABLE_LIMIT)
     })?;
-    let found = PyDict::new(py);
-    found.set_item(
-        "values",
-        row.heads
-            .iter()
-            .map(|&(c, v)| (c, v.get()))
-            .collect::<Vec<_>>(),
-    )?;
-    found.set_item("nim_sum", row.nim_sum.get())?;
-    found.set_item(
-        "winner",
-        if row.nim_sum.is_zero() {
-            "second"
-        } else {
-            "first"
-        },
-    )?;
-    let moves = PyList::empty(py);
-    for m in &row.winning_moves {
-        let mut turned = m.also.clone();
-        turned.push(m.coin);
-        let entry = PyDict::new(py);
-        entry.set_item("turn", turned)?;
-        moves.append(entry)?;
-    }
-    found.set_item("winning_moves", moves)?;
+    let found = document(py, &CoinRowReport::new(rule.to_string(), &row))?;
+    let pairs: Vec<(usize, u32)> = row.heads.iter().map(|&(c, v)| (c, v.get())).collect();
+    found.set_item("values", pairs)?;
     Ok(found)
 }
 
 /// Green Hackenbush pictures played together: each a rooted tree in
 /// bracket notation (`"(()())"`) or an edge list (`"g a\na b\nb g"`, the
-/// ground named `g`). Returns `{"values", "nim_sum", "winner",
-/// "winning_cuts": [{"picture", "edge", "between"}]}`, edges numbered
-/// from 1.
+/// ground named `g`). Returns the document `grundy hackenbush --format
+/// json` prints (`pictures`, `nim_sum`, `winner`, `winning_cuts`: `[{"picture",
+/// "edge", "between"}]`, pictures from 0 and edges from 1), with `values`,
+/// each picture's value, as well.
 #[pyfunction]
-fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py, PyDict>> {
+fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
     let parsed = pictures
         .iter()
         .map(|p| {
@@ -186,35 +167,16 @@ fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py
         .collect::<grundy::Result<Vec<Hackenbush>>>()
         .map_err(to_py)?;
     let sum = py.detach(|| analyze_hackenbush(&parsed));
-    let found = PyDict::new(py);
-    found.set_item(
-        "values",
-        sum.values.iter().map(|v| v.get()).collect::<Vec<_>>(),
-    )?;
-    found.set_item("nim_sum", sum.nim_sum.get())?;
-    found.set_item(
-        "winner",
-        if sum.nim_sum.is_zero() {
-            "second"
-        } else {
-            "first"
-        },
-    )?;
-    let cuts = PyList::empty(py);
-    for &(picture, edge) in &sum.winning_cuts {
-        let entry = PyDict::new(py);
-        entry.set_item("picture", picture)?;
-        entry.set_item("edge", edge + 1)?;
-        entry.set_item("between", parsed[picture].edge(edge))?;
-        cuts.append(entry)?;
-    }
-    found.set_item("winning_cuts", cuts)?;
+    let found = document(py, &HackenbushReport::new(&pictures, &parsed, &sum))?;
+    let values: Vec<u32> = sum.values.iter().map(|v| v.get()).collect();
+    found.set_item("values", values)?;
     Ok(found)
 }
 
 /// Fibonacci Nim (each take at most `ratio` times the last; `limit` the
-/// largest take now, by default the opening `heap - 1`): `{"winner",
-/// "winning_takes", "zeckendorf"}`.
+/// largest take now, by default the opening `heap - 1`): the document
+/// `grundy fibonacci-nim --format json` prints (`heap`, `limit`, `ratio`,
+/// `winner`, `winning_takes`, `zeckendorf`).
 #[pyfunction]
 #[pyo3(signature = (heap, *, limit = None, ratio = 2))]
 fn fibonacci_nim<'py>(
@@ -222,7 +184,7 @@ fn fibonacci_nim<'py>(
     heap: u64,
     limit: Option<u64>,
     ratio: u64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     if ratio == 0 {
         return Err(GrundyError::new_err("ratio must be at least 1"));
     }
@@ -231,18 +193,7 @@ fn fibonacci_nim<'py>(
     let found = py
         .detach(|| game.outcome(heap, limit, 1 << 20, 1 << 30))
         .map_err(to_py)?;
-    let answer = PyDict::new(py);
-    answer.set_item(
-        "winner",
-        if found.first_player_wins {
-            "first"
-        } else {
-            "second"
-        },
-    )?;
-    answer.set_item("winning_takes", found.winning_takes)?;
-    answer.set_item("zeckendorf", found.zeckendorf)?;
-    Ok(answer)
+    document(py, &FibonacciNimReport::new(heap, limit, ratio, &found))
 }
 
 /// Nim-addition: `a ^ b`.
@@ -291,6 +242,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MisereAnalysis>()?;
     m.add_class::<Genus>()?;
     m.add_class::<Quotient>()?;
+    m.add_class::<sweep::Outcomes>()?;
+    m.add_function(wrap_pyfunction!(sweep::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;

@@ -179,7 +179,10 @@ impl Analysis {
 }
 
 /// A report as the Python value of its JSON document.
-fn document<'py>(py: Python<'py>, report: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+pub fn document<'py>(
+    py: Python<'py>,
+    report: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(report).map_err(|e| {
         pyo3::exceptions::PyValueError::new_err(format!("the report does not serialize: {e}"))
     })?;

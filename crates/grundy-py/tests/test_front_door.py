@@ -71,3 +71,23 @@ def test_an_analysis_report_is_the_cli_document_with_the_same_answers():
     assert report["p_positions"] == found.p_positions()
     assert report["first_values"] == list(found.values)[:100]
     assert sum(count for _, count in report["histogram"]) == found.computed_to + 1
+
+
+def test_outcomes_of_a_game_that_is_not_a_sum_from_a_python_rule():
+    # Subtract 1, 2 or 3: the multiples of 4 are lost.
+    found = grundy.outcomes(lambda s: [s - t for t in (1, 2, 3) if t <= s], 1000)
+    assert found.states == 1000
+    assert found.losses() == list(range(0, 1000, 4))
+    assert found.loss_count == 250
+    assert found.winning_moves(10) == [8]
+    assert found.winning_moves(8) == []
+    with pytest.raises(IndexError):
+        found.is_loss(1000)
+    with pytest.raises(grundy.GrundyError):
+        grundy.outcomes(lambda s: [s], 10)
+
+    def broken(s):
+        raise RuntimeError("no moves today")
+
+    with pytest.raises(RuntimeError, match="no moves today"):
+        grundy.outcomes(broken, 10)

@@ -145,13 +145,20 @@ def test_coin_turning_hackenbush_and_fibonacci_nim():
     assert [4, 5, 6] in [m["turn"] for m in row["winning_moves"]]
     found = grundy.hackenbush(["(()())", "((()))", "()"])
     assert found["values"] == [1, 3, 1] and found["nim_sum"] == 3
-    assert found["winning_cuts"][0] == {"picture": 0, "edge": 2, "between": ("v1", "v2")}
+    assert found["winning_cuts"][0] == {"picture": 0, "edge": 2, "between": ["v1", "v2"]}
+    assert found["pictures"][1] == {"picture": "((()))", "value": 3}
     assert grundy.hackenbush(["g a\na b\nb g"])["values"] == [1]
     assert grundy.fibonacci_nim(100) == {
+        "heap": 100,
+        "limit": 99,
+        "ratio": 2,
         "winner": "first",
         "winning_takes": [3, 11],
         "zeckendorf": [89, 8, 3],
     }
+    # Every winning move of a row, as the command lists them.
+    turtles = grundy.coins("mock-turtles", [3, 5, 9])
+    assert turtles["complete"] and len(turtles["winning_moves"]) == 4
     assert grundy.fibonacci_nim(89)["winner"] == "second"
     with pytest.raises(grundy.GrundyError, match="invalid coin-turning rule"):
         grundy.coins("spin(2)", [1])

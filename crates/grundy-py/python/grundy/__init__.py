@@ -24,6 +24,7 @@ from ._grundy import (
     MisereAnalysis,
     Move,
     NimSumCounts,
+    Outcomes,
     Quotient,
     Rules,
     Sum,
@@ -42,6 +43,7 @@ from ._grundy import (
     nim_mul,
     nim_pow,
     nim_sqrt,
+    outcomes,
     sum_winner,
 )
 
@@ -54,6 +56,7 @@ __all__ = [
     "MisereAnalysis",
     "Move",
     "NimSumCounts",
+    "Outcomes",
     "Quotient",
     "Rules",
     "Sum",
@@ -72,5 +75,6 @@ __all__ = [
     "nim_mul",
     "nim_pow",
     "nim_sqrt",
+    "outcomes",
     "sum_winner",
 ]

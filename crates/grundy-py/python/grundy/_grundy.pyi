@@ -2,7 +2,7 @@
 ``grundy``). Checked against the built module by ``mypy.stubtest`` in CI."""
 
 import array
-from typing import Any, Callable, Dict, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Analysis",
@@ -13,6 +13,7 @@ __all__ = [
     "MisereAnalysis",
     "Move",
     "NimSumCounts",
+    "Outcomes",
     "Quotient",
     "Rules",
     "Sum",
@@ -30,6 +31,7 @@ __all__ = [
     "nim_mul",
     "nim_pow",
     "nim_sqrt",
+    "outcomes",
     "sum_winner",
     "__version__",
 ]
@@ -140,7 +142,7 @@ class Analysis:
     def value(self, n: int) -> int:
         """``g(n)`` for any heap, through the proven period past the
         computed heaps (``IndexError`` when none is proven)."""
-    def report(self) -> Dict[str, Any]:
+    def report(self) -> dict[str, Any]:
         """The document ``grundy analyze --format json`` prints: the same
         fields, from the same library report."""
     def certificate(self) -> Optional[str]:
@@ -240,6 +242,25 @@ class NimSumCounts:
     def p_positions(self) -> int: ...
 
 @final
+class Outcomes:
+    """The outcome of every state ``0..states`` of a game whose moves lower
+    the state number, one bit each. Made by :func:`outcomes`."""
+
+    @property
+    def states(self) -> int: ...
+    @property
+    def loss_count(self) -> int: ...
+    def is_loss(self, state: int) -> bool: ...
+    def losses(self, limit: Optional[int] = None) -> list[int]: ...
+    def winning_moves(self, state: int) -> list[int]: ...
+
+def outcomes(
+    options: Callable[[int], Iterable[int]], states: int, *, memory_limit: int = ...
+) -> Outcomes:
+    """Who wins every state ``0..states``: ``options(s)`` lists the states
+    one move from ``s`` (each smaller than ``s``)."""
+
+@final
 class Sum:
     """A move to several independent positions played side by side."""
 
@@ -291,15 +312,18 @@ def coin_values(rule: str, to: int) -> list[int]:
     """Values of coins 1..=to of a coin-turning rule."""
 
 def coins(rule: str, heads: Sequence[int]) -> dict[str, Any]:
-    """A row of coins: values of the heads, nim-sum, winner, winning moves
-    (``{"turn": [coins]}``)."""
+    """A row of coins, as ``grundy coins --format json`` prints it: the
+    heads, nim-sum, winner, every winning move (``{"turn": [coins]}``),
+    ``complete``; and ``values``, the ``(coin, value)`` pairs."""
 
 def hackenbush(pictures: Sequence[str]) -> dict[str, Any]:
     """Green Hackenbush pictures (bracket trees or edge lists) played
-    together: values, nim-sum, winner, every winning cut."""
+    together, as ``grundy hackenbush --format json`` prints it: pictures,
+    nim-sum, winner, every winning cut; and ``values``."""
 
 def fibonacci_nim(heap: int, *, limit: Optional[int] = None, ratio: int = 2) -> dict[str, Any]:
-    """Fibonacci Nim: the winner and the winning takes."""
+    """Fibonacci Nim, as ``grundy fibonacci-nim --format json`` prints it:
+    the winner, the winning takes, the Zeckendorf representation."""
 
 def nim_add(a: int, b: int) -> int: ...
 def nim_mul(a: int, b: int) -> int: ...
