@@ -166,7 +166,7 @@ def main():
         for peer, peer_command, theirs_of, ours_of in row.peers:
             took, peer_output = best(peer_command, options.runs)
             theirs, ours = theirs_of(peer_output), ours_of(output)
-            same = f"yes ({theirs})" if theirs == ours else f"NO: {theirs} against {ours}"
+            same = f"yes: {theirs}" if theirs == ours else f"NO: {theirs} against {ours}"
             line = cells + [peer, f"{took:.2f} s", f"{took / one:.2f}x", f"{took / two:.2f}x",
                             same, row.goal]
             lines.append("| " + " | ".join(line) + " |")
