@@ -15,6 +15,7 @@
 //!   games that are not sums, one bit per state.
 
 mod checkpoint;
+mod clock;
 mod loopy;
 mod memo;
 mod plain;

@@ -12,6 +12,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use super::clock::thread_time;
+
 use super::{Checkpoint, Pipeline, SparseSolver, SparseStats};
 use crate::error::human_bytes;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, ValueTable};
@@ -300,13 +302,15 @@ impl TableSolver {
             let sample = ((stretch_end + 1 - n) / AUTO_SAMPLE_FRACTION).max(AUTO_MIN_SAMPLE);
             // The sparse engine first rebuilds its rare list from the
             // table; that is not a cost per heap, so it is timed apart.
-            let started = Instant::now();
+            // Both samples are timed by this thread's CPU clock, which
+            // other work on the machine does not move.
+            let started = thread_time();
             sparse.rare_heaps(values);
-            let setup = started.elapsed();
-            let started = Instant::now();
+            let setup = thread_time() - started;
+            let started = thread_time();
             let before = values.len();
             stats = Some(sparse.extend(values, to.min(n + sample - 1), progress)?);
-            let sparse_time = started.elapsed().saturating_sub(setup);
+            let sparse_time = (thread_time() - started).saturating_sub(setup);
             let sparse_cost = per_heap(sparse_time, (values.len() - before) as u64);
             if values.len() as u64 > to {
                 break;
@@ -353,10 +357,10 @@ impl TableSolver {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Duration> {
         let mut values = table.to_vec();
-        let started = Instant::now();
+        let started = thread_time();
         let result =
             self.fill_dense_until(rules, &mut values, end, Some(started + budget), progress);
-        let elapsed = started.elapsed();
+        let elapsed = thread_time() - started;
         *table = ValueTable::from(values);
         result.map(|()| elapsed)
     }
@@ -377,14 +381,15 @@ impl TableSolver {
         result
     }
 
-    /// Fills `values` up to `end` heaps, or until `until` passes (checked
-    /// after each heap; at least one heap is computed).
+    /// Fills `values` up to `end` heaps, or until this thread's CPU clock
+    /// ([`thread_time`]) passes `until` (checked after each heap; at least
+    /// one heap is computed).
     fn fill_dense_until<R: HeapRuleset + ?Sized>(
         &self,
         rules: &R,
         values: &mut Vec<Nimber>,
         end: usize,
-        until: Option<Instant>,
+        until: Option<Duration>,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<()> {
         values
@@ -415,7 +420,7 @@ impl TableSolver {
                     heaps: values.len() as u64,
                 });
             }
-            if until.is_some_and(|t| Instant::now() >= t) {
+            if until.is_some_and(|t| thread_time() >= t) {
                 return Ok(());
             }
         }
