@@ -388,6 +388,15 @@ impl TableSolver {
                 to: end as u64 - 1,
                 needed: human_bytes(self.table_bytes(end as u64 - 1)),
             })?;
+        if let Some(code) = rules.as_take_break() {
+            // What the table leaves of the limit bounds its many-part split
+            // sets.
+            let table = self.table_bytes(end as u64 - 1);
+            code.limit_split_sets(
+                u64::try_from(u128::from(self.memory_limit).saturating_sub(table))
+                    .unwrap_or(u64::MAX),
+            );
+        }
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);

@@ -1,0 +1,79 @@
+//! Issue 16 (command line): inputs that used to run for hours, abort on an
+//! allocation or get refused for the wrong reason. Each runs the real
+//! binary under a generous time limit, a guard against hangs only: a run
+//! that takes it fails the test instead of stalling the suite.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// The hang guard.
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(args)
+        .timeout(LIMIT)
+        .assert()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let output = grundy(args).success().get_output().stdout.clone();
+    String::from_utf8(output).unwrap()
+}
+
+/// Bad input or a refused budget: exit code 2, nothing on stdout, one line
+/// on stderr that contains every `needle`.
+fn rejects(args: &[&str], needles: &[&str]) {
+    let assert = grundy(args).code(2);
+    let output = assert.get_output();
+    assert!(output.stdout.is_empty(), "{args:?}: no output on stdout");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} should mention {needle:?}"
+        );
+    }
+}
+
+/// The last value of a `--format csv` table.
+fn last_value(csv: &str) -> &str {
+    csv.lines()
+        .last()
+        .and_then(|l| l.split(',').nth(1))
+        .unwrap()
+}
+
+#[test]
+fn many_part_digits_take_polynomial_time() {
+    // Enumerating partitions, these ran for minutes (0.{62} to 200 over
+    // 120 s, 0.&(2^63-1); to 100 36 s, {2..7}.0 to 300 unbounded).
+    let csv = stdout(&["values", "0.{62}", "--to", "200", "--format", "csv"]);
+    assert_eq!(last_value(&csv), "3");
+    let csv = stdout(&[
+        "values",
+        "0.&9223372036854775807;",
+        "--to",
+        "100",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.lines().count(), 102);
+    // Splitting into two to seven heaps: g(n) = n - 1, as for {2+}.0.
+    let csv = stdout(&[
+        "values",
+        "{2,3,4,5,6,7}.0",
+        "--to",
+        "300",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(last_value(&csv), "299");
+}
