@@ -166,7 +166,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let game = heap_game(&args.game, Question::Analyze, &args.script)?;
     let limits = limits(&game, args.to.as_deref(), args.max.as_deref())?;
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
-    solver.check_fits(limits.to.unwrap_or(limits.max))?;
+    solver.check_fits_for(&game, limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let interrupted = stop_flag(&args.resumable);
     let found = analyze_heap_game(
@@ -736,12 +736,10 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
         let bound = usize::try_from(parse_size(bound)?)
             .unwrap_or(usize::MAX)
             .min(MISERE_HEAPS);
-        let quotient = MisereQuotient::compute(game, bound, args.fold, budget)?;
-        let heaps = args
-            .heaps
-            .iter()
-            .map(|h| parse_size(h).map(|h| h as usize))
-            .collect::<Result<Vec<usize>, _>>()?;
+        let heaps = misere_heaps(args)?;
+        MisereQuotient::check_covers(bound, &heaps)?;
+        let quotient =
+            MisereQuotient::compute(game, bound, args.fold, budget).map_err(budget_flag)?;
         let played = if heaps.is_empty() {
             None
         } else {
@@ -763,8 +761,8 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
                 "--to {to}: genera are searched, so at most heap {MISERE_HEAPS}"
             )));
         }
-        let mut misere = Misere::new(game, to)?.with_budget(budget);
-        let genera = misere.genera(to, terms)?;
+        let mut misere = Misere::bounded(game, to, budget).map_err(budget_flag)?;
+        let genera = misere.genera(to, terms).map_err(budget_flag)?;
         return output::genera(out, args.format, &args.game, &game.to_string(), &genera);
     }
     if args.heaps.is_empty() {
@@ -772,22 +770,37 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
             "give heaps to play, or --to N for the genera".into(),
         ));
     }
-    let heaps = args
-        .heaps
-        .iter()
-        .map(|h| parse_size(h).map(|h| h as usize))
-        .collect::<Result<Vec<usize>, _>>()?;
+    let heaps = misere_heaps(args)?;
     let largest = heaps.iter().copied().max().unwrap_or(0);
     if largest > MISERE_HEAPS {
         return Err(Failure::Input(format!(
             "heap {largest}: misère sums are searched, so heaps up to {MISERE_HEAPS}"
         )));
     }
-    let mut misere = Misere::new(game, largest)?.with_budget(budget);
+    let mut misere = Misere::bounded(game, largest, budget).map_err(budget_flag)?;
     // Genera first, so that sums of hereditarily tame heaps need no search.
-    misere.genera(largest, terms.max(3))?;
-    let (value, moves) = misere.analyze_sum(&heaps)?;
+    misere.genera(largest, terms.max(3)).map_err(budget_flag)?;
+    let (value, moves) = misere.analyze_sum(&heaps).map_err(budget_flag)?;
     output::misere_sum(out, args.format, &game.to_string(), &heaps, value, &moves)
+}
+
+/// A misère search stopped by its budget names the flag that raises it.
+fn budget_flag(error: grundy::Error) -> Failure {
+    match error {
+        grundy::Error::PositionBudget { .. } => {
+            Failure::Input(format!("{error} (raise it with --budget)"))
+        }
+        other => other.into(),
+    }
+}
+
+/// The heaps `grundy misere` plays, parsed.
+fn misere_heaps(args: &MisereArgs) -> Result<Vec<usize>, Failure> {
+    Ok(args
+        .heaps
+        .iter()
+        .map(|h| parse_size(h).map(|h| usize::try_from(h).unwrap_or(usize::MAX)))
+        .collect::<Result<Vec<usize>, _>>()?)
 }
 
 /// The largest heap `grundy misere` searches (positions grow exponentially

@@ -77,3 +77,41 @@ fn many_part_digits_take_polynomial_time() {
     ]);
     assert_eq!(last_value(&csv), "299");
 }
+
+#[test]
+fn tables_are_refused_past_the_memory_limit_before_allocating() {
+    // Nim's values are known up front, four bytes each: this used to
+    // pass the one-byte estimate and abort on the allocation, or reach
+    // 7 GB through the histogram of an analysis.
+    rejects(
+        &["values", "nim", "--to", "10^9", "--memory-limit", "1G"],
+        &["over the limit of 1.0 GiB", "--memory-limit"],
+    );
+    rejects(
+        &["analyze", "nim", "--to", "1e8", "--memory-limit", "400M"],
+        &["needs 762.9 MiB", "--memory-limit"],
+    );
+    rejects(
+        &["analyze", "nim", "--to", "1e8"],
+        &["histogram", "100000001 values", "--memory-limit"],
+    );
+}
+
+#[test]
+fn misere_budget_bounds_the_options_listed_too() {
+    // 2.8 GB of listed options, and 4·10^12 partitions at heap 200.
+    rejects(
+        &["misere", "kayles", "10000", "10000", "--budget", "1e3"],
+        &["more than 1000 positions", "--budget"],
+    );
+    rejects(&["misere", "0.{2+}", "200"], &["positions", "--budget"]);
+}
+
+#[test]
+fn misere_quotient_checks_heaps_before_computing() {
+    // Used to compute the quotient for 16 s first.
+    rejects(
+        &["misere", "kayles", "--quotient", "6", "1e18"],
+        &["the quotient covers heaps up to 6"],
+    );
+}

@@ -73,6 +73,23 @@ pub enum Error {
         limit: String,
     },
 
+    /// The histogram of an analysis (one count per distinct value) would
+    /// need more memory than allowed: games such as Nim have a value per
+    /// heap.
+    #[error(
+        "the histogram of heaps 0..={to} has up to {values} values and needs {needed}, over the limit of {limit}"
+    )]
+    HistogramTooLarge {
+        /// The largest heap analysed.
+        to: u64,
+        /// How many distinct values it may have.
+        values: u128,
+        /// The memory it needs, human-readable.
+        needed: String,
+        /// The memory limit in force, human-readable.
+        limit: String,
+    },
+
     /// Memory for a table could not be had from the system.
     #[error("cannot allocate {needed} for a table of heaps 0..={to}")]
     OutOfMemory {

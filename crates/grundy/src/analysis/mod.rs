@@ -114,6 +114,46 @@ pub fn analyze<G: HeapRuleset + fmt::Display + ?Sized>(
 /// `0..values.len()`, as from a [`Checkpoint`](crate::solve::Checkpoint)).
 pub fn analyze_from<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
+    values: ValueTable,
+    limits: &Limits,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Analysis> {
+    // A closed form tells the largest value before anything is computed.
+    let last = limits.to.unwrap_or(limits.max);
+    if let Some(largest) = usize::try_from(last).ok().and_then(|n| game.closed_form(n)) {
+        check_histogram_fits(solver, last, largest)?;
+    }
+    let found = analyze_within(game, values, limits, solver, progress)?;
+    let largest = found.max_value().0;
+    check_histogram_fits(solver, found.computed_to() as u64, largest.into())?;
+    Ok(found)
+}
+
+/// Bytes per distinct value that [`Analysis::histogram`] and the reports
+/// built from it take: the counts (8), the `(value, count)` list (16) and a
+/// rendering of each entry (up to 56 as text).
+pub const HISTOGRAM_BYTES_PER_VALUE: u128 = 80;
+
+/// Checks that the histogram of a table whose values are at most `largest`
+/// fits the solver's memory limit.
+fn check_histogram_fits(solver: &TableSolver, to: u64, largest: u64) -> Result<()> {
+    let values = u128::from(largest) + 1;
+    let needed = values * HISTOGRAM_BYTES_PER_VALUE;
+    if needed > u128::from(solver.memory_limit()) {
+        return Err(crate::Error::HistogramTooLarge {
+            to,
+            values,
+            needed: crate::error::human_bytes(needed),
+            limit: crate::error::human_bytes(u128::from(solver.memory_limit())),
+        });
+    }
+    Ok(())
+}
+
+/// [`analyze_from`] without the histogram's memory check.
+fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
     mut values: ValueTable,
     limits: &Limits,
     solver: &TableSolver,

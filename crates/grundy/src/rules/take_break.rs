@@ -469,6 +469,53 @@ impl TakeBreak {
         }
     }
 
+    /// How many options heap `n` lists, stopping at `cap`: for each digit
+    /// the partitions of what it leaves into the counts it allows (an upper
+    /// bound where `!`, `?` or `=` rules some out), so that a caller can
+    /// refuse before listing 4·10^12 options (`0.{2+}` at heap 200). The
+    /// partitions of `r` into exactly `k` parts follow
+    /// `p(r, k) = p(r - 1, k - 1) + p(r - k, k)` (the smallest part is 1,
+    /// or every part loses one), one row of `k` at a time.
+    pub fn option_count(&self, n: usize, cap: u64) -> u64 {
+        let mut total = 0u64;
+        let last_t = self.max_take().map_or(n, |max| max.min(n));
+        for t in 0..=last_t {
+            let digit = self.digit(t);
+            let rest = n - t;
+            total +=
+                u64::from(digit.allows(0) && rest == 0) + u64::from(digit.allows(1) && rest > 0);
+            let most = digit.max_parts().map_or(rest, |k| k as usize).min(rest);
+            if most <= 2 {
+                // p(r, 2) = floor(r / 2), without a row.
+                total += if most == 2 && digit.allows(2) {
+                    rest as u64 / 2
+                } else {
+                    0
+                };
+                continue;
+            }
+            // p(., 1): one way to leave any non-empty heap.
+            let mut row: Vec<u64> = (0..=rest).map(|r| u64::from(r > 0)).collect();
+            for k in 2..=most {
+                let mut next = vec![0u64; rest + 1];
+                for r in k..=rest {
+                    next[r] = row[r - 1].saturating_add(next[r - k]);
+                }
+                row = next;
+                if digit.allows(k) {
+                    total = total.saturating_add(row[rest]);
+                }
+                if total >= cap {
+                    return cap;
+                }
+            }
+            if total >= cap {
+                return cap;
+            }
+        }
+        total
+    }
+
     /// Calls `f` with the parts of every move of `digit` that leaves `rest`
     /// tokens in fewer than `below` heaps.
     fn options_of_digit(
@@ -1118,6 +1165,28 @@ mod tests {
         assert_eq!(nim.closed_form(77), Some(77));
         let kayles: TakeBreak = "0.77".parse().unwrap();
         assert_eq!(kayles.closed_form(5), None);
+    }
+
+    #[test]
+    fn option_counts_match_the_listing() {
+        for code in [
+            "0.77",
+            "0.{62}",
+            "0.{2+}",
+            "{2,3,5}.0",
+            "4.[3]",
+            "0.{1,4+}",
+            "0.F7",
+        ] {
+            let game: TakeBreak = code.parse().unwrap();
+            for n in 0..=24 {
+                let mut listed = 0;
+                game.for_each_option(n, |_| listed += 1);
+                assert_eq!(game.option_count(n, u64::MAX), listed, "{code} at {n}");
+            }
+        }
+        let open: TakeBreak = "0.{2+}".parse().unwrap();
+        assert_eq!(open.option_count(200, 1000), 1000);
     }
 
     #[test]

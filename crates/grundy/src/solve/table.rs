@@ -169,7 +169,32 @@ impl TableSolver {
 
     /// Checks up front that a table of heaps `0..=to` fits the memory limit.
     pub fn check_fits(&self, to: u64) -> Result<()> {
-        let needed = self.table_bytes(to);
+        self.check_bytes(to, self.table_bytes(to))
+    }
+
+    /// [`Self::check_fits`] for the table of `rules`: where a closed form
+    /// gives the values, the widest of them is known up front (Nim to 10^9
+    /// stores four bytes per heap beside the four-byte working copy, not
+    /// the one byte [`Self::table_bytes`] assumes).
+    pub fn check_fits_for<R: HeapRuleset + ?Sized>(&self, rules: &R, to: u64) -> Result<()> {
+        let widest = usize::try_from(to)
+            .ok()
+            .filter(|_| self.use_closed_forms)
+            .and_then(|n| rules.closed_form(n));
+        match widest {
+            Some(value) => {
+                let width: u128 = match value {
+                    0..=0xff => 1,
+                    0x100..=0xffff => 2,
+                    _ => 4,
+                };
+                self.check_bytes(to, (u128::from(to) + 1) * (4 + width))
+            }
+            None => self.check_fits(to),
+        }
+    }
+
+    fn check_bytes(&self, to: u64, needed: u128) -> Result<()> {
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
@@ -231,8 +256,8 @@ impl TableSolver {
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<SparseStats>> {
-        self.check_fits(to)?;
-        let end = to as usize + 1; // check_fits proved `to` fits in usize
+        self.check_fits_for(rules, to)?;
+        let end = to as usize + 1; // check_fits_for proved `to` fits in usize
         if values.len() >= end {
             return Ok(None);
         }
