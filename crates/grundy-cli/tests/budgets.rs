@@ -115,3 +115,43 @@ fn misere_quotient_checks_heaps_before_computing() {
         &["the quotient covers heaps up to 6"],
     );
 }
+
+#[test]
+fn ordered_positions_of_distinct_heaps_take_more_than_forty_heaps() {
+    // Was refused as "unordered positions of 41 heaps: at most 40". The
+    // total is 100!/59!, and the P-positions are 41! times the sets'
+    // (1257278261719143174031795944, checked by hand with Python).
+    let text = stdout(&[
+        "count",
+        "kayles",
+        "--to",
+        "100",
+        "--heaps",
+        "41",
+        "--distinct",
+    ]);
+    assert!(
+        text.contains(
+            ": 672945751599877470526861010462948352548794215040273178520663254630400000000000\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            ": 42059134510311967277073239599355923150621677869622921619711079743488000000000\n"
+        ),
+        "{text}"
+    );
+    rejects(
+        &[
+            "count",
+            "kayles",
+            "--to",
+            "100",
+            "--heaps",
+            "1001",
+            "--distinct",
+        ],
+        &["ordered positions of distinct heaps of 1001 heaps: at most 1000"],
+    );
+}
