@@ -349,6 +349,11 @@ pub struct ServeArgs {
 pub struct CheckArgs {
     /// A certificate written by `grundy analyze --certificate`.
     pub file: std::path::PathBuf,
+    /// The largest heap the plain solver recomputes; a certificate whose
+    /// proof needs more is refused before any work (the plain solver's time
+    /// grows with the square of the heaps for games that split).
+    #[arg(long, value_name = "N", default_value = "2^17")]
+    pub max: String,
 }
 
 #[derive(Debug, Args)]

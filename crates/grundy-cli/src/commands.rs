@@ -327,7 +327,8 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let certificate: Certificate = serde_json::from_str(&text)
         .map_err(|e| Failure::Input(format!("{path} is not a certificate: {e}")))?;
-    match certificate.check() {
+    let max = usize::try_from(parse_size(&args.max)?).unwrap_or(usize::MAX);
+    match certificate.check_within(max) {
         Ok(()) => {
             writeln!(
                 out,
@@ -341,6 +342,9 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
             Ok(())
         }
         Err(grundy::Error::InvalidCertificate { reason }) => Err(Failure::Rejected(reason)),
+        Err(grundy::Error::InvalidRange { reason }) => {
+            Err(Failure::Input(format!("{reason} (raise it with --max)")))
+        }
         Err(other) => Err(other.into()),
     }
 }

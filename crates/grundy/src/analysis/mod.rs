@@ -14,7 +14,7 @@ mod period;
 mod quotient;
 mod theorem;
 
-pub use certificate::{CERTIFICATE_FORMAT, Certificate};
+pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, Histogram, HistogramSource, NimSumCounts, TABULATE_LIMIT,
     Tuples, UNORDERED_HEAPS_LIMIT, count_copies, count_ordered, count_tuples, pair_histogram,
