@@ -499,7 +499,8 @@ pub struct ScriptArgs {
     /// For a script: the most operations one call of options(p) may take.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub ops_limit: u64,
-    /// For a script: the most seconds the whole run may take.
+    /// For a script: the most seconds the whole run may take (for
+    /// `compare`, with any game).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
 }

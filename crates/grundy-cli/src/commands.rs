@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use grundy::analysis::{
     self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
@@ -362,8 +362,21 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     solver.check_fits(to.max(limits.max))?;
     first.start();
     second.start();
-    let comparison =
-        first.checked(second.checked(analysis::compare(&first, &second, to, &limits, &solver)))?;
+    let time = script_limits(&args.script)?.time;
+    let deadline = Instant::now() + time;
+    let stop = || Instant::now() >= deadline;
+    let compared = analysis::compare(&first, &second, to, &limits, &solver, &stop);
+    let comparison = match first.checked(second.checked(compared)) {
+        Err(grundy::Error::Interrupted { heaps }) => {
+            return Err(Failure::Input(format!(
+                "compare stopped at the time limit of {} s, at heap {heaps} of the {} an \
+                 analysis may reach to prove a period (raise it with --time-limit)",
+                time.as_secs_f64(),
+                limits.max
+            )));
+        }
+        other => other?,
+    };
     output::comparison(
         out,
         args.format,
@@ -700,11 +713,30 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
         )));
     }
     let bar = progress::heaps(states, "outcomes");
+    // The rate so far projects the whole sweep: one that would pass the
+    // time limit stops at the first progress report (after 65,536 states),
+    // not at the limit itself.
+    let time = script_limits(&args.script_limits)?.time;
+    let started = Instant::now();
+    let mut projected = None;
     let found = game.outcomes(states, parse_bytes(&args.memory_limit)?, &mut |s| {
         bar.set_position(s);
+        let whole = started.elapsed().mul_f64(states as f64 / s.max(1) as f64);
+        if s > 0 && whole > time {
+            projected = Some((s, whole));
+            return false;
+        }
         true
     });
     bar.finish_and_clear();
+    if let Some((done, whole)) = projected {
+        return Err(Failure::Input(format!(
+            "{states} states would take about {:.0} s at the rate of the first {done}, past \
+             the time limit of {} s (raise it with --time-limit)",
+            whole.as_secs_f64(),
+            time.as_secs_f64()
+        )));
+    }
     let found = found?;
     // Winning moves: the options that are lost for the opponent.
     let mut reports = Vec::new();

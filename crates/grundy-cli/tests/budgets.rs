@@ -155,3 +155,60 @@ fn ordered_positions_of_distinct_heaps_take_more_than_forty_heaps() {
         &["ordered positions of distinct heaps of 1001 heaps: at most 1000"],
     );
 }
+
+#[test]
+fn compare_stops_at_the_time_limit() {
+    // 8.0 is not periodic in the plain sense, so the analysis looked for a
+    // proof up to 2^17 heaps of a three-part split: forever.
+    rejects(
+        &["compare", "8.0", "kayles", "--time-limit", "2"],
+        &["compare stopped at the time limit of 2 s", "--time-limit"],
+    );
+}
+
+#[test]
+fn outcomes_past_the_time_limit_are_refused_at_the_first_report() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/digits.rhai");
+    rejects(
+        &["outcomes", script, "--states", "1e10"],
+        &["10000000000 states would take about", "--time-limit"],
+    );
+}
+
+/// A temporary file, removed when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn check_refuses_a_forged_proof_size_before_any_work() {
+    let file =
+        TempFile(std::env::temp_dir().join(format!("grundy-forged-{}.json", std::process::id())));
+    let path = file.0.to_str().unwrap();
+    grundy(&["analyze", "kayles", "--certificate", path]).success();
+    let mut certificate: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // A consistent forgery: pre-period 10^5, its bound, and that many
+    // values. The plain solver took over 120 s before comparing one. The
+    // bound is 2 n0 + 2 p + k - 1 for Kayles (k = 2, p = 12).
+    certificate["preperiod"] = 100_000.into();
+    let needed = 2 * 100_000 + 2 * 12 + 1;
+    certificate["last_heap_needed"] = needed.into();
+    certificate["values"] = vec![0; needed + 1].into();
+    std::fs::write(path, certificate.to_string()).unwrap();
+    let refused = grundy(&["check", path]).code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("past the check's largest heap, 131072"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max"), "{stderr}");
+    // With the budget raised, the first wrong value is found at once.
+    let rejected = grundy(&["check", path, "--max", "1e6"]).code(1);
+    let stderr = String::from_utf8_lossy(&rejected.get_output().stderr).into_owned();
+    assert!(stderr.starts_with("invalid: g(1) is 1"), "{stderr}");
+}

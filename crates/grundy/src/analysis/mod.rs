@@ -348,13 +348,17 @@ pub struct Comparison {
 /// for all heaps: when both are proven periodic (pre-periods `n0`, `n0'`,
 /// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
 /// equality everywhere, since past `max(n0, n0')` both sequences repeat with
-/// period `lcm(p, p')`.
+/// period `lcm(p, p')`. The tables stop with [`Error::Interrupted`] soon
+/// after `stop()` turns true (a time limit, say).
+///
+/// [`Error::Interrupted`]: crate::Error::Interrupted
 pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     a: &G,
     b: &G,
     to: u64,
     limits: &Limits,
     solver: &TableSolver,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Comparison> {
     // Equality can only be proven through two proven periods; without a
     // theorem for both games, compare exactly the heaps asked for.
@@ -367,8 +371,8 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     // with one.
     let solver = &solver.clone().with_threads(1);
     let (first, second) = std::thread::scope(|scope| {
-        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| true));
-        let second = analyze(b, &effort, solver, &mut |_| true);
+        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| !stop()));
+        let second = analyze(b, &effort, solver, &mut |_| !stop());
         let first = first
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -391,8 +395,8 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
         }
     }
     let (mut xs, mut ys) = (first.values, second.values);
-    solver.extend(a, &mut xs, enough, &mut |_| true)?;
-    solver.extend(b, &mut ys, enough, &mut |_| true)?;
+    solver.extend(a, &mut xs, enough, &mut |_| !stop())?;
+    solver.extend(b, &mut ys, enough, &mut |_| !stop())?;
     let compared = enough as usize;
     let first_difference = (0..=compared)
         .find(|&n| xs.at(n) != ys.at(n))

@@ -61,6 +61,14 @@ const AUTO_MIN_SAMPLE: u64 = 32;
 /// How often, in heaps, the progress callback is called.
 const PROGRESS_STRIDE: usize = 4096;
 
+/// How often, in heaps, the dense engine looks at the clock, to call the
+/// progress callback at least every [`PROGRESS_INTERVAL`].
+const PROGRESS_CHECK: usize = 64;
+
+/// The longest the dense engine goes without calling the progress
+/// callback, past one [`PROGRESS_CHECK`] of heaps.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+
 /// Seconds per heap of a sample.
 fn per_heap(elapsed: Duration, heaps: u64) -> f64 {
     elapsed.as_secs_f64() / heaps.max(1) as f64
@@ -425,6 +433,7 @@ impl TableSolver {
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
+        let mut reported = Instant::now();
         for n in values.len()..end {
             let value = match rules.closed_form(n).filter(|_| self.use_closed_forms) {
                 Some(v) => Nimber::try_from(v)?,
@@ -436,10 +445,18 @@ impl TableSolver {
             };
             max = max.max(value);
             values.push(value);
-            if n % PROGRESS_STRIDE == 0 && !progress(n) {
-                return Err(Error::Interrupted {
-                    heaps: values.len() as u64,
-                });
+            // Every few thousand heaps, and as often as the interval allows
+            // where heaps are slow (games that split into many heaps), so
+            // that a caller's time limit or Ctrl-C stops the run promptly.
+            let due = n % PROGRESS_STRIDE == 0
+                || (n % PROGRESS_CHECK == 0 && reported.elapsed() >= PROGRESS_INTERVAL);
+            if due {
+                reported = Instant::now();
+                if !progress(n) {
+                    return Err(Error::Interrupted {
+                        heaps: values.len() as u64,
+                    });
+                }
             }
             if until.is_some_and(|t| Instant::now() >= t) {
                 return Ok(());
