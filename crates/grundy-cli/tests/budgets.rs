@@ -212,3 +212,13 @@ fn check_refuses_a_forged_proof_size_before_any_work() {
     let stderr = String::from_utf8_lossy(&rejected.get_output().stderr).into_owned();
     assert!(stderr.starts_with("invalid: g(1) is 1"), "{stderr}");
 }
+
+#[test]
+fn winning_moves_of_many_part_codes_are_refused_not_enumerated() {
+    // Listing the partitions of 199 into 62 heaps aborted on memory; those
+    // of 100 (190 million) took 20 s.
+    rejects(&["sum", "0.{62}", "200"], &["more than 10000000 options"]);
+    rejects(&["sum", "0.{2+}", "100"], &["more than 10000000 options"]);
+    // Small heaps still list theirs.
+    assert!(stdout(&["sum", "0.{2+}", "30", "7"]).contains("becomes 7 + 11 + 11"));
+}

@@ -90,6 +90,21 @@ pub enum Error {
         limit: String,
     },
 
+    /// A heap has too many options to list one by one (moves into many
+    /// heaps: `0.{62}` at heap 200). Its value, and the values of sums, need
+    /// no listing; winning moves and option counts do.
+    #[error(
+        "heap {heap} of {game} has more than {limit} options, too many to list its moves (its value needs no listing: use `values`)"
+    )]
+    TooManyOptions {
+        /// The game.
+        game: String,
+        /// The heap.
+        heap: u64,
+        /// The most options listed.
+        limit: u64,
+    },
+
     /// Memory for a table could not be had from the system.
     #[error("cannot allocate {needed} for a table of heaps 0..={to}")]
     OutOfMemory {

@@ -66,9 +66,9 @@ pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
-    Component, ExplainedHeap, ExplainedOption, ExplainedSum, MoveCounts, PositionMove, PositionSum,
-    SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions, analyze_sum, explain_sum,
-    move_counts, play_tokens, winning_move_counts, winning_targets,
+    Component, ExplainedHeap, ExplainedOption, ExplainedSum, LISTED_OPTIONS_LIMIT, MoveCounts,
+    PositionMove, PositionSum, SumAnalysis, TokenSum, Winner, WinningMove, analyze_positions,
+    analyze_sum, explain_sum, move_counts, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

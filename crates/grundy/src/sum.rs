@@ -185,6 +185,7 @@ pub fn analyze_sum<G: HeapRuleset>(
     for (index, target) in winning_targets(&values) {
         let component = components[index];
         let table = &tables[component.game];
+        check_listable(&games[component.game], component.heap)?;
         games[component.game].visit_options(component.heap, &mut |option| {
             let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
             if reached == target {
@@ -274,6 +275,7 @@ pub fn explain_sum<G: HeapRuleset + ?Sized>(
     };
     let mut components = Vec::with_capacity(heaps.len());
     for &heap in heaps {
+        check_listable(game, heap)?;
         let mut listed: Vec<Vec<usize>> = Vec::new();
         game.visit_options(heap, &mut |option| listed.push(leaves(option)));
         listed.sort();
@@ -384,6 +386,9 @@ pub fn move_counts<G: HeapRuleset>(
     solver: &TableSolver,
 ) -> Result<Vec<MoveCounts>> {
     let tables = tables_for(games, components, solver)?;
+    for component in components {
+        check_listable(&games[component.game], component.heap)?;
+    }
     Ok(components
         .iter()
         .map(|component| {
@@ -402,6 +407,32 @@ pub fn move_counts<G: HeapRuleset>(
             }
         })
         .collect())
+}
+
+/// The most options of one heap that winning moves, explanations and move
+/// counts list one by one.
+pub const LISTED_OPTIONS_LIMIT: u64 = 10_000_000;
+
+/// Checks that heap `heap` of `game` has at most [`LISTED_OPTIONS_LIMIT`]
+/// options before they are listed: take-and-break codes whose moves leave
+/// three or more heaps count their partitions first (listing those of
+/// `0.{62}` at heap 200 aborted on memory); other rules have at most a few
+/// options per token of the heap.
+fn check_listable<G: HeapRuleset + ?Sized>(game: &G, heap: usize) -> Result<()> {
+    let many_parts = |code: &crate::TakeBreak| code.max_parts().is_none_or(|k| k > 2);
+    match game.as_take_break() {
+        Some(code)
+            if many_parts(code)
+                && code.option_count(heap, LISTED_OPTIONS_LIMIT + 1) > LISTED_OPTIONS_LIMIT =>
+        {
+            Err(Error::TooManyOptions {
+                game: code.to_string(),
+                heap: heap as u64,
+                limit: LISTED_OPTIONS_LIMIT,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The value table of each game of a sum, up to the largest heap the
