@@ -7,7 +7,7 @@
 //! games and its value the nim-sum of theirs. Without walls a square `(r, c)`
 //! is worth `r ^ c`: the figure plays two-heap Nim on its coordinates.
 
-use crate::{Error, MexScratch, Nimber, Result};
+use crate::{Error, Nimber, Result};
 
 /// A map: its squares, and the figures standing on them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,31 +104,57 @@ impl Maze {
     }
 
     /// The value of every square, `None` on walls.
+    ///
+    /// A square's options are the floor squares left of it in its row
+    /// segment and above it in its column segment (segments end at walls),
+    /// so the values of those segments so far, kept as running bitsets, one
+    /// for the row and one per column, are exactly its option values: each
+    /// square costs a mex over two bitsets, not a walk over its moves (a
+    /// one-row map of 100,000 squares took 41 s that way).
     pub fn values(&self) -> Result<Vec<Vec<Option<Nimber>>>> {
-        let mut values: Vec<Vec<Option<Nimber>>> = Vec::with_capacity(self.floor.len());
-        let mut seen = MexScratch::new();
-        for (r, row) in self.floor.iter().enumerate() {
+        let width = self.floor.iter().map(Vec::len).max().unwrap_or(0);
+        let mut columns: Vec<Vec<u64>> = vec![Vec::new(); width];
+        let mut row_set: Vec<u64> = Vec::new();
+        let mut values = Vec::with_capacity(self.floor.len());
+        for row in &self.floor {
+            row_set.clear();
             let mut computed = Vec::with_capacity(row.len());
-            for (c, &open) in row.iter().enumerate() {
-                if !open {
-                    computed.push(None);
+            for (c, column) in columns.iter_mut().enumerate() {
+                // Squares past the end of a row are walls.
+                if !row.get(c).copied().unwrap_or(false) {
+                    column.clear();
+                    row_set.clear();
+                    if c < row.len() {
+                        computed.push(None);
+                    }
                     continue;
                 }
-                seen.clear();
-                for (r2, c2) in self.moves((r, c)) {
-                    let value = if r2 == r {
-                        computed[c2]
-                    } else {
-                        values[r2][c2]
-                    };
-                    seen.insert(value.expect("moves only reach floor"));
+                let value = mex_of_union(&row_set, column);
+                for set in [&mut row_set, column] {
+                    let word = value as usize / 64;
+                    if set.len() <= word {
+                        set.resize(word + 1, 0);
+                    }
+                    set[word] |= 1 << (value % 64);
                 }
-                computed.push(Some(seen.mex()?));
+                computed.push(Some(Nimber::try_from(value)?));
             }
             values.push(computed);
         }
         Ok(values)
     }
+}
+
+/// The smallest number in neither bitset.
+fn mex_of_union(a: &[u64], b: &[u64]) -> u64 {
+    let words = a.len().max(b.len());
+    (0..words)
+        .map(|i| a.get(i).copied().unwrap_or(0) | b.get(i).copied().unwrap_or(0))
+        .enumerate()
+        .find(|&(_, word)| word != u64::MAX)
+        .map_or(words as u64 * 64, |(i, word)| {
+            i as u64 * 64 + u64::from(word.trailing_ones())
+        })
 }
 
 #[cfg(test)]
