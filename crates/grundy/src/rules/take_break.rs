@@ -262,8 +262,9 @@ impl Family {
     /// smaller heaps (so also for the heap being computed).
     fn composed(&self, j: usize, m: usize, values: &[Nimber], words: usize, out: &mut [u64]) {
         out.fill(0);
-        for a in 1..(m + 2).saturating_sub(j) {
-            xor_translate_into(self.get(j - 1, m - a, words), values[a].get(), out);
+        let last = (m + 2).saturating_sub(j);
+        for (a, g) in values.iter().enumerate().take(last).skip(1) {
+            xor_translate_into(self.get(j - 1, m - a, words), g.get(), out);
         }
     }
 
