@@ -181,9 +181,11 @@ pub struct TakeBreak {
 /// minutes).
 ///
 /// A pure function of the game's values, so one cache serves every table
-/// of the game; it compares equal and clones empty.
+/// of the game; it compares equal and clones empty. Boxed: the families
+/// inline would make every `TakeBreak`, and with it every
+/// [`HeapGame`](crate::HeapGame), hundreds of bytes.
 #[derive(Default)]
-struct CompositionCache(Mutex<Compositions>);
+struct CompositionCache(Mutex<Box<Compositions>>);
 
 impl Clone for CompositionCache {
     fn clone(&self) -> Self {
@@ -213,7 +215,11 @@ struct Compositions {
     exact: Family,
     /// `C_j`, for the digits that leave `j` heaps or more.
     at_least: Family,
-    /// Both families hold the sets of heaps `m < done`.
+    /// `P_1`, for the digits whose heaps must be pairwise unequal.
+    unequal: Ordered,
+    /// `P_0`, for the digits whose heaps must not all be equal.
+    multisets: Ordered,
+    /// Every family holds the sets of heaps `m < done`.
     done: usize,
     /// The most bytes the sets may take, once a table has set it: they
     /// grow with the table (by `words` words per heap and set), so a long
@@ -265,8 +271,8 @@ impl Family {
     fn composed(&self, j: usize, m: usize, values: &[Nimber], words: usize, out: &mut [u64]) {
         out.fill(0);
         let last = (m + 2).saturating_sub(j);
-        for (a, value) in values.iter().enumerate().take(last).skip(1) {
-            xor_translate_into(self.get(j - 1, m - a, words), value.get(), out);
+        for (a, g) in values.iter().enumerate().take(last).skip(1) {
+            xor_translate_into(self.get(j - 1, m - a, words), g.get(), out);
         }
     }
 
@@ -276,44 +282,165 @@ impl Family {
     }
 }
 
+/// For digits whose heaps must be pairwise unequal (`!`) or not all equal
+/// (`?`), where order matters to the constraint: `P_s(j, m, lo)`, the set
+/// of values of `j` heaps of at least `lo` tokens summing to `m`, in
+/// non-decreasing order (`s = 0`) or increasing order (`s = 1`). Splitting
+/// off the smallest heap,
+/// `P(j, m, lo) = P(j, m, lo + 1) U (g(lo) ^ P(j - 1, m - lo, lo + s))`,
+/// with `P(1, m, lo) = {g(m)}` for `m >= lo`. Unequal heaps are
+/// `P_1(k, m, 1)`. Heaps not all equal whose smallest is `a` leave `k - 1`
+/// heaps of at least `a` summing to `m - a` that are not all `a`: every such
+/// multiset when `k a < m`, none when `k a = m`; so they are
+/// `U_{k a < m} g(a) ^ P_0(k - 1, m - a, a)`. A heap costs `O(m log k)`
+/// bitset operations instead of one per partition (there are 4·10^8
+/// partitions of 200 into unequal parts).
+#[derive(Default)]
+struct Ordered {
+    /// `s`: 1 for increasing heaps, 0 for non-decreasing.
+    step: usize,
+    /// The largest `j` stored (0: none).
+    depth: usize,
+    /// `rows[m]`: `P(j, m, lo)` for `j = 2..=depth` and
+    /// `lo = 1..=lo_max(j, m)`, `words` words each, `j` by `j`.
+    rows: Vec<Vec<u64>>,
+    /// The bytes the rows take.
+    bytes: u128,
+}
+
+impl Ordered {
+    fn new(step: usize, depth: usize) -> Ordered {
+        Ordered {
+            step,
+            depth,
+            ..Ordered::default()
+        }
+    }
+
+    /// The largest smallest heap of `j` heaps summing to `m` (0 when there
+    /// are none): `j lo + s j (j - 1) / 2 <= m`.
+    fn lo_max(&self, j: usize, m: usize) -> usize {
+        let steps = self.step * j * (j - 1) / 2;
+        match m.checked_sub(steps) {
+            Some(room) if room >= j => room / j,
+            _ => 0,
+        }
+    }
+
+    /// The stored `P(j, m, lo)`, for `2 <= j <= depth`; `None` when empty.
+    fn get(&self, j: usize, m: usize, lo: usize, words: usize) -> Option<&[u64]> {
+        if lo == 0 || lo > self.lo_max(j, m) {
+            return None;
+        }
+        let before: usize = (2..j).map(|i| self.lo_max(i, m)).sum();
+        let at = (before + lo - 1) * words;
+        Some(&self.rows[m][at..at + words])
+    }
+
+    /// `out |= g(lo) ^ P(j - 1, m - lo, lo + s)`: the ways whose smallest
+    /// heap is `lo`.
+    fn add_smallest(&self, j: usize, m: usize, lo: usize, values: &[Nimber], out: &mut [u64]) {
+        let (rest, least) = (m - lo, lo + self.step);
+        if j == 2 {
+            if rest >= least {
+                let v = (values[lo] ^ values[rest]).index();
+                out[v / 64] |= 1 << (v % 64);
+            }
+        } else if let Some(set) = self.get(j - 1, rest, least, out.len()) {
+            xor_translate_into(set, values[lo].get(), out);
+        }
+    }
+
+    /// `U_{lo=1}^{last} g(lo) ^ P(k - 1, m - lo, lo + s)` into `out`.
+    fn smallest_up_to(&self, k: usize, m: usize, last: usize, values: &[Nimber], out: &mut [u64]) {
+        out.fill(0);
+        for lo in 1..=last {
+            self.add_smallest(k, m, lo, values, out);
+        }
+    }
+
+    /// Appends the row of heap `m`, given the rows of smaller heaps.
+    fn push(&mut self, m: usize, values: &[Nimber], words: usize) {
+        let mut row = Vec::new();
+        for j in 2..=self.depth {
+            let count = self.lo_max(j, m);
+            let start = row.len();
+            row.resize(start + count * words, 0);
+            for lo in (1..=count).rev() {
+                let at = start + (lo - 1) * words;
+                if lo < count {
+                    row.copy_within(at + words..at + 2 * words, at);
+                }
+                self.add_smallest(j, m, lo, values, &mut row[at..at + words]);
+            }
+        }
+        self.bytes += (row.len() * 8) as u128;
+        self.rows.push(row);
+    }
+}
+
+/// How deep each family of split sets must go for a code.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Depths {
+    exact: usize,
+    at_least: usize,
+    unequal: usize,
+    multisets: usize,
+}
+
 impl Compositions {
-    /// Makes `E_j(m)` for `j <= exact` and `C_j(m)` for `j <= at_least`
-    /// available for `m < values.len()`, within the memory limit; stops
-    /// with the current [`Cancel`](crate::Cancel) token's error, with the
-    /// sets of every heap finished so far kept (one heap costs `O(j m)`
-    /// bitset operations, a tenth of a second at `m = 10^5`).
-    fn extend(&mut self, values: &[Nimber], exact: usize, at_least: usize) -> Result<()> {
+    /// Makes `E_j(m)` for `j <= exact`, `C_j(m)` for `j <= at_least` and
+    /// the rows of the ordered families available for `m < values.len()`,
+    /// within the memory limit; stops with the current
+    /// [`Cancel`](crate::Cancel) token's error, with the sets of every heap
+    /// finished so far kept (one heap costs `O(j m)` bitset operations, a
+    /// tenth of a second at `m = 10^5`).
+    fn extend(&mut self, values: &[Nimber], depths: Depths) -> Result<()> {
+        let Depths {
+            exact,
+            at_least,
+            unequal,
+            multisets,
+        } = depths;
         let max = values.iter().copied().max().unwrap_or(Nimber::ZERO).get();
         let bits = u32::BITS - max.leading_zeros();
         let words = ((1usize << bits) / 64).max(1);
         if words > self.words
             || exact > self.exact.sets.len()
             || at_least > self.at_least.sets.len()
+            || unequal > self.unequal.depth
+            || multisets > self.multisets.depth
         {
             // Wider values or a deeper digit: start again.
             *self = Compositions {
                 words: words.max(self.words),
                 exact: Family::new(false, exact.max(self.exact.sets.len())),
                 at_least: Family::new(true, at_least.max(self.at_least.sets.len())),
+                unequal: Ordered::new(1, unequal.max(self.unequal.depth)),
+                multisets: Ordered::new(0, multisets.max(self.multisets.depth)),
                 done: 0,
                 limit: self.limit,
             };
         }
         let words = self.words;
         let sets = self.exact.sets.len() + self.at_least.sets.len();
-        let needed = (values.len() as u128) * (sets * words * 8) as u128;
-        if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
-            return Err(Error::TableTooLarge {
-                to: values.len() as u64,
-                needed: human_bytes(needed),
-                limit: human_bytes(u128::from(limit)),
-            });
-        }
         let mut set = vec![0u64; words];
         while self.done < values.len() {
             cancel::check()?;
-            self.exact.push(self.done, values, words, &mut set);
-            self.at_least.push(self.done, values, words, &mut set);
+            let m = self.done;
+            let needed =
+                ((m + 1) * sets * words * 8) as u128 + self.unequal.bytes + self.multisets.bytes;
+            if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
+                return Err(Error::TableTooLarge {
+                    to: values.len() as u64,
+                    needed: human_bytes(needed),
+                    limit: human_bytes(u128::from(limit)),
+                });
+            }
+            self.exact.push(m, values, words, &mut set);
+            self.at_least.push(m, values, words, &mut set);
+            self.unequal.push(m, values, words);
+            self.multisets.push(m, values, words);
             self.done += 1;
         }
         Ok(())
@@ -321,6 +448,33 @@ impl Compositions {
 }
 
 impl TakeBreak {
+    /// How deep each family of [`Compositions`] must go: the largest count
+    /// of heaps an unconstrained digit leaves exactly, the largest open
+    /// count (at least 2, the base of `C_1`), and for `!` and `?` digits
+    /// one less than their largest count (they split off the smallest
+    /// heap).
+    fn split_depths(&self) -> Depths {
+        let digits = || self.digits.iter().chain(&self.tail);
+        let largest = |parts: Parts| {
+            digits()
+                .filter(|d| d.parts == parts)
+                .map(|d| (u64::BITS - d.leaves.leading_zeros()).saturating_sub(1) as usize)
+                .max()
+                .unwrap_or(0)
+        };
+        Depths {
+            exact: Some(largest(Parts::Any)).filter(|&k| k >= 2).unwrap_or(0),
+            at_least: digits()
+                .filter(|d| d.parts == Parts::Any)
+                .filter_map(|d| d.open)
+                .map(|k| (k as usize).max(2))
+                .max()
+                .unwrap_or(0),
+            unequal: largest(Parts::Distinct).saturating_sub(1),
+            multisets: largest(Parts::NotAllEqual).saturating_sub(1),
+        }
+    }
+
     /// Bounds the memory of the sets of many-heap splits (see
     /// [`CompositionCache`]) that tables of this game build, in bytes.
     pub fn limit_split_sets(&self, bytes: u64) {
@@ -335,41 +489,27 @@ impl TakeBreak {
     /// cover: unconstrained moves into two or more heaps through
     /// [`CompositionCache`], moves into equal heaps by their value (`k`
     /// heaps of size `s` are worth `g(s)` for odd `k`, 0 for even), and
-    /// moves into unequal heaps one partition at a time. Stops with the
-    /// current [`Cancel`](crate::Cancel) token's error, leaving `seen`
-    /// incomplete.
+    /// moves into unequal or not-all-equal heaps through the ordered split
+    /// sets ([`Ordered`]). Stops with the current [`Cancel`](crate::Cancel)
+    /// token's error while the sets are extended, leaving `seen` incomplete.
     fn gather_composed(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) -> Result<()> {
-        let digits = || self.digits.iter().chain(&self.tail);
-        let unconstrained = || digits().filter(|d| d.parts == Parts::Any);
-        let exact = unconstrained()
-            .map(|d| (u64::BITS - d.leaves.leading_zeros()).saturating_sub(1) as usize)
-            .filter(|&k| k >= 2)
-            .max()
-            .unwrap_or(0);
-        let at_least = unconstrained()
-            .filter_map(|d| d.open)
-            .map(|k| (k as usize).max(2))
-            .max()
-            .unwrap_or(0);
         let mut cache = self
             .compositions
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache.extend(&values[..n], exact, at_least)?;
+        cache.extend(&values[..n], self.split_depths())?;
         let words = cache.words;
         let mut fresh = vec![0u64; words];
-        let mut insert_set = |seen: &mut MexScratch, family: &Family, j: usize, rest: usize| {
+        let insert_set = |seen: &mut MexScratch, fresh: &mut [u64], family: &Family, j, rest| {
             if rest < n {
                 seen.insert_bits(family.get(j, rest, words));
             } else {
                 // t = 0 splits heap n itself, into heaps all smaller.
-                family.composed(j, rest, values, words, &mut fresh);
-                seen.insert_bits(&fresh);
+                family.composed(j, rest, values, words, fresh);
+                seen.insert_bits(fresh);
             }
         };
-        let mut parts = Vec::new();
-        let mut ticker = Ticker::default();
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
             let digit = self.digit(t);
@@ -385,29 +525,27 @@ impl TakeBreak {
                 match digit.parts {
                     Parts::Any if digit.open.is_some_and(|open| k >= open as usize) => {
                         // Every larger count is allowed too: one set.
-                        insert_set(seen, &cache.at_least, k, rest);
+                        insert_set(seen, &mut fresh, &cache.at_least, k, rest);
                         break;
                     }
-                    Parts::Any => insert_set(seen, &cache.exact, k, rest),
+                    Parts::Any => insert_set(seen, &mut fresh, &cache.exact, k, rest),
                     Parts::AllEqual if rest.is_multiple_of(k) => seen.insert(match k % 2 {
                         1 => values[rest / k],
                         _ => Nimber::ZERO,
                     }),
                     Parts::AllEqual => {}
-                    Parts::Distinct | Parts::NotAllEqual => {
-                        let flow = partitions(
-                            rest,
-                            k,
-                            1,
-                            digit.parts,
-                            &mut parts,
-                            &mut ticker,
-                            &mut |heaps: &[usize]| {
-                                seen.insert(heaps.iter().map(|&p| values[p]).sum());
-                                ControlFlow::Continue(())
-                            },
-                        );
-                        finished(flow)?;
+                    Parts::Distinct => {
+                        let unequal = &cache.unequal;
+                        let last = unequal.lo_max(k, rest);
+                        unequal.smallest_up_to(k, rest, last, values, &mut fresh);
+                        seen.insert_bits(&fresh);
+                    }
+                    Parts::NotAllEqual => {
+                        let last = (rest - 1) / k;
+                        cache
+                            .multisets
+                            .smallest_up_to(k, rest, last, values, &mut fresh);
+                        seen.insert_bits(&fresh);
                     }
                 }
             }
