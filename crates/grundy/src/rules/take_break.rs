@@ -179,9 +179,10 @@ pub struct TakeBreak {
 /// minutes).
 ///
 /// A pure function of the game's values, so one cache serves every table
-/// of the game; it compares equal and clones empty.
+/// of the game; it compares equal and clones empty. Boxed, so that a code
+/// stays small.
 #[derive(Default)]
-struct CompositionCache(Mutex<Compositions>);
+struct CompositionCache(Mutex<Box<Compositions>>);
 
 impl Clone for CompositionCache {
     fn clone(&self) -> Self {
