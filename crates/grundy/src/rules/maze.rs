@@ -113,8 +113,8 @@ impl Maze {
     /// one-row map of 100,000 squares took 41 s that way).
     pub fn values(&self) -> Result<Vec<Vec<Option<Nimber>>>> {
         let width = self.floor.iter().map(Vec::len).max().unwrap_or(0);
-        let mut columns: Vec<Vec<u64>> = vec![Vec::new(); width];
-        let mut row_set: Vec<u64> = Vec::new();
+        let mut columns: Vec<Segment> = vec![Segment::default(); width];
+        let mut row_set = Segment::default();
         let mut values = Vec::with_capacity(self.floor.len());
         for row in &self.floor {
             row_set.clear();
@@ -129,14 +129,9 @@ impl Maze {
                     }
                     continue;
                 }
-                let value = mex_of_union(&row_set, column);
-                for set in [&mut row_set, column] {
-                    let word = value as usize / 64;
-                    if set.len() <= word {
-                        set.resize(word + 1, 0);
-                    }
-                    set[word] |= 1 << (value % 64);
-                }
+                let value = row_set.mex_with(column);
+                row_set.insert(value);
+                column.insert(value);
                 computed.push(Some(Nimber::try_from(value)?));
             }
             values.push(computed);
@@ -145,16 +140,64 @@ impl Maze {
     }
 }
 
-/// The smallest number in neither bitset.
-fn mex_of_union(a: &[u64], b: &[u64]) -> u64 {
-    let words = a.len().max(b.len());
-    (0..words)
-        .map(|i| a.get(i).copied().unwrap_or(0) | b.get(i).copied().unwrap_or(0))
-        .enumerate()
-        .find(|&(_, word)| word != u64::MAX)
-        .map_or(words as u64 * 64, |(i, word)| {
-            i as u64 * 64 + u64::from(word.trailing_ones())
-        })
+/// The values of one row or column segment so far: a bitset of the words
+/// from the lowest one set, so that a column holding one large value (every
+/// column of a one-row map does) takes one word, not one per 64 values
+/// below it.
+#[derive(Clone, Default)]
+struct Segment {
+    /// The index of `words[0]` among all words.
+    first: usize,
+    words: Vec<u64>,
+}
+
+impl Segment {
+    fn clear(&mut self) {
+        self.words.clear();
+    }
+
+    /// Word `i` of the whole bitset.
+    fn word(&self, i: usize) -> u64 {
+        i.checked_sub(self.first)
+            .and_then(|i| self.words.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn insert(&mut self, value: u64) {
+        let w = value as usize / 64;
+        if self.words.is_empty() {
+            self.first = w;
+        } else if w < self.first {
+            self.words
+                .splice(0..0, std::iter::repeat_n(0, self.first - w));
+            self.first = w;
+        }
+        let i = w - self.first;
+        if i >= self.words.len() {
+            self.words.resize(i + 1, 0);
+        }
+        self.words[i] |= 1 << (value % 64);
+    }
+
+    /// The smallest number in neither this segment nor `other`.
+    fn mex_with(&self, other: &Segment) -> u64 {
+        let end = |s: &Segment| {
+            if s.words.is_empty() {
+                0
+            } else {
+                s.first + s.words.len()
+            }
+        };
+        let words = end(self).max(end(other));
+        (0..words)
+            .map(|i| self.word(i) | other.word(i))
+            .enumerate()
+            .find(|&(_, word)| word != u64::MAX)
+            .map_or(words as u64 * 64, |(i, word)| {
+                i as u64 * 64 + u64::from(word.trailing_ones())
+            })
+    }
 }
 
 #[cfg(test)]

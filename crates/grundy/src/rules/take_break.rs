@@ -181,9 +181,8 @@ pub struct TakeBreak {
 /// minutes).
 ///
 /// A pure function of the game's values, so one cache serves every table
-/// of the game; it compares equal and clones empty. Boxed: the families
-/// inline would make every `TakeBreak`, and with it every
-/// [`HeapGame`](crate::HeapGame), hundreds of bytes.
+/// of the game; it compares equal and clones empty. Boxed, so that a code
+/// stays small.
 #[derive(Default)]
 struct CompositionCache(Mutex<Box<Compositions>>);
 
