@@ -349,6 +349,11 @@ pub struct ServeArgs {
 pub struct CheckArgs {
     /// A certificate written by `grundy analyze --certificate`.
     pub file: std::path::PathBuf,
+    /// The largest heap the plain solver recomputes; a certificate whose
+    /// proof needs more is refused before any work (the plain solver's time
+    /// grows with the square of the heaps for games that split).
+    #[arg(long, value_name = "N", default_value = "2^17")]
+    pub max: String,
 }
 
 #[derive(Debug, Args)]
@@ -502,7 +507,8 @@ pub struct ScriptArgs {
     /// For a script: the most operations one call of options(p) may take.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub ops_limit: u64,
-    /// For a script: the most seconds the whole run may take.
+    /// For a script: the most seconds the whole run may take (for
+    /// `compare`, with any game).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use grundy::analysis::{
     self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
@@ -179,7 +179,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let game = heap_game(&args.game, Question::Analyze, &args.script)?;
     let limits = limits(&game, args.to.as_deref(), args.max.as_deref())?;
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
-    solver.check_fits(limits.to.unwrap_or(limits.max))?;
+    solver.check_fits_for(&game, limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let interrupted = stop_flag(&args.resumable);
     let found = analyze_heap_game(
@@ -344,7 +344,8 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let certificate: Certificate = serde_json::from_str(&text)
         .map_err(|e| Failure::Input(format!("{path} is not a certificate: {e}")))?;
-    match certificate.check() {
+    let max = usize::try_from(parse_size(&args.max)?).unwrap_or(usize::MAX);
+    match certificate.check_within(max) {
         Ok(()) => {
             writeln!(
                 out,
@@ -358,6 +359,9 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
             Ok(())
         }
         Err(grundy::Error::InvalidCertificate { reason }) => Err(Failure::Rejected(reason)),
+        Err(grundy::Error::InvalidRange { reason }) => {
+            Err(Failure::Input(format!("{reason} (raise it with --max)")))
+        }
         Err(other) => Err(other.into()),
     }
 }
@@ -375,8 +379,21 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     solver.check_fits(to.max(limits.max))?;
     first.start();
     second.start();
-    let comparison =
-        first.checked(second.checked(analysis::compare(&first, &second, to, &limits, &solver)))?;
+    let time = script_limits(&args.script)?.time;
+    let deadline = Instant::now() + time;
+    let stop = || Instant::now() >= deadline;
+    let compared = analysis::compare(&first, &second, to, &limits, &solver, &stop);
+    let comparison = match first.checked(second.checked(compared)) {
+        Err(grundy::Error::Interrupted { heaps }) => {
+            return Err(Failure::Input(format!(
+                "compare stopped at the time limit of {} s, at heap {heaps} of the {} an \
+                 analysis may reach to prove a period (raise it with --time-limit)",
+                time.as_secs_f64(),
+                limits.max
+            )));
+        }
+        other => other?,
+    };
     output::print(
         out,
         args.format,
@@ -722,11 +739,30 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
         )));
     }
     let bar = progress::heaps(states, "outcomes");
+    // The rate so far projects the whole sweep: one that would pass the
+    // time limit stops at the first progress report (after 65,536 states),
+    // not at the limit itself.
+    let time = script_limits(&args.script_limits)?.time;
+    let started = Instant::now();
+    let mut projected = None;
     let found = game.outcomes(states, parse_bytes(&args.memory_limit)?, &mut |s| {
         bar.set_position(s);
+        let whole = started.elapsed().mul_f64(states as f64 / s.max(1) as f64);
+        if s > 0 && whole > time {
+            projected = Some((s, whole));
+            return false;
+        }
         true
     });
     bar.finish_and_clear();
+    if let Some((done, whole)) = projected {
+        return Err(Failure::Input(format!(
+            "{states} states would take about {:.0} s at the rate of the first {done}, past \
+             the time limit of {} s (raise it with --time-limit)",
+            whole.as_secs_f64(),
+            time.as_secs_f64()
+        )));
+    }
     let report = OutcomesReport::new(&game, &found?, &positions)?;
     output::print(out, args.format, &report)
 }
@@ -750,12 +786,10 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
         let bound = usize::try_from(parse_size(bound)?)
             .unwrap_or(usize::MAX)
             .min(MISERE_HEAPS);
-        let quotient = MisereQuotient::compute(game, bound, args.fold, budget)?;
-        let heaps = args
-            .heaps
-            .iter()
-            .map(|h| parse_size(h).map(|h| h as usize))
-            .collect::<Result<Vec<usize>, _>>()?;
+        let heaps = misere_heaps(args)?;
+        MisereQuotient::check_covers(bound, &heaps)?;
+        let quotient =
+            MisereQuotient::compute(game, bound, args.fold, budget).map_err(budget_flag)?;
         let played = if heaps.is_empty() {
             None
         } else {
@@ -773,8 +807,8 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
                 "--to {to}: genera are searched, so at most heap {MISERE_HEAPS}"
             )));
         }
-        let mut misere = Misere::new(game, to)?.with_budget(budget);
-        let genera = misere.genera(to, terms)?;
+        let mut misere = Misere::bounded(game, to, budget).map_err(budget_flag)?;
+        let genera = misere.genera(to, terms).map_err(budget_flag)?;
         let report = GeneraReport::new(game.to_string(), &genera);
         let written = &args.game;
         return output::print(
@@ -791,23 +825,38 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
             "give heaps to play, or --to N for the genera".into(),
         ));
     }
-    let heaps = args
-        .heaps
-        .iter()
-        .map(|h| parse_size(h).map(|h| h as usize))
-        .collect::<Result<Vec<usize>, _>>()?;
+    let heaps = misere_heaps(args)?;
     let largest = heaps.iter().copied().max().unwrap_or(0);
     if largest > MISERE_HEAPS {
         return Err(Failure::Input(format!(
             "heap {largest}: misère sums are searched, so heaps up to {MISERE_HEAPS}"
         )));
     }
-    let mut misere = Misere::new(game, largest)?.with_budget(budget);
+    let mut misere = Misere::bounded(game, largest, budget).map_err(budget_flag)?;
     // Genera first, so that sums of hereditarily tame heaps need no search.
-    misere.genera(largest, terms.max(3))?;
-    let (value, moves) = misere.analyze_sum(&heaps)?;
+    misere.genera(largest, terms.max(3)).map_err(budget_flag)?;
+    let (value, moves) = misere.analyze_sum(&heaps).map_err(budget_flag)?;
     let report = MisereSumReport::new(game.to_string(), &heaps, value, &moves);
     output::print(out, args.format, &report)
+}
+
+/// A misère search stopped by its budget names the flag that raises it.
+fn budget_flag(error: grundy::Error) -> Failure {
+    match error {
+        grundy::Error::PositionBudget { .. } => {
+            Failure::Input(format!("{error} (raise it with --budget)"))
+        }
+        other => other.into(),
+    }
+}
+
+/// The heaps `grundy misere` plays, parsed.
+fn misere_heaps(args: &MisereArgs) -> Result<Vec<usize>, Failure> {
+    Ok(args
+        .heaps
+        .iter()
+        .map(|h| parse_size(h).map(|h| usize::try_from(h).unwrap_or(usize::MAX)))
+        .collect::<Result<Vec<usize>, _>>()?)
 }
 
 /// The largest heap `grundy misere` searches (positions grow exponentially

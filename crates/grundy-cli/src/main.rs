@@ -30,8 +30,17 @@ pub enum Failure {
 }
 
 impl From<grundy::Error> for Failure {
+    /// The library's message, with the flag that raises the limit a
+    /// refusal names (the library serves other front ends, so it cannot
+    /// name flags itself).
     fn from(error: grundy::Error) -> Failure {
-        Failure::Input(error.to_string())
+        let flag = match error {
+            grundy::Error::TableTooLarge { .. } | grundy::Error::HistogramTooLarge { .. } => {
+                " (raise it with --memory-limit)"
+            }
+            _ => "",
+        };
+        Failure::Input(format!("{error}{flag}"))
     }
 }
 

@@ -19,8 +19,8 @@
 //! - games by the length of their specification, tables by size, sums by
 //!   heap count and size;
 //! - the work by a [`Cancel`] token with a [`DEADLINE`], checked inside
-//!   the engine's loops (a single heap of `0.{62}` lists billions of
-//!   partitions), and cancelled as soon as the client goes away: the
+//!   the engine's loops (a table of `0.{62}` to 20,000 runs for minutes,
+//!   a heap of `0.{2+}` at 200 has 4·10^12 options), and cancelled as soon as the client goes away: the
 //!   handler's future is dropped then, and with it the token's guard;
 //! - option listings by a [`Listing`] cap, applied while the options are
 //!   visited, so a heap with 190 million options answers with the first
@@ -763,9 +763,9 @@ mod tests {
     /// Hang guard only: the deadline is 3 s, a loaded CI machine is slow.
     const HANG: Duration = Duration::from_secs(20);
 
-    /// Tables whose single heaps are huge (moves into up to 62 heaps, into
-    /// three or five, into any number with composition sets of 10^5 heaps)
-    /// are stopped at the deadline inside the computation, all at once,
+    /// Tables whose heaps are costly (moves into 62 heaps or up to 62, with
+    /// composition sets of 20,000 heaps; into three or five, or any number,
+    /// of 10^5 heaps) are stopped at the deadline inside the computation, all at once,
     /// and the server answers as before afterwards.
     #[test]
     fn hostile_tables_stop_at_the_deadline_and_the_server_still_answers() {
@@ -773,10 +773,10 @@ mod tests {
         runtime().block_on(async {
             let started = std::time::Instant::now();
             let hostile = [
-                "/api/analyze?game=0.%7B62%7D&to=200",
+                "/api/analyze?game=0.%7B62%7D&to=20000",
                 "/api/analyze?game=0.9z&to=100000",
                 "/api/analyze?game=4.%7B2%2B%7D&to=100000",
-                "/api/analyze?game=0.%269223372036854775807%3B&to=100",
+                "/api/analyze?game=0.%269223372036854775807%3B&to=20000",
             ];
             let calls: Vec<_> = hostile
                 .iter()
@@ -805,7 +805,7 @@ mod tests {
 
     /// A heap of `0.{2+}` has 190 million options at 100 and far more at
     /// 2000 (as has `0.&9223372036854775807;`, moves into up to 62 heaps,
-    /// whose table to 100 is past the deadline): the first thousand are
+    /// 170 thousand at 50): the first thousand are
     /// listed, with the winning moves, in a bounded answer; a move past the
     /// listing is still accepted.
     #[test]
@@ -850,7 +850,7 @@ mod tests {
     fn a_full_server_answers_busy_instead_of_queuing() {
         let app = routes(1);
         runtime().block_on(async {
-            let slow = Request::get("/api/analyze?game=0.%7B62%7D&to=200")
+            let slow = Request::get("/api/analyze?game=0.%7B62%7D&to=20000")
                 .body(Body::empty())
                 .unwrap();
             let slow = tokio::spawn(call(app.clone(), slow));
@@ -881,7 +881,7 @@ mod tests {
         runtime().block_on(async {
             let work = blocking(move || {
                 let game: grundy::HeapGame = "0.{62}".parse().unwrap();
-                let found = TableSolver::new().values(&game, 200);
+                let found = TableSolver::new().values(&game, 20_000);
                 sender.send(found.map(|_| ())).unwrap();
                 Ok(())
             });

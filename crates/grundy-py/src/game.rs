@@ -303,7 +303,7 @@ impl Game {
     fn misere(&self, py: Python<'_>, heaps: Vec<usize>, budget: usize) -> PyResult<MisereAnalysis> {
         let largest = heaps.iter().copied().max().unwrap_or(0);
         let found = detached(py, |_| {
-            let mut misere = Misere::new(&self.rules, largest)?.with_budget(budget);
+            let mut misere = Misere::bounded(&self.rules, largest, budget)?;
             misere.genera(largest, 3)?;
             misere.analyze_sum(&heaps)
         });
@@ -322,9 +322,7 @@ impl Game {
         budget: usize,
     ) -> PyResult<Vec<Genus>> {
         let found = detached(py, |_| {
-            Misere::new(&self.rules, to)?
-                .with_budget(budget)
-                .genera(to, terms.max(1))
+            Misere::bounded(&self.rules, to, budget)?.genera(to, terms.max(1))
         });
         Ok(self
             .rules

@@ -73,6 +73,38 @@ pub enum Error {
         limit: String,
     },
 
+    /// The histogram of an analysis (one count per distinct value) would
+    /// need more memory than allowed: games such as Nim have a value per
+    /// heap.
+    #[error(
+        "the histogram of heaps 0..={to} has up to {values} values and needs {needed}, over the limit of {limit}"
+    )]
+    HistogramTooLarge {
+        /// The largest heap analysed.
+        to: u64,
+        /// How many distinct values it may have.
+        values: u128,
+        /// The memory it needs, human-readable.
+        needed: String,
+        /// The memory limit in force, human-readable.
+        limit: String,
+    },
+
+    /// A heap has too many options to list one by one (moves into many
+    /// heaps: `0.{62}` at heap 200). Its value, and the values of sums, need
+    /// no listing; winning moves and option counts do.
+    #[error(
+        "heap {heap} of {game} has more than {limit} options, too many to list its moves (its value needs no listing: use `values`)"
+    )]
+    TooManyOptions {
+        /// The game.
+        game: String,
+        /// The heap.
+        heap: u64,
+        /// The most options listed.
+        limit: u64,
+    },
+
     /// Memory for a table could not be had from the system.
     #[error("cannot allocate {needed} for a table of heaps 0..={to}")]
     OutOfMemory {

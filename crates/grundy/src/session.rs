@@ -293,7 +293,7 @@ pub fn heap_values<G: HeapRuleset + fmt::Display + ?Sized>(
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<ValueTable> {
-    solver.check_fits(to)?;
+    solver.check_fits_for(game, to)?;
     let mut values = ValueTable::new();
     if to > PERIOD_FIRST && analysis::Theorem::for_rules(game).is_some() {
         let limits = Limits {

@@ -188,6 +188,7 @@ pub fn analyze_sum<G: HeapRuleset>(
     for (index, target) in winning_targets(&values) {
         let component = components[index];
         let table = &tables[component.game];
+        check_listable(&games[component.game], component.heap)?;
         let _ = games[component.game].visit_options(component.heap, &mut |option| {
             let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
             if reached == target {
@@ -660,6 +661,9 @@ pub fn move_counts<G: HeapRuleset>(
     solver: &TableSolver,
 ) -> Result<Vec<MoveCounts>> {
     let tables = tables_for(games, components, solver)?;
+    for component in components {
+        check_listable(&games[component.game], component.heap)?;
+    }
     components
         .iter()
         .map(|component| {
@@ -681,6 +685,34 @@ pub fn move_counts<G: HeapRuleset>(
             })
         })
         .collect()
+}
+
+/// The most options of one heap that [`analyze_sum`] (every winning move)
+/// and [`move_counts`] list one by one. [`explain_sum`] is bounded by its
+/// [`Listing`] instead: a capped listing visits what it lists, so a web
+/// page can still show a heap of `0.{2+}` at 100 (190 million options).
+pub const LISTED_OPTIONS_LIMIT: u64 = 10_000_000;
+
+/// Checks that heap `heap` of `game` has at most [`LISTED_OPTIONS_LIMIT`]
+/// options before they are listed: take-and-break codes whose moves leave
+/// three or more heaps count their partitions first (listing those of
+/// `0.{62}` at heap 200 aborted on memory); other rules have at most a few
+/// options per token of the heap.
+fn check_listable<G: HeapRuleset + ?Sized>(game: &G, heap: usize) -> Result<()> {
+    let many_parts = |code: &crate::TakeBreak| code.max_parts().is_none_or(|k| k > 2);
+    match game.as_take_break() {
+        Some(code)
+            if many_parts(code)
+                && code.option_count(heap, LISTED_OPTIONS_LIMIT + 1) > LISTED_OPTIONS_LIMIT =>
+        {
+            Err(Error::TooManyOptions {
+                game: code.to_string(),
+                heap: heap as u64,
+                limit: LISTED_OPTIONS_LIMIT,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The value table of each game of a sum, up to the largest heap the

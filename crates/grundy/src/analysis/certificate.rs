@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Analysis, Support, Theorem};
 use crate::solve::Plain;
-use crate::{Error, HeapGame, Nimber, Result, TableSolver};
+use crate::{Error, HeapGame, Nimber, Result, TableSolver, ValueTable};
 
 /// The value of the `format` field of every certificate this version writes.
 pub const CERTIFICATE_FORMAT: &str = "grundy-certificate/1";
@@ -71,10 +71,20 @@ impl Certificate {
         })
     }
 
+    /// [`Self::check_within`] the default budget, [`CHECK_HEAPS`].
+    pub fn check(&self) -> Result<()> {
+        self.check_within(CHECK_HEAPS)
+    }
+
     /// Re-checks everything; `Ok` means the game is periodic from
     /// `preperiod` with minimal period `period`, for every heap. The error
-    /// says exactly what fails.
-    pub fn check(&self) -> Result<()> {
+    /// says exactly what fails. The plain solver's work grows with the
+    /// square of the heaps for games that split, so a certificate whose
+    /// proof needs heaps past `max_heap` is refused up front with
+    /// [`Error::InvalidRange`] (the sizes are the certificate's own, so a
+    /// forged one could ask for hours), and values are compared as they
+    /// are computed, so a wrong one is found without computing past it.
+    pub fn check_within(&self, max_heap: usize) -> Result<()> {
         if self.format != CERTIFICATE_FORMAT {
             return Err(reject(format!(
                 "format is '{}', expected '{CERTIFICATE_FORMAT}'",
@@ -117,16 +127,29 @@ impl Certificate {
                 self.values.len()
             )));
         }
-        let plain = TableSolver::new()
-            .without_closed_forms()
-            .values(&Plain(&game), needed as u64)?
-            .to_vec();
-        if let Some(n) = (0..=needed).find(|&n| plain[n].get() != self.values[n]) {
-            return Err(reject(format!(
-                "g({n}) is {}, the certificate says {}",
-                plain[n], self.values[n]
-            )));
+        if needed > max_heap {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "the certificate's proof needs g(0..={needed}) from the plain solver, past \
+                     the check's largest heap, {max_heap}"
+                ),
+            });
         }
+        let solver = TableSolver::new().without_closed_forms();
+        let mut table = ValueTable::new();
+        while table.len() <= needed {
+            let from = table.len();
+            let to = needed.min(from + CHECK_CHUNK - 1);
+            solver.extend(&Plain(&game), &mut table, to as u64, &mut |_| true)?;
+            if let Some(n) = (from..=to).find(|&n| table.at(n).get() != self.values[n]) {
+                return Err(reject(format!(
+                    "g({n}) is {}, the certificate says {}",
+                    table.at(n),
+                    self.values[n]
+                )));
+            }
+        }
+        let plain = table.to_vec();
         let window_end = needed + 1 - p;
         if let Some(n) = (n0..window_end).find(|&n| plain[n + p] != plain[n]) {
             return Err(reject(format!(
@@ -139,6 +162,13 @@ impl Certificate {
         check_minimal(&plain, n0, p)
     }
 }
+
+/// The largest heap [`Certificate::check`] recomputes: 2^17, the default
+/// bound of an analysis, whose proofs therefore check by default.
+pub const CHECK_HEAPS: usize = 1 << 17;
+
+/// Heaps the check computes between comparisons.
+const CHECK_CHUNK: usize = 4096;
 
 /// Given that `values` is periodic from `n0` with period `p` (for all `n`),
 /// checks that no smaller period or pre-period works.

@@ -9,15 +9,16 @@
 //! (`W(A * B) = W(A) W(B)`, and `W(W(A)) = V A` for `V` values), so `k`
 //! components cost `O(k V log V)`.
 //!
-//! - Unordered positions (`a <= b <= c`, heaps from one range) are counted
-//!   by Burnside's lemma over the symmetric group: a permutation with `c_l`
-//!   cycles of length `l` fixes the tuples constant on its cycles, and a
-//!   cycle of length `l` contributes its heap's value `l` times, which is
-//!   the value itself for odd `l` and zero for even `l`. So in the
-//!   transform domain a permutation fixes `W(H)^{odd cycles} N^{even
-//!   cycles}` (N heaps in the range), and the multisets number
-//!   `(1/k!) sum_sigma fix(sigma)`; sets of distinct heaps weigh each
-//!   permutation by its sign.
+//! - Unordered positions (`a <= b <= c`, heaps from one range) by their
+//!   generating function: the multisets of heaps are the coefficients of
+//!   `prod_h 1 / (1 - y x^{g(h)})`, the sets of distinct heaps those of
+//!   `prod_h (1 + y x^{g(h)})`, with `x` multiplied by XOR and `y` counting
+//!   heaps. At transform point `w` each heap's `x^{g(h)}` becomes its sign
+//!   `+1` or `-1`; if `P` heaps have `+1` and `M` have `-1` (so `P - M` is
+//!   `W(H)(w)` and `P + M = N`), the product is `(1 - y)^{-P} (1 + y)^{-M}`
+//!   (or `(1 + y)^P (1 - y)^M`), whose coefficient of `y^k` is a sum of `k +
+//!   1` products of binomials. Ordered tuples of distinct heaps are the
+//!   sets times `k!`.
 //! - `c` copies of one component are `W(H)^c`, a pointwise power.
 //! - Histograms of games with a proven period come from it, for ranges up
 //!   to `10^18` heaps: the heaps before the pre-period, whole periods, and
@@ -432,9 +433,10 @@ pub fn count_ordered(ranges: &[Histogram], arithmetic: Arithmetic) -> NimSumCoun
 /// Exact counts of more copies than this would have millions of digits.
 pub const EXACT_COPIES_LIMIT: u64 = 100_000;
 
-/// Unordered positions of more heaps than this have too many cycle types
-/// (partitions of `k`) to sum over.
-pub const UNORDERED_HEAPS_LIMIT: u64 = 40;
+/// Unordered positions, and ordered ones of distinct heaps, of more heaps
+/// than this would cost too much big-integer arithmetic (each transform
+/// point sums `k + 1` products of numbers of about `k log N` bits).
+pub const UNORDERED_HEAPS_LIMIT: u64 = 1000;
 
 /// `copies` heaps from one range played together, ordered, by nim-sum:
 /// the transform raised to the power `copies`. Exact counts are limited to
@@ -483,7 +485,8 @@ pub fn count_copies(
 }
 
 /// `k` heaps from one range played together, by nim-sum, as ordered
-/// tuples, multisets or sets (Burnside's lemma; see the module notes).
+/// tuples, multisets or sets (by generating functions; see the module
+/// notes), for at most [`UNORDERED_HEAPS_LIMIT`] heaps unless ordered.
 /// Unordered counts modulo `m` are computed exactly and then reduced.
 pub fn count_tuples(
     range: &Histogram,
@@ -495,10 +498,14 @@ pub fn count_tuples(
         return count_copies(range, k, arithmetic);
     }
     if k > UNORDERED_HEAPS_LIMIT {
+        let kind = match tuples {
+            Tuples::OrderedDistinct => "ordered positions of distinct heaps",
+            _ => "unordered positions",
+        };
         return Err(Error::InvalidRange {
             reason: format!(
-                "unordered positions of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered \
-                 positions take any number)"
+                "{kind} of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered positions of any \
+                 heaps take any number)"
             ),
         });
     }
@@ -506,47 +513,24 @@ pub fn count_tuples(
     let size = transform_size(std::iter::once(range));
     let t = Exact.transform(Exact.lift(range, size));
     let heaps = BigInt::from(range.heaps());
-    let mut sum = vec![BigInt::zero(); size];
-    // Every cycle type of S_k: a partition of k into cycle lengths.
-    for_each_partition(k, k, &mut Vec::new(), &mut |lengths| {
-        let odd = lengths.iter().filter(|&&l| l % 2 == 1).count() as u32;
-        let even = lengths.len() as u32 - odd;
-        // How many permutations have this type: k! / prod(l) prod(mult!).
-        let mut class = factorial(k);
-        for &l in lengths {
-            class /= BigInt::from(l);
-        }
-        let mut run = 1;
-        for w in 1..=lengths.len() {
-            if w == lengths.len() || lengths[w] != lengths[w - 1] {
-                class /= factorial(run);
-                run = 1;
-            } else {
-                run += 1;
-            }
-        }
-        // sign(sigma) = (-1)^(k - cycles).
-        let signed = matches!(tuples, Tuples::Distinct | Tuples::OrderedDistinct);
-        if signed && (k - lengths.len()) % 2 == 1 {
-            class = -class;
-        }
-        let constant = heaps.pow(even) * class;
-        for (slot, x) in sum.iter_mut().zip(&t) {
-            *slot += x.pow(odd) * &constant;
-        }
-    });
+    let sets = matches!(tuples, Tuples::Distinct | Tuples::OrderedDistinct);
+    let sum: Vec<BigInt> = t
+        .iter()
+        .map(|signed| {
+            let plus = (&heaps + signed) / 2;
+            let minus = &heaps - &plus;
+            coefficient(k, &plus, &minus, sets)
+        })
+        .collect();
     let counts = Exact.untransform(sum);
     // Sets times k! orders are the ordered tuples of distinct heaps.
-    let k_factorial = factorial(k);
-    let exact = Exact.finish(
-        counts
-            .into_iter()
-            .map(|c| match tuples {
-                Tuples::OrderedDistinct => c,
-                _ => c / &k_factorial,
-            })
-            .collect(),
-    );
+    let exact = Exact.finish(match tuples {
+        Tuples::OrderedDistinct => {
+            let k_factorial = factorial(k);
+            counts.into_iter().map(|c| c * &k_factorial).collect()
+        }
+        _ => counts,
+    });
     Ok(match arithmetic {
         Arithmetic::Exact => exact,
         Arithmetic::Modulo(m) => NimSumCounts {
@@ -556,23 +540,32 @@ pub fn count_tuples(
     })
 }
 
-/// Calls `f` with every partition of `k` into parts of at most `largest`,
-/// in non-increasing order.
-fn for_each_partition(
-    k: usize,
-    largest: usize,
-    parts: &mut Vec<usize>,
-    f: &mut impl FnMut(&[usize]),
-) {
-    if k == 0 {
-        f(parts);
-        return;
-    }
-    for part in (1..=largest.min(k)).rev() {
-        parts.push(part);
-        for_each_partition(k - part, part, parts, f);
-        parts.pop();
-    }
+/// The coefficient of `y^k` in `(1 + y)^plus (1 - y)^minus` (`sets`) or
+/// in `(1 - y)^{-plus} (1 + y)^{-minus}`: `sum_i a_i b_{k-i}` with
+/// `a_i = C(plus, i)` and `b_j = (-1)^j C(minus, j)` for sets, and
+/// `a_i = C(plus + i - 1, i)`, `b_j = (-1)^j C(minus + j - 1, j)` for
+/// multisets.
+fn coefficient(k: usize, plus: &BigInt, minus: &BigInt, sets: bool) -> BigInt {
+    let series = |n: &BigInt, alternate: bool| {
+        let mut terms = Vec::with_capacity(k + 1);
+        let mut c = BigInt::one();
+        for i in 0..=k {
+            terms.push(if alternate && i % 2 == 1 {
+                -&c
+            } else {
+                c.clone()
+            });
+            // C(n, i + 1) = C(n, i) (n - i) / (i + 1), and for multisets
+            // C(n + i, i + 1) = C(n + i - 1, i) (n + i) / (i + 1).
+            let i = BigInt::from(i);
+            let factor = if sets { n - &i } else { n + &i };
+            c = c * factor / (i + 1);
+        }
+        terms
+    };
+    let a = series(plus, false);
+    let b = series(minus, true);
+    (0..=k).map(|i| &a[i] * &b[k - i]).sum()
 }
 
 fn factorial(k: usize) -> BigInt {

@@ -56,6 +56,8 @@ pub struct Misere<'g, G: HeapRuleset + ?Sized> {
     small: Vec<bool>,
     memo: FxHashMap<State, u32>,
     budget: usize,
+    /// How many options the heaps listed, counted against the budget.
+    listed: usize,
     use_tameness: bool,
 }
 
@@ -125,16 +127,41 @@ pub struct MisereMove {
 }
 
 impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
-    /// Prepares the misère analysis of heaps up to `largest`.
+    /// Prepares the misère analysis of heaps up to `largest`, with the
+    /// default budget, [`DEFAULT_MISERE_BUDGET`].
     pub fn new(game: &'g G, largest: usize) -> Result<Self> {
+        Misere::bounded(game, largest, DEFAULT_MISERE_BUDGET)
+    }
+
+    /// Prepares the misère analysis of heaps up to `largest`, which may
+    /// keep at most `budget` positions: the options listed for the heaps
+    /// (each a position one move away) and then the positions the search
+    /// memoizes. Heaps of a take-and-break code are counted before they are
+    /// listed (`0.{2+}` has 4·10^12 options at heap 200), so a refusal
+    /// comes at once, as [`Error::PositionBudget`].
+    pub fn bounded(game: &'g G, largest: usize, budget: usize) -> Result<Self> {
         let normal = TableSolver::new().values(game, largest as u64)?.to_vec();
-        let mut facts: Vec<HeapFacts> = Vec::with_capacity(largest + 1);
+        let mut facts: Vec<HeapFacts> = Vec::new();
         let mut listed = Options::new();
+        let mut kept = 0usize;
+        let over_budget = Error::PositionBudget { limit: budget };
         for h in 0..=largest {
+            let room = budget.saturating_sub(kept);
+            let counted = game
+                .as_take_break()
+                .map(|code| code.option_count(h, room as u64 + 1));
+            if counted.is_some_and(|count| count > room as u64) {
+                return Err(over_budget);
+            }
             listed.clear();
             game.options(&h, &mut listed);
             // A listing cut short by a Cancel token must not be used.
             crate::cancel::check()?;
+            kept = kept.saturating_add(listed.len());
+            if kept > budget {
+                return Err(over_budget);
+            }
+            facts.try_reserve(1).map_err(|_| over_budget.clone())?;
             let mut options: Vec<Vec<u32>> = Vec::new();
             for parts in listed.iter() {
                 let mut left: Vec<u32> = Vec::with_capacity(parts.len());
@@ -179,7 +206,8 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
             tame_below: 0,
             small: Vec::new(),
             memo: FxHashMap::default(),
-            budget: DEFAULT_MISERE_BUDGET,
+            budget,
+            listed: kept,
             use_tameness: true,
         })
     }
@@ -187,12 +215,6 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
     /// Whether heap `h` has a move (heaps without one are the empty game).
     pub fn has_moves(&self, h: usize) -> bool {
         self.facts.get(h).is_some_and(|f| !f.options.is_empty())
-    }
-
-    /// Sets the most positions the search may memoize.
-    pub fn with_budget(mut self, positions: usize) -> Self {
-        self.budget = positions;
-        self
     }
 
     /// Searches every position without the tameness shortcut (the
@@ -318,7 +340,7 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
             } else {
                 seen.mex()?.get()
             };
-            if self.memo.len() >= self.budget {
+            if self.memo.len() + self.listed >= self.budget {
                 return Err(Error::PositionBudget { limit: self.budget });
             }
             self.memo.insert(state, value);

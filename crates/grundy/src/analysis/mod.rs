@@ -14,7 +14,7 @@ mod period;
 mod quotient;
 mod theorem;
 
-pub use certificate::{CERTIFICATE_FORMAT, Certificate};
+pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, Histogram, HistogramSource, NimSumCounts, TABULATE_LIMIT,
     Tuples, UNORDERED_HEAPS_LIMIT, count_copies, count_ordered, count_tuples, formula_histogram,
@@ -113,6 +113,46 @@ pub fn analyze<G: HeapRuleset + fmt::Display + ?Sized>(
 /// [`analyze`], starting from values already computed (heaps
 /// `0..values.len()`, as from a [`Checkpoint`](crate::solve::Checkpoint)).
 pub fn analyze_from<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
+    values: ValueTable,
+    limits: &Limits,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Analysis> {
+    // A closed form tells the largest value before anything is computed.
+    let last = limits.to.unwrap_or(limits.max);
+    if let Some(largest) = usize::try_from(last).ok().and_then(|n| game.closed_form(n)) {
+        check_histogram_fits(solver, last, largest)?;
+    }
+    let found = analyze_within(game, values, limits, solver, progress)?;
+    let largest = found.max_value().0;
+    check_histogram_fits(solver, found.computed_to() as u64, largest.into())?;
+    Ok(found)
+}
+
+/// Bytes per distinct value that [`Analysis::histogram`] and the reports
+/// built from it take: the counts (8), the `(value, count)` list (16) and a
+/// rendering of each entry (up to 56 as text).
+pub const HISTOGRAM_BYTES_PER_VALUE: u128 = 80;
+
+/// Checks that the histogram of a table whose values are at most `largest`
+/// fits the solver's memory limit.
+fn check_histogram_fits(solver: &TableSolver, to: u64, largest: u64) -> Result<()> {
+    let values = u128::from(largest) + 1;
+    let needed = values * HISTOGRAM_BYTES_PER_VALUE;
+    if needed > u128::from(solver.memory_limit()) {
+        return Err(crate::Error::HistogramTooLarge {
+            to,
+            values,
+            needed: crate::error::human_bytes(needed),
+            limit: crate::error::human_bytes(u128::from(solver.memory_limit())),
+        });
+    }
+    Ok(())
+}
+
+/// [`analyze_from`] without the histogram's memory check.
+fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     mut values: ValueTable,
     limits: &Limits,
@@ -308,13 +348,17 @@ pub struct Comparison {
 /// for all heaps: when both are proven periodic (pre-periods `n0`, `n0'`,
 /// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
 /// equality everywhere, since past `max(n0, n0')` both sequences repeat with
-/// period `lcm(p, p')`.
+/// period `lcm(p, p')`. The tables stop with [`Error::Interrupted`] soon
+/// after `stop()` turns true (a time limit, say).
+///
+/// [`Error::Interrupted`]: crate::Error::Interrupted
 pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     a: &G,
     b: &G,
     to: u64,
     limits: &Limits,
     solver: &TableSolver,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Comparison> {
     // Equality can only be proven through two proven periods; without a
     // theorem for both games, compare exactly the heaps asked for.
@@ -327,8 +371,8 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     // with one.
     let solver = &solver.clone().with_threads(1);
     let (first, second) = std::thread::scope(|scope| {
-        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| true));
-        let second = analyze(b, &effort, solver, &mut |_| true);
+        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| !stop()));
+        let second = analyze(b, &effort, solver, &mut |_| !stop());
         let first = first
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -351,8 +395,8 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
         }
     }
     let (mut xs, mut ys) = (first.values, second.values);
-    solver.extend(a, &mut xs, enough, &mut |_| true)?;
-    solver.extend(b, &mut ys, enough, &mut |_| true)?;
+    solver.extend(a, &mut xs, enough, &mut |_| !stop())?;
+    solver.extend(b, &mut ys, enough, &mut |_| !stop())?;
     let compared = enough as usize;
     let first_difference = (0..=compared)
         .find(|&n| xs.at(n) != ys.at(n))

@@ -70,7 +70,7 @@ impl MisereQuotient {
         max_fold: u32,
         budget: usize,
     ) -> Result<MisereQuotient> {
-        let mut misere = Misere::new(game, max_heap)?.with_budget(budget);
+        let mut misere = Misere::bounded(game, max_heap, budget)?;
         let heaps: Vec<usize> = (1..=max_heap).filter(|&h| misere.has_moves(h)).collect();
         let mut failure = None;
         for fold in 2..=max_fold.max(2) {
@@ -263,16 +263,11 @@ impl MisereQuotient {
     /// The element of heaps played together (`Φ`), or an error for a heap
     /// past the quotient's bound.
     pub fn element(&self, heaps: &[usize]) -> Result<usize> {
+        Self::check_covers(self.max_heap, heaps)?;
         let radix = self.fold as usize + 1;
         let mut counts = vec![0u32; self.heaps.len()];
         for &h in heaps {
             let Some(&g) = self.generator_of.get(&h) else {
-                if h > self.max_heap {
-                    return Err(Error::InvalidPosition {
-                        text: h.to_string(),
-                        reason: format!("the quotient covers heaps up to {}", self.max_heap),
-                    });
-                }
                 continue; // a heap without moves
             };
             counts[g] += 1;
@@ -285,6 +280,18 @@ impl MisereQuotient {
             .rev()
             .fold(0, |acc, &d| acc * radix + d as usize);
         Ok(self.class_of[index] as usize)
+    }
+
+    /// Checks that a quotient of heaps up to `max_heap` covers `heaps`, so
+    /// that a front end can refuse them before computing it.
+    pub fn check_covers(max_heap: usize, heaps: &[usize]) -> Result<()> {
+        match heaps.iter().find(|&&h| h > max_heap) {
+            Some(h) => Err(Error::InvalidPosition {
+                text: h.to_string(),
+                reason: format!("the quotient covers heaps up to {max_heap}"),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Whether heaps played together are a misère P-position (the player to

@@ -25,6 +25,7 @@ use std::sync::Mutex;
 
 use crate::bitset::xor_translate_into;
 use crate::cancel::{self, Ticker};
+use crate::error::human_bytes;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
 /// What one code digit allows after removing its number of tokens.
@@ -166,28 +167,24 @@ pub struct TakeBreak {
     compositions: CompositionCache,
 }
 
-/// For digits that leave any number of heaps (`{k+}`): `C_j(m)`, the set
-/// of values `g(a_1) ^ ... ^ g(a_i)` over the ways to write `m` as `i >= j`
-/// non-empty heaps, as bitsets. Order does not change a XOR, so ordered
-/// compositions give the same sets as partitions, and
-/// `C_j(m) = U_{a=1}^{m-1} (g(a) ^ C_{j-1}(m - a))` for `j >= 2`, with
-/// `C_1(m) = {g(m)} U C_2(m)`: `O(m)` bitset operations per heap instead of
-/// one per partition (there are 190 million partitions of 100).
+/// Sets of values of the moves that leave many heaps of any sizes, for
+/// digits such as `0.{62}`, `0.&9223372036854775807;` or `{2+}.0`:
+/// `E_j(m)`, the set of values `g(a_1) ^ ... ^ g(a_j)` over the ways to
+/// write `m` as exactly `j` non-empty heaps, and `C_j(m)`, the same over
+/// `i >= j` heaps, as bitsets. Order does not change a XOR, so ordered
+/// compositions give the same sets as partitions, and splitting off the
+/// first heap `a` gives, for `j >= 2`,
+/// `X_j(m) = U_{a=1}^{m-j+1} (g(a) ^ X_{j-1}(m - a))` for either family,
+/// with `E_1(m) = {g(m)}` and `C_1(m) = {g(m)} U C_2(m)`. That is `O(j m)`
+/// bitset operations per heap instead of one per partition (there are 190
+/// million partitions of 100; enumerating them, `0.{62}` to 200 ran for
+/// minutes).
 ///
 /// A pure function of the game's values, so one cache serves every table
-/// of the game; it compares equal and clones empty.
+/// of the game; it compares equal and clones empty. Boxed, so that a code
+/// stays small.
 #[derive(Default)]
-struct CompositionCache(Mutex<Compositions>);
-
-#[derive(Default)]
-struct Compositions {
-    /// Words per bitset: every value is below `64 * words`.
-    words: usize,
-    /// `sets[j - 1]`: `C_j(m)` for `m < done`, `words` words each, for
-    /// `j = 1..=sets.len()`.
-    sets: Vec<Vec<u64>>,
-    done: usize,
-}
+struct CompositionCache(Mutex<Box<Compositions>>);
 
 impl Clone for CompositionCache {
     fn clone(&self) -> Self {
@@ -209,125 +206,350 @@ impl fmt::Debug for CompositionCache {
     }
 }
 
+#[derive(Default)]
+struct Compositions {
+    /// Words per bitset: every value is below `64 * words`.
+    words: usize,
+    /// `E_j`, for the digits that leave exactly `j >= 2` heaps.
+    exact: Family,
+    /// `C_j`, for the digits that leave `j` heaps or more.
+    at_least: Family,
+    /// `P_1`, for the digits whose heaps must be pairwise unequal.
+    unequal: Ordered,
+    /// `P_0`, for the digits whose heaps must not all be equal.
+    multisets: Ordered,
+    /// Every family holds the sets of heaps `m < done`.
+    done: usize,
+    /// The most bytes the sets may take, once a table has set it: they
+    /// grow with the table (by `words` words per heap and set), so a long
+    /// table of a many-part code could outgrow memory.
+    limit: Option<u64>,
+}
+
+/// One family of composition sets, `E_j` or `C_j`, for `j = 1..=sets.len()`.
+#[derive(Default)]
+struct Family {
+    /// `C_j` (`i >= j` heaps) rather than `E_j` (exactly `j`).
+    at_least: bool,
+    /// `sets[j - 1]`: the sets of heaps `0, 1, …`, `words` words each.
+    sets: Vec<Vec<u64>>,
+}
+
+impl Family {
+    fn new(at_least: bool, depth: usize) -> Family {
+        Family {
+            at_least,
+            sets: vec![Vec::new(); depth],
+        }
+    }
+
+    /// Appends the sets of heap `m` for every `j`, given those of the
+    /// smaller heaps; `set` is scratch of `words` words.
+    fn push(&mut self, m: usize, values: &[Nimber], words: usize, set: &mut [u64]) {
+        for j in (1..=self.sets.len()).rev() {
+            if j >= 2 {
+                self.composed(j, m, values, words, set);
+            } else {
+                // E_1(m) = {g(m)}; C_1(m) = {g(m)} U C_2(m), C_2(m) just
+                // stored.
+                match self.at_least {
+                    true => set.copy_from_slice(self.get(2, m, words)),
+                    false => set.fill(0),
+                }
+                if m > 0 {
+                    let v = values[m].index();
+                    set[v / 64] |= 1 << (v % 64);
+                }
+            }
+            self.sets[j - 1].extend_from_slice(set);
+        }
+    }
+
+    /// `X_j(m)` into `out`, for `j >= 2`, from the stored `X_{j-1}` of
+    /// smaller heaps (so also for the heap being computed).
+    fn composed(&self, j: usize, m: usize, values: &[Nimber], words: usize, out: &mut [u64]) {
+        out.fill(0);
+        let last = (m + 2).saturating_sub(j);
+        for (a, g) in values.iter().enumerate().take(last).skip(1) {
+            xor_translate_into(self.get(j - 1, m - a, words), g.get(), out);
+        }
+    }
+
+    /// The stored `X_j(m)`.
+    fn get(&self, j: usize, m: usize, words: usize) -> &[u64] {
+        &self.sets[j - 1][m * words..(m + 1) * words]
+    }
+}
+
+/// For digits whose heaps must be pairwise unequal (`!`) or not all equal
+/// (`?`), where order matters to the constraint: `P_s(j, m, lo)`, the set
+/// of values of `j` heaps of at least `lo` tokens summing to `m`, in
+/// non-decreasing order (`s = 0`) or increasing order (`s = 1`). Splitting
+/// off the smallest heap,
+/// `P(j, m, lo) = P(j, m, lo + 1) U (g(lo) ^ P(j - 1, m - lo, lo + s))`,
+/// with `P(1, m, lo) = {g(m)}` for `m >= lo`. Unequal heaps are
+/// `P_1(k, m, 1)`. Heaps not all equal whose smallest is `a` leave `k - 1`
+/// heaps of at least `a` summing to `m - a` that are not all `a`: every such
+/// multiset when `k a < m`, none when `k a = m`; so they are
+/// `U_{k a < m} g(a) ^ P_0(k - 1, m - a, a)`. A heap costs `O(m log k)`
+/// bitset operations instead of one per partition (there are 4·10^8
+/// partitions of 200 into unequal parts).
+#[derive(Default)]
+struct Ordered {
+    /// `s`: 1 for increasing heaps, 0 for non-decreasing.
+    step: usize,
+    /// The largest `j` stored (0: none).
+    depth: usize,
+    /// `rows[m]`: `P(j, m, lo)` for `j = 2..=depth` and
+    /// `lo = 1..=lo_max(j, m)`, `words` words each, `j` by `j`.
+    rows: Vec<Vec<u64>>,
+    /// The bytes the rows take.
+    bytes: u128,
+}
+
+impl Ordered {
+    fn new(step: usize, depth: usize) -> Ordered {
+        Ordered {
+            step,
+            depth,
+            ..Ordered::default()
+        }
+    }
+
+    /// The largest smallest heap of `j` heaps summing to `m` (0 when there
+    /// are none): `j lo + s j (j - 1) / 2 <= m`.
+    fn lo_max(&self, j: usize, m: usize) -> usize {
+        let steps = self.step * j * (j - 1) / 2;
+        match m.checked_sub(steps) {
+            Some(room) if room >= j => room / j,
+            _ => 0,
+        }
+    }
+
+    /// The stored `P(j, m, lo)`, for `2 <= j <= depth`; `None` when empty.
+    fn get(&self, j: usize, m: usize, lo: usize, words: usize) -> Option<&[u64]> {
+        if lo == 0 || lo > self.lo_max(j, m) {
+            return None;
+        }
+        let before: usize = (2..j).map(|i| self.lo_max(i, m)).sum();
+        let at = (before + lo - 1) * words;
+        Some(&self.rows[m][at..at + words])
+    }
+
+    /// `out |= g(lo) ^ P(j - 1, m - lo, lo + s)`: the ways whose smallest
+    /// heap is `lo`.
+    fn add_smallest(&self, j: usize, m: usize, lo: usize, values: &[Nimber], out: &mut [u64]) {
+        let (rest, least) = (m - lo, lo + self.step);
+        if j == 2 {
+            if rest >= least {
+                let v = (values[lo] ^ values[rest]).index();
+                out[v / 64] |= 1 << (v % 64);
+            }
+        } else if let Some(set) = self.get(j - 1, rest, least, out.len()) {
+            xor_translate_into(set, values[lo].get(), out);
+        }
+    }
+
+    /// `U_{lo=1}^{last} g(lo) ^ P(k - 1, m - lo, lo + s)` into `out`.
+    fn smallest_up_to(&self, k: usize, m: usize, last: usize, values: &[Nimber], out: &mut [u64]) {
+        out.fill(0);
+        for lo in 1..=last {
+            self.add_smallest(k, m, lo, values, out);
+        }
+    }
+
+    /// Appends the row of heap `m`, given the rows of smaller heaps.
+    fn push(&mut self, m: usize, values: &[Nimber], words: usize) {
+        let mut row = Vec::new();
+        for j in 2..=self.depth {
+            let count = self.lo_max(j, m);
+            let start = row.len();
+            row.resize(start + count * words, 0);
+            for lo in (1..=count).rev() {
+                let at = start + (lo - 1) * words;
+                if lo < count {
+                    row.copy_within(at + words..at + 2 * words, at);
+                }
+                self.add_smallest(j, m, lo, values, &mut row[at..at + words]);
+            }
+        }
+        self.bytes += (row.len() * 8) as u128;
+        self.rows.push(row);
+    }
+}
+
+/// How deep each family of split sets must go for a code.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Depths {
+    exact: usize,
+    at_least: usize,
+    unequal: usize,
+    multisets: usize,
+}
+
 impl Compositions {
-    /// Makes `C_j(m)` available for `j <= depth` and `m < values.len()`;
-    /// breaks, with the sets of every heap finished so far kept, when the
-    /// current [`Cancel`](crate::Cancel) token stops (one heap costs
-    /// `O(m)` bitset operations, a tenth of a second at `m = 10^5`).
-    fn extend(&mut self, values: &[Nimber], depth: usize) -> ControlFlow<()> {
+    /// Makes `E_j(m)` for `j <= exact`, `C_j(m)` for `j <= at_least` and
+    /// the rows of the ordered families available for `m < values.len()`,
+    /// within the memory limit; stops with the current
+    /// [`Cancel`](crate::Cancel) token's error, with the sets of every heap
+    /// finished so far kept (one heap costs `O(j m)` bitset operations, a
+    /// tenth of a second at `m = 10^5`).
+    fn extend(&mut self, values: &[Nimber], depths: Depths) -> Result<()> {
+        let Depths {
+            exact,
+            at_least,
+            unequal,
+            multisets,
+        } = depths;
         let max = values.iter().copied().max().unwrap_or(Nimber::ZERO).get();
         let bits = u32::BITS - max.leading_zeros();
         let words = ((1usize << bits) / 64).max(1);
-        if words > self.words || depth > self.sets.len() {
+        if words > self.words
+            || exact > self.exact.sets.len()
+            || at_least > self.at_least.sets.len()
+            || unequal > self.unequal.depth
+            || multisets > self.multisets.depth
+        {
             // Wider values or a deeper digit: start again.
             *self = Compositions {
                 words: words.max(self.words),
-                sets: vec![Vec::new(); depth.max(self.sets.len()).max(2)],
+                exact: Family::new(false, exact.max(self.exact.sets.len())),
+                at_least: Family::new(true, at_least.max(self.at_least.sets.len())),
+                unequal: Ordered::new(1, unequal.max(self.unequal.depth)),
+                multisets: Ordered::new(0, multisets.max(self.multisets.depth)),
                 done: 0,
+                limit: self.limit,
             };
         }
         let words = self.words;
+        let sets = self.exact.sets.len() + self.at_least.sets.len();
         let mut set = vec![0u64; words];
         while self.done < values.len() {
-            if cancel::stopped() {
-                return ControlFlow::Break(());
-            }
+            cancel::check()?;
             let m = self.done;
-            for j in (1..=self.sets.len()).rev() {
-                if j >= 2 {
-                    self.composed(j, m, values, &mut set);
-                } else {
-                    // C_1(m) = {g(m)} U C_2(m), and C_2(m) was just stored.
-                    set.copy_from_slice(&self.sets[1][m * words..(m + 1) * words]);
-                    if m > 0 {
-                        let v = values[m].index();
-                        set[v / 64] |= 1 << (v % 64);
-                    }
-                }
-                self.sets[j - 1].extend_from_slice(&set);
+            let needed =
+                ((m + 1) * sets * words * 8) as u128 + self.unequal.bytes + self.multisets.bytes;
+            if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
+                return Err(Error::TableTooLarge {
+                    to: values.len() as u64,
+                    needed: human_bytes(needed),
+                    limit: human_bytes(u128::from(limit)),
+                });
             }
+            self.exact.push(m, values, words, &mut set);
+            self.at_least.push(m, values, words, &mut set);
+            self.unequal.push(m, values, words);
+            self.multisets.push(m, values, words);
             self.done += 1;
         }
-        ControlFlow::Continue(())
-    }
-
-    /// `C_j(m)` into `out`, for `j >= 2`, from the stored `C_{j-1}` of
-    /// smaller heaps.
-    fn composed(&self, j: usize, m: usize, values: &[Nimber], out: &mut [u64]) {
-        out.fill(0);
-        let words = self.words;
-        let below = &self.sets[j - 2];
-        for a in 1..m {
-            let from = &below[(m - a) * words..(m - a + 1) * words];
-            xor_translate_into(from, values[a].get(), out);
-        }
-    }
-
-    /// The stored `C_j(m)`.
-    fn get(&self, j: usize, m: usize) -> &[u64] {
-        &self.sets[j - 1][m * self.words..(m + 1) * self.words]
+        Ok(())
     }
 }
 
 impl TakeBreak {
-    /// Whether some digit lets a move leave any number of heaps.
-    fn has_open_digit(&self) -> bool {
-        self.digits
-            .iter()
-            .chain(&self.tail)
-            .any(|d| d.open.is_some())
+    /// How deep each family of [`Compositions`] must go: the largest count
+    /// of heaps an unconstrained digit leaves exactly, the largest open
+    /// count (at least 2, the base of `C_1`), and for `!` and `?` digits
+    /// one less than their largest count (they split off the smallest
+    /// heap).
+    fn split_depths(&self) -> Depths {
+        let digits = || self.digits.iter().chain(&self.tail);
+        let largest = |parts: Parts| {
+            digits()
+                .filter(|d| d.parts == parts)
+                .map(|d| (u64::BITS - d.leaves.leading_zeros()).saturating_sub(1) as usize)
+                .max()
+                .unwrap_or(0)
+        };
+        Depths {
+            exact: Some(largest(Parts::Any)).filter(|&k| k >= 2).unwrap_or(0),
+            at_least: digits()
+                .filter(|d| d.parts == Parts::Any)
+                .filter_map(|d| d.open)
+                .map(|k| (k as usize).max(2))
+                .max()
+                .unwrap_or(0),
+            unequal: largest(Parts::Distinct).saturating_sub(1),
+            multisets: largest(Parts::NotAllEqual).saturating_sub(1),
+        }
     }
 
-    /// [`HeapRuleset::gather`] for codes with a digit such as `{2+}`: moves
-    /// that leave at least the open count of heaps through
-    /// [`CompositionCache`], the others one by one. Breaks when the current
-    /// [`Cancel`](crate::Cancel) token stops, leaving `seen` incomplete.
-    fn gather_open(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) -> ControlFlow<()> {
-        let depth = self
-            .digits
-            .iter()
-            .chain(&self.tail)
-            .filter(|d| d.parts == Parts::Any)
-            .filter_map(|d| d.open)
-            .max()
-            .unwrap_or(1)
-            .max(1) as usize;
+    /// Bounds the memory of the sets of many-heap splits (see
+    /// [`CompositionCache`]) that tables of this game build, in bytes.
+    pub fn limit_split_sets(&self, bytes: u64) {
+        self.compositions
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .limit = Some(bytes);
+    }
+
+    /// [`HeapRuleset::gather`] for the codes the pair kernel does not
+    /// cover: unconstrained moves into two or more heaps through
+    /// [`CompositionCache`], moves into equal heaps by their value (`k`
+    /// heaps of size `s` are worth `g(s)` for odd `k`, 0 for even), and
+    /// moves into unequal or not-all-equal heaps through the ordered split
+    /// sets ([`Ordered`]). Stops with the current [`Cancel`](crate::Cancel)
+    /// token's error while the sets are extended, leaving `seen` incomplete.
+    fn gather_composed(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) -> Result<()> {
         let mut cache = self
             .compositions
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache.extend(&values[..n], depth)?;
-        let mut fresh = vec![0u64; cache.words];
-        let mut ticker = Ticker::default();
+        cache.extend(&values[..n], self.split_depths())?;
+        let words = cache.words;
+        let mut fresh = vec![0u64; words];
+        let insert_set = |seen: &mut MexScratch, fresh: &mut [u64], family: &Family, j, rest| {
+            if rest < n {
+                seen.insert_bits(family.get(j, rest, words));
+            } else {
+                // t = 0 splits heap n itself, into heaps all smaller.
+                family.composed(j, rest, values, words, fresh);
+                seen.insert_bits(fresh);
+            }
+        };
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
             let digit = self.digit(t);
             let rest = n - t;
-            let open = match digit.open {
-                Some(open) if digit.parts == Parts::Any => open as usize,
-                _ => usize::MAX,
-            };
-            self.options_of_digit(digit, rest, open, &mut ticker, &mut |parts: &[usize]| {
-                seen.insert(parts.iter().map(|&p| values[p]).sum());
-                ControlFlow::Continue(())
-            })?;
-            if open == usize::MAX || rest < open.max(1) {
-                if open == 0 && rest == 0 {
-                    seen.insert(Nimber::ZERO);
-                }
-                continue;
+            if digit.allows(0) && rest == 0 {
+                seen.insert(Nimber::ZERO);
             }
-            let j = open.max(1);
-            if rest < n {
-                seen.insert_bits(cache.get(j, rest));
-            } else {
-                // t = 0 splits heap n itself into j >= 2 heaps, all smaller.
-                cache.composed(j, n, values, &mut fresh);
-                seen.insert_bits(&fresh);
+            if digit.allows(1) && rest > 0 {
+                seen.insert(values[rest]);
+            }
+            let most = digit.max_parts().map_or(rest, |k| k as usize).min(rest);
+            for k in (2..=most).filter(|&k| digit.allows(k)) {
+                match digit.parts {
+                    Parts::Any if digit.open.is_some_and(|open| k >= open as usize) => {
+                        // Every larger count is allowed too: one set.
+                        insert_set(seen, &mut fresh, &cache.at_least, k, rest);
+                        break;
+                    }
+                    Parts::Any => insert_set(seen, &mut fresh, &cache.exact, k, rest),
+                    Parts::AllEqual if rest.is_multiple_of(k) => seen.insert(match k % 2 {
+                        1 => values[rest / k],
+                        _ => Nimber::ZERO,
+                    }),
+                    Parts::AllEqual => {}
+                    Parts::Distinct => {
+                        let unequal = &cache.unequal;
+                        let last = unequal.lo_max(k, rest);
+                        unequal.smallest_up_to(k, rest, last, values, &mut fresh);
+                        seen.insert_bits(&fresh);
+                    }
+                    Parts::NotAllEqual => {
+                        let last = (rest - 1) / k;
+                        cache
+                            .multisets
+                            .smallest_up_to(k, rest, last, values, &mut fresh);
+                        seen.insert_bits(&fresh);
+                    }
+                }
             }
         }
-        ControlFlow::Continue(())
+        Ok(())
     }
 
     /// The digit for removing `t` tokens.
@@ -405,6 +627,53 @@ impl TakeBreak {
         ControlFlow::Continue(())
     }
 
+    /// How many options heap `n` lists, stopping at `cap`: for each digit
+    /// the partitions of what it leaves into the counts it allows (an upper
+    /// bound where `!`, `?` or `=` rules some out), so that a caller can
+    /// refuse before listing 4·10^12 options (`0.{2+}` at heap 200). The
+    /// partitions of `r` into exactly `k` parts follow
+    /// `p(r, k) = p(r - 1, k - 1) + p(r - k, k)` (the smallest part is 1,
+    /// or every part loses one), one row of `k` at a time.
+    pub fn option_count(&self, n: usize, cap: u64) -> u64 {
+        let mut total = 0u64;
+        let last_t = self.max_take().map_or(n, |max| max.min(n));
+        for t in 0..=last_t {
+            let digit = self.digit(t);
+            let rest = n - t;
+            total +=
+                u64::from(digit.allows(0) && rest == 0) + u64::from(digit.allows(1) && rest > 0);
+            let most = digit.max_parts().map_or(rest, |k| k as usize).min(rest);
+            if most <= 2 {
+                // p(r, 2) = floor(r / 2), without a row.
+                total += if most == 2 && digit.allows(2) {
+                    rest as u64 / 2
+                } else {
+                    0
+                };
+                continue;
+            }
+            // p(., 1): one way to leave any non-empty heap.
+            let mut row: Vec<u64> = (0..=rest).map(|r| u64::from(r > 0)).collect();
+            for k in 2..=most {
+                let mut next = vec![0u64; rest + 1];
+                for r in k..=rest {
+                    next[r] = row[r - 1].saturating_add(next[r - k]);
+                }
+                row = next;
+                if digit.allows(k) {
+                    total = total.saturating_add(row[rest]);
+                }
+                if total >= cap {
+                    return cap;
+                }
+            }
+            if total >= cap {
+                return cap;
+            }
+        }
+        total
+    }
+
     /// Calls `f` with the parts of every move of `digit` that leaves `rest`
     /// tokens in fewer than `below` heaps, until `f` breaks or `ticker`
     /// stops.
@@ -458,7 +727,7 @@ impl TakeBreak {
         values: &[Nimber],
         max: Nimber,
         seen: &mut MexScratch,
-    ) -> ControlFlow<()> {
+    ) -> Result<()> {
         self.gather_portable(n, values, max, seen)
     }
 
@@ -471,12 +740,14 @@ impl TakeBreak {
         values: &[Nimber],
         max: Nimber,
         seen: &mut MexScratch,
-    ) -> ControlFlow<()> {
+    ) -> Result<()> {
         self.gather_portable(n, values, max, seen)
     }
 
-    /// Picks the smallest bitset that holds every option value. Breaks,
-    /// with `seen` incomplete, when a many-heap listing is cancelled.
+    /// Picks the smallest bitset that holds every option value. Stops with
+    /// the current [`Cancel`](crate::Cancel) token's error, `seen`
+    /// incomplete, when a many-heap listing is cancelled, and with
+    /// [`Error::TableTooLarge`] when the split sets outgrow their limit.
     #[inline(always)]
     fn gather_portable(
         &self,
@@ -484,7 +755,7 @@ impl TakeBreak {
         values: &[Nimber],
         max: Nimber,
         seen: &mut MexScratch,
-    ) -> ControlFlow<()> {
+    ) -> Result<()> {
         // XOR never sets a bit above the highest bit of its operands.
         let bits_needed = u32::BITS - max.get().leading_zeros();
         let kernel_applies = self.max_parts().is_some_and(|k| k <= 2)
@@ -498,15 +769,14 @@ impl TakeBreak {
             ControlFlow::Continue(())
         };
         match bits_needed {
-            _ if self.has_open_digit() => return self.gather_open(n, values, seen),
-            _ if !kernel_applies => return self.for_each_option(n, &mut listed),
+            _ if !kernel_applies => return self.gather_composed(n, values, seen),
             0..=6 => self.gather_in_words::<1>(n, values, seen),
             7 => self.gather_in_words::<2>(n, values, seen),
             8 => self.gather_in_words::<4>(n, values, seen),
             9 => self.gather_in_words::<8>(n, values, seen),
-            _ => return self.for_each_option(n, &mut listed),
+            _ => return finished(self.for_each_option(n, &mut listed)),
         }
-        ControlFlow::Continue(())
+        Ok(())
     }
 
     /// [`HeapRuleset::gather`] for tables whose values are all below
@@ -930,17 +1200,15 @@ impl HeapRuleset for TakeBreak {
             if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
                 // SAFETY: the CPU supports these features, checked above.
                 #[allow(unsafe_code)]
-                let flow = unsafe { self.gather_avx512(n, values, max, seen) };
-                return finished(flow);
+                return unsafe { self.gather_avx512(n, values, max, seen) };
             }
             if has!("avx2") {
                 // SAFETY: the CPU supports AVX2, checked above.
                 #[allow(unsafe_code)]
-                let flow = unsafe { self.gather_avx2(n, values, max, seen) };
-                return finished(flow);
+                return unsafe { self.gather_avx2(n, values, max, seen) };
             }
         }
-        finished(self.gather_portable(n, values, max, seen))
+        self.gather_portable(n, values, max, seen)
     }
 
     fn visit_options(
@@ -1092,6 +1360,31 @@ mod tests {
         assert_eq!(nim.closed_form(77), Some(77));
         let kayles: TakeBreak = "0.77".parse().unwrap();
         assert_eq!(kayles.closed_form(5), None);
+    }
+
+    #[test]
+    fn option_counts_match_the_listing() {
+        for code in [
+            "0.77",
+            "0.{62}",
+            "0.{2+}",
+            "{2,3,5}.0",
+            "4.[3]",
+            "0.{1,4+}",
+            "0.F7",
+        ] {
+            let game: TakeBreak = code.parse().unwrap();
+            for n in 0..=24 {
+                let mut listed = 0;
+                let _ = game.for_each_option(n, |_| {
+                    listed += 1;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(game.option_count(n, u64::MAX), listed, "{code} at {n}");
+            }
+        }
+        let open: TakeBreak = "0.{2+}".parse().unwrap();
+        assert_eq!(open.option_count(200, 1000), 1000);
     }
 
     #[test]

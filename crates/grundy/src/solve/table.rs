@@ -68,6 +68,14 @@ const PROGRESS_STRIDE: usize = 4096;
 /// many heaps, scripts) check it inside as well.
 const CANCEL_STRIDE: usize = 16;
 
+/// How often, in heaps, the dense engine looks at the clock, to call the
+/// progress callback at least every [`PROGRESS_INTERVAL`].
+const PROGRESS_CHECK: usize = 64;
+
+/// The longest the dense engine goes without calling the progress
+/// callback, past one [`PROGRESS_CHECK`] of heaps.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+
 /// Seconds per heap of a sample.
 fn per_heap(elapsed: Duration, heaps: u64) -> f64 {
     elapsed.as_secs_f64() / heaps.max(1) as f64
@@ -176,7 +184,32 @@ impl TableSolver {
 
     /// Checks up front that a table of heaps `0..=to` fits the memory limit.
     pub fn check_fits(&self, to: u64) -> Result<()> {
-        let needed = self.table_bytes(to);
+        self.check_bytes(to, self.table_bytes(to))
+    }
+
+    /// [`Self::check_fits`] for the table of `rules`: where a closed form
+    /// gives the values, the widest of them is known up front (Nim to 10^9
+    /// stores four bytes per heap beside the four-byte working copy, not
+    /// the one byte [`Self::table_bytes`] assumes).
+    pub fn check_fits_for<R: HeapRuleset + ?Sized>(&self, rules: &R, to: u64) -> Result<()> {
+        let widest = usize::try_from(to)
+            .ok()
+            .filter(|_| self.use_closed_forms)
+            .and_then(|n| rules.closed_form(n));
+        match widest {
+            Some(value) => {
+                let width: u128 = match value {
+                    0..=0xff => 1,
+                    0x100..=0xffff => 2,
+                    _ => 4,
+                };
+                self.check_bytes(to, (u128::from(to) + 1) * (4 + width))
+            }
+            None => self.check_fits(to),
+        }
+    }
+
+    fn check_bytes(&self, to: u64, needed: u128) -> Result<()> {
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
@@ -238,8 +271,8 @@ impl TableSolver {
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<SparseStats>> {
-        self.check_fits(to)?;
-        let end = to as usize + 1; // check_fits proved `to` fits in usize
+        self.check_fits_for(rules, to)?;
+        let end = to as usize + 1; // check_fits_for proved `to` fits in usize
         if values.len() >= end {
             return Ok(None);
         }
@@ -398,9 +431,19 @@ impl TableSolver {
                 to: end as u64 - 1,
                 needed: human_bytes(self.table_bytes(end as u64 - 1)),
             })?;
+        if let Some(code) = rules.as_take_break() {
+            // What the table leaves of the limit bounds its many-part split
+            // sets.
+            let table = self.table_bytes(end as u64 - 1);
+            code.limit_split_sets(
+                u64::try_from(u128::from(self.memory_limit).saturating_sub(table))
+                    .unwrap_or(u64::MAX),
+            );
+        }
         let mut seen = MexScratch::new();
         let mut scratch = Options::new();
         let mut max = values.iter().copied().max().unwrap_or(Nimber::ZERO);
+        let mut reported = Instant::now();
         for n in values.len()..end {
             let value = match rules.closed_form(n).filter(|_| self.use_closed_forms) {
                 Some(v) => Nimber::try_from(v)?,
@@ -415,10 +458,18 @@ impl TableSolver {
             if n % CANCEL_STRIDE == 0 {
                 crate::cancel::check()?;
             }
-            if n % PROGRESS_STRIDE == 0 && !progress(n) {
-                return Err(Error::Interrupted {
-                    heaps: values.len() as u64,
-                });
+            // Every few thousand heaps, and as often as the interval allows
+            // where heaps are slow (games that split into many heaps), so
+            // that a caller's time limit or Ctrl-C stops the run promptly.
+            let due = n % PROGRESS_STRIDE == 0
+                || (n % PROGRESS_CHECK == 0 && reported.elapsed() >= PROGRESS_INTERVAL);
+            if due {
+                reported = Instant::now();
+                if !progress(n) {
+                    return Err(Error::Interrupted {
+                        heaps: values.len() as u64,
+                    });
+                }
             }
             if until.is_some_and(|t| thread_time() >= t) {
                 return Ok(());
