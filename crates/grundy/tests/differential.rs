@@ -289,16 +289,7 @@ proptest! {
     ) {
         let mut digits = vec![(0u32, d0_open, rules[0])];
         digits.extend(rest.iter().zip(&rules[1..]).map(|(&(d, o), &r)| (d, o, r)));
-        let text: Vec<String> = digits
-            .iter()
-            .map(|&(d, open, rule)| {
-                let mut counts: Vec<String> =
-                    (0..8).filter(|k| d & (1 << k) != 0).map(|k| k.to_string()).collect();
-                counts.extend(open.map(|o| format!("{o}+")));
-                format!("{{{}}}{rule}", counts.join(","))
-            })
-            .collect();
-        let text = format!("{}.{}", text[0], text[1..].concat());
+        let text = spelled(&digits, 8);
         let Ok(game) = text.parse::<HeapGame>() else {
             // `{}` alone is not a digit.
             prop_assume!(false);
@@ -308,6 +299,24 @@ proptest! {
         prop_assert_eq!(&auto(&game, 22), &expected, "{}", text);
         prop_assert_eq!(&memo(&game, 22), &expected, "{}", text);
     }
+}
+
+/// A code written digit by digit in set notation: each digit's counts
+/// below `counts` (bit `k` of the mask allows leaving `k` heaps), its open
+/// count `{o+}`, and its constraint.
+fn spelled(digits: &[(u32, Option<usize>, &str)], counts: u32) -> String {
+    let text: Vec<String> = digits
+        .iter()
+        .map(|&(d, open, rule)| {
+            let mut listed: Vec<String> = (0..counts)
+                .filter(|k| d & (1 << k) != 0)
+                .map(|k| k.to_string())
+                .collect();
+            listed.extend(open.map(|o| format!("{o}+")));
+            format!("{{{}}}{rule}", listed.join(","))
+        })
+        .collect();
+    format!("{}.{}", text[0], text[1..].concat())
 }
 
 #[test]
@@ -338,16 +347,7 @@ proptest! {
                 digit.1 = None;
             }
         }
-        let text: Vec<String> = digits
-            .iter()
-            .map(|&(d, open, rule)| {
-                let mut counts: Vec<String> =
-                    (0..11).filter(|k| d & (1 << k) != 0).map(|k| k.to_string()).collect();
-                counts.extend(open.map(|o| format!("{o}+")));
-                format!("{{{}}}{rule}", counts.join(","))
-            })
-            .collect();
-        let text = format!("{}.{}", text[0], text[1..].concat());
+        let text = spelled(&digits, 11);
         let Ok(game) = text.parse::<HeapGame>() else {
             // `{}` alone is not a digit.
             prop_assume!(false);

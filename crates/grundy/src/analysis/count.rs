@@ -110,11 +110,7 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     solver: &TableSolver,
     limits: &Limits,
 ) -> Result<Histogram> {
-    if from > to {
-        return Err(Error::InvalidRange {
-            reason: format!("the range {from}..={to} is empty"),
-        });
-    }
+    non_empty(from, to)?;
     let mut values = ValueTable::new();
     if Theorem::for_rules(game).is_some() {
         let adaptive = Limits {
@@ -161,6 +157,16 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     })
 }
 
+/// Refuses an empty range `from..=to`.
+fn non_empty(from: u64, to: u64) -> Result<()> {
+    if from > to {
+        return Err(Error::InvalidRange {
+            reason: format!("the range {from}..={to} is empty"),
+        });
+    }
+    Ok(())
+}
+
 /// The value histogram of heaps `from..=to` by a formula guessed from the
 /// computed values (`grundy count --by-formula`): the heaps up to the
 /// tabulation bound (`limits.to` when given, else [`TABULATE_LIMIT`] or
@@ -176,11 +182,7 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     solver: &TableSolver,
     limits: &Limits,
 ) -> Result<Histogram> {
-    if from > to {
-        return Err(Error::InvalidRange {
-            reason: format!("the range {from}..={to} is empty"),
-        });
-    }
+    non_empty(from, to)?;
     let table_to = to.min(limits.to.unwrap_or(limits.max.max(TABULATE_LIMIT)));
     solver.check_fits(table_to)?;
     let exact = Limits {
