@@ -408,8 +408,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges"])]
     pub to: Option<String>,
     /// Count positions of K heaps from the range, by nim-sum (without it:
-    /// how many heaps have each value).
-    #[arg(long, value_name = "K", requires = "to")]
+    /// how many heaps have each value); unordered counts take up to 10^6
+    /// heaps (`1e6`).
+    #[arg(long, value_name = "K", requires = "to", value_parser = size)]
     pub heaps: Option<u64>,
     /// Count the heaps of a position in any order once (a <= b <= c).
     #[arg(long, requires = "heaps")]
@@ -432,6 +433,12 @@ pub struct CountArgs {
     /// List the count for every nim-sum, not only the P-positions.
     #[arg(long)]
     pub all: bool,
+    /// The most machine-word operations an unordered or distinct count may
+    /// take (the default, 10^9, is about ten seconds on one core; an exact
+    /// count of many heaps costs a word per digit of its numbers at every
+    /// step, a count modulo a prime one).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     /// For ranges past 2^22 heaps: the largest heap computed to prove the
     /// period (default 2^17).
     #[arg(long, value_name = "N")]

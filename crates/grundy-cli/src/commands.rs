@@ -530,7 +530,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         (false, true) => (Tuples::OrderedDistinct, ", ordered, distinct heaps"),
         (false, false) => (Tuples::Ordered, ", ordered"),
     };
-    let counts = count_tuples(&histogram, k, tuples, arithmetic)?;
+    let counts = count_tuples(&histogram, k, tuples, arithmetic, args.work_limit)?;
     let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
     let report = NimSumCountReport::new(what, &counts, args.modulus, args.all);
     output::print(out, args.format, &report)

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{
-    Arithmetic, Histogram, Limits, Misere, MisereQuotient, Tuples, analyze_from, count_tuples,
-    value_histogram,
+    Arithmetic, Histogram, Limits, Misere, MisereQuotient, Tuples, UNORDERED_WORK_LIMIT,
+    analyze_from, count_tuples, value_histogram,
 };
 use grundy::rules::ScriptLimits;
 use grundy::session::HeapRules;
@@ -283,7 +283,7 @@ impl Game {
         let arithmetic = arithmetic(modulo)?;
         let histogram = self.histogram_of(py, start, to, max)?;
         let counts = py
-            .detach(|| count_tuples(&histogram, heaps, tuples, arithmetic))
+            .detach(|| count_tuples(&histogram, heaps, tuples, arithmetic, UNORDERED_WORK_LIMIT))
             .map_err(to_py)?;
         Ok(NimSumCounts::new(counts, modulo))
     }

@@ -3,8 +3,8 @@
 
 use grundy::BigUint;
 use grundy::analysis::{
-    Arithmetic, Histogram, HistogramSource, Limits, Tuples, count_copies, count_ordered,
-    count_tuples, formula_histogram, value_histogram,
+    Arithmetic, Histogram, HistogramSource, Limits, Tuples, UNORDERED_WORK_LIMIT, count_copies,
+    count_ordered, count_tuples, formula_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 use proptest::prelude::*;
@@ -92,11 +92,11 @@ proptest! {
             (Tuples::Unordered, unordered),
             (Tuples::Distinct, distinct),
         ] {
-            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact).unwrap();
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
             prop_assert_eq!(as_u64(&exact.by_nim_sum), expected.clone(), "{} {:?} k={}", spec, tuples, k);
             prop_assert_eq!(&exact.total, &BigUint::from(expected.iter().sum::<u64>()));
             for m in [1u64, 2, 7, 12, 1_000_000_007] {
-                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m)).unwrap();
+                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m), UNORDERED_WORK_LIMIT).unwrap();
                 let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();
                 prop_assert_eq!(&modular.by_nim_sum, &reduced, "mod {}", m);
             }
@@ -230,6 +230,136 @@ fn formula_counts_past_the_table_equal_the_tabulated_counts() {
                 assert_eq!(*verified_to, 3000);
             }
             other => panic!("{spec}: counted {other:?}"),
+        }
+    }
+}
+
+/// The partitions of `k` (non-increasing parts).
+fn partitions(k: usize, largest: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    (1..=largest.min(k))
+        .flat_map(|part| {
+            partitions(k - part, part).into_iter().map(move |mut rest| {
+                rest.insert(0, part);
+                rest
+            })
+        })
+        .collect()
+}
+
+/// Multisets (or sets) of `k` heaps with histogram `h`, by nim-sum, by
+/// Burnside's lemma / Pólya's cycle index of the symmetric group:
+/// `Z(S_k) = sum over partitions λ of k of p_λ / z_λ`, where a cycle of
+/// length `j` fixes a tuple only if its heaps are equal, contributing
+/// `p_j = sum_h x^(j g(h))`: the histogram for odd `j`, all heaps at
+/// nim-sum 0 for even `j`. Sets take the sign `(-1)^(k - cycles)`.
+fn burnside(h: &[u64], k: usize, sets: bool) -> Vec<i128> {
+    let size = h.len().next_power_of_two().max(2);
+    let heaps: u64 = h.iter().sum();
+    let convolve = |a: &[i128], b: &[i128]| {
+        let mut out = vec![0i128; size];
+        for x in 0..size {
+            for y in 0..size {
+                out[x ^ y] += a[x] * b[y];
+            }
+        }
+        out
+    };
+    let mut odd = vec![0i128; size];
+    for (v, &c) in h.iter().enumerate() {
+        odd[v] = c as i128;
+    }
+    let mut even = vec![0i128; size];
+    even[0] = heaps as i128;
+    let factorial = |n: usize| (1..=n as i128).product::<i128>();
+    let mut total = vec![0i128; size];
+    for lambda in partitions(k, k) {
+        // z_λ = prod_j j^{m_j} m_j!, for m_j parts equal to j.
+        let mut z = 1i128;
+        for j in 1..=k {
+            let m = lambda.iter().filter(|&&p| p == j).count();
+            z *= (j as i128).pow(m as u32) * factorial(m);
+        }
+        let sign = if sets && (k - lambda.len()) % 2 == 1 {
+            -1
+        } else {
+            1
+        };
+        let mut term = vec![0i128; size];
+        term[0] = 1;
+        for &part in &lambda {
+            term = convolve(&term, if part % 2 == 1 { &odd } else { &even });
+        }
+        for (t, x) in total.iter_mut().zip(term) {
+            *t += sign * x * (factorial(k) / z);
+        }
+    }
+    total.into_iter().map(|t| t / factorial(k)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The recurrence behind unordered counts against Burnside's lemma,
+    /// for up to eight heaps from ranges too large to enumerate.
+    #[test]
+    fn unordered_counts_agree_with_burnside(
+        spec in small_game(),
+        from in 0u64..20,
+        len in 0u64..60,
+        k in 1usize..=8,
+    ) {
+        let game: HeapGame = spec.parse().unwrap();
+        let h = histogram(&game, from, from + len);
+        let counts: Vec<u64> = h.counts.iter().map(|&c| c as u64).collect();
+        for (tuples, sets) in [(Tuples::Unordered, false), (Tuples::Distinct, true)] {
+            let expected = burnside(&counts, k, sets);
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
+            let got: Vec<i128> = exact.by_nim_sum.iter().map(|c| i128::try_from(u128::try_from(c).unwrap()).unwrap()).collect();
+            prop_assert_eq!(&got[..], &expected[..got.len()], "{} {:?} k={}", spec, tuples, k);
+            prop_assert!(expected[got.len()..].iter().all(|&c| c == 0));
+        }
+    }
+}
+
+/// A million heaps modulo a prime: multisets of heaps 0 and 1 of Nim are
+/// P-positions exactly when the number of 1s is even (k/2 + 1 of the k + 1
+/// multisets); and modular counts past what exact arithmetic checks in a
+/// test equal the exact ones reduced, for a few thousand heaps.
+#[test]
+fn unordered_counts_of_a_million_heaps() {
+    let nim: HeapGame = "nim".parse().unwrap();
+    let two = histogram(&nim, 0, 1);
+    let k = 1_000_000u64;
+    let p = 1_000_000_007u64;
+    let counts = count_tuples(
+        &two,
+        k,
+        Tuples::Unordered,
+        Arithmetic::Modulo(p),
+        UNORDERED_WORK_LIMIT,
+    )
+    .unwrap();
+    assert_eq!(counts.p_positions(), &BigUint::from(k / 2 + 1));
+    assert_eq!(counts.total, BigUint::from(k + 1));
+    let kayles: HeapGame = "kayles".parse().unwrap();
+    let h = histogram(&kayles, 1, 200);
+    for tuples in [Tuples::Unordered, Tuples::Distinct, Tuples::OrderedDistinct] {
+        let exact =
+            count_tuples(&h, 3000, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
+        for m in [p, 998_244_353, 3001, 1 << 40] {
+            let modular = count_tuples(
+                &h,
+                3000,
+                tuples,
+                Arithmetic::Modulo(m),
+                UNORDERED_WORK_LIMIT,
+            )
+            .unwrap();
+            let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();
+            assert_eq!(modular.by_nim_sum, reduced, "{tuples:?} mod {m}");
         }
     }
 }

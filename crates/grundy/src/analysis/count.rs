@@ -435,10 +435,16 @@ pub fn count_ordered(ranges: &[Histogram], arithmetic: Arithmetic) -> NimSumCoun
 /// Exact counts of more copies than this would have millions of digits.
 pub const EXACT_COPIES_LIMIT: u64 = 100_000;
 
-/// Unordered positions, and ordered ones of distinct heaps, of more heaps
-/// than this would cost too much big-integer arithmetic (each transform
-/// point sums `k + 1` products of numbers of about `k log N` bits).
-pub const UNORDERED_HEAPS_LIMIT: u64 = 1000;
+/// The most heaps a count of unordered positions, or of ordered ones of
+/// distinct heaps, takes (each transform point runs a recurrence of `k`
+/// steps; see [`coefficients_by_recurrence`]).
+pub const UNORDERED_HEAPS_LIMIT: u64 = 1_000_000;
+
+/// The default for the most machine-word operations an unordered count may
+/// cost (about ten seconds on one core): transform points times heaps,
+/// times the words of the numbers when counting exactly (see
+/// [`unordered_cost`]).
+pub const UNORDERED_WORK_LIMIT: u64 = 1_000_000_000;
 
 /// `copies` heaps from one range played together, ordered, by nim-sum:
 /// the transform raised to the power `copies`. Exact counts are limited to
@@ -488,22 +494,27 @@ pub fn count_copies(
 
 /// `k` heaps from one range played together, by nim-sum, as ordered
 /// tuples, multisets or sets (by generating functions; see the module
-/// notes), for at most [`UNORDERED_HEAPS_LIMIT`] heaps unless ordered.
-/// Unordered counts modulo `m` are computed exactly and then reduced.
+/// notes), for at most [`UNORDERED_HEAPS_LIMIT`] heaps unless ordered, and
+/// at most `work_limit` operations ([`unordered_cost`]; the default is
+/// [`UNORDERED_WORK_LIMIT`]).
+///
+/// Modulo a prime `m > k` every step is a residue operation; otherwise the
+/// counts are computed exactly and then reduced.
 pub fn count_tuples(
     range: &Histogram,
     k: u64,
     tuples: Tuples,
     arithmetic: Arithmetic,
+    work_limit: u64,
 ) -> Result<NimSumCounts> {
     if tuples == Tuples::Ordered {
         return count_copies(range, k, arithmetic);
     }
+    let kind = match tuples {
+        Tuples::OrderedDistinct => "ordered positions of distinct heaps",
+        _ => "unordered positions",
+    };
     if k > UNORDERED_HEAPS_LIMIT {
-        let kind = match tuples {
-            Tuples::OrderedDistinct => "ordered positions of distinct heaps",
-            _ => "unordered positions",
-        };
         return Err(Error::InvalidRange {
             reason: format!(
                 "{kind} of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered positions of any \
@@ -511,19 +522,52 @@ pub fn count_tuples(
             ),
         });
     }
-    let k = k as usize;
     let size = transform_size(std::iter::once(range));
-    let t = Exact.transform(Exact.lift(range, size));
-    let heaps = BigInt::from(range.heaps());
+    let residues = match arithmetic {
+        // An odd prime above k: the divisions by 1..=k and by the transform
+        // size are multiplications by inverses.
+        Arithmetic::Modulo(m) if m > k && m > 2 && is_prime(m) => Some(Residues(m)),
+        _ => None,
+    };
+    let cost = unordered_cost(range.heaps(), k, size, residues.is_some());
+    if cost > work_limit as f64 {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "{kind} of {k} heaps from {} heaps: about {cost:.1e} operations, past the limit of \
+                 {work_limit:.1e} (--work-limit raises it){}",
+                range.heaps(),
+                if residues.is_some() {
+                    ""
+                } else {
+                    "; count modulo a prime larger than the number of heaps (--mod 1000000007) \
+                     to take residues at every step"
+                }
+            ),
+        });
+    }
     let sets = matches!(tuples, Tuples::Distinct | Tuples::OrderedDistinct);
-    let sum: Vec<BigInt> = t
-        .iter()
-        .map(|signed| {
-            let plus = (&heaps + signed) / 2;
-            let minus = &heaps - &plus;
-            coefficient(k, &plus, &minus, sets)
-        })
-        .collect();
+    let k = k as usize;
+    // At most 10^18 + 1 heaps per range.
+    let heaps = range.heaps() as i128;
+    if let Some(Residues(p)) = residues {
+        let field = PrimeResidues::new(p, k);
+        let ring = &field.ring;
+        let sum = at_every_point(range, size, |signed| {
+            coefficients_by_recurrence(&field, k, signed, heaps, sets)
+        });
+        let counts = ring.untransform(sum);
+        let counts = match tuples {
+            Tuples::OrderedDistinct => {
+                let k_factorial = (1..=k as u64).fold(ring.one(), |acc, i| ring.mul(&acc, &i));
+                counts.iter().map(|c| ring.mul(c, &k_factorial)).collect()
+            }
+            _ => counts,
+        };
+        return Ok(ring.finish(counts));
+    }
+    let sum = at_every_point(range, size, |signed| {
+        coefficients_by_recurrence(&Exact, k, signed, heaps, sets)
+    });
     let counts = Exact.untransform(sum);
     // Sets times k! orders are the ordered tuples of distinct heaps.
     let exact = Exact.finish(match tuples {
@@ -542,32 +586,215 @@ pub fn count_tuples(
     })
 }
 
-/// The coefficient of `y^k` in `(1 + y)^plus (1 - y)^minus` (`sets`) or
-/// in `(1 - y)^{-plus} (1 + y)^{-minus}`: `sum_i a_i b_{k-i}` with
-/// `a_i = C(plus, i)` and `b_j = (-1)^j C(minus, j)` for sets, and
-/// `a_i = C(plus + i - 1, i)`, `b_j = (-1)^j C(minus + j - 1, j)` for
-/// multisets.
-fn coefficient(k: usize, plus: &BigInt, minus: &BigInt, sets: bool) -> BigInt {
-    let series = |n: &BigInt, alternate: bool| {
-        let mut terms = Vec::with_capacity(k + 1);
-        let mut c = BigInt::one();
-        for i in 0..=k {
-            terms.push(if alternate && i % 2 == 1 {
-                -&c
-            } else {
-                c.clone()
-            });
-            // C(n, i + 1) = C(n, i) (n - i) / (i + 1), and for multisets
-            // C(n + i, i + 1) = C(n + i - 1, i) (n + i) / (i + 1).
-            let i = BigInt::from(i);
-            let factor = if sets { n - &i } else { n + &i };
-            c = c * factor / (i + 1);
-        }
-        terms
+/// `coefficient(P - M)` at every transform point of a histogram, where
+/// `P - M` (the heaps of sign `+1` less those of sign `-1`) is the
+/// transform's value there: computed once for each distinct value, on
+/// every core.
+fn at_every_point<T: Clone + Send>(
+    range: &Histogram,
+    size: usize,
+    coefficient: impl Fn(i128) -> T + Sync,
+) -> Vec<T> {
+    // At most 10^18 + 1 heaps per range, so every value fits.
+    let mut signed: Vec<i128> = range.counts.iter().map(|&c| c as i128).collect();
+    signed.resize(size, 0);
+    walsh_hadamard(&mut signed, |a, b| (a + b, a - b));
+    let mut distinct = signed.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = distinct.len().div_ceil(threads).max(1);
+    let coefficient = &coefficient;
+    let computed: Vec<T> = std::thread::scope(|scope| {
+        let workers: Vec<_> = distinct
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(|&s| coefficient(s)).collect::<Vec<T>>())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a coefficient worker panicked"))
+            .collect()
+    });
+    signed
+        .iter()
+        .map(|s| computed[distinct.binary_search(s).expect("every value is listed")].clone())
+        .collect()
+}
+
+/// The estimated cost, in machine-word operations, of counting positions
+/// of `k` heaps from `heaps` heaps over `points` transform points: `k`
+/// recurrence steps per point, each on numbers of up to
+/// `log2 C(heaps + k, k)` bits when exact (bounded by the binary entropy:
+/// `log2 C(n, k) <= n H(k / n)`), one residue operation when modular.
+pub fn unordered_cost(heaps: u128, k: u64, points: usize, modular: bool) -> f64 {
+    let per_step = if modular {
+        1.0
+    } else {
+        let n = heaps as f64 + k as f64;
+        let q = k as f64 / n.max(1.0);
+        let entropy = if q <= 0.0 || q >= 1.0 {
+            0.0
+        } else {
+            -(q * q.log2() + (1.0 - q) * (1.0 - q).log2())
+        };
+        (n * entropy / 64.0).max(1.0)
     };
-    let a = series(plus, false);
-    let b = series(minus, true);
-    (0..=k).map(|i| &a[i] * &b[k - i]).sum()
+    points as f64 * k as f64 * per_step
+}
+
+/// The coefficients of `y^k` the unordered counts need, at a transform
+/// point where `signed = P - M` of the `heaps = P + M` heaps have sign
+/// `+1` (see the module notes): in `f = (1 - y)^{-P} (1 + y)^{-M}` for
+/// multisets, `f = (1 + y)^P (1 - y)^M` for sets.
+///
+/// Both satisfy a first-order differential equation, `(1 - y^2) f' =
+/// (s + N y) f` for multisets and `(1 - y^2) f' = (s - N y) f` for sets
+/// (`s = P - M`, `N = P + M`: take logarithmic derivatives), so their
+/// coefficients `a_0 = 1`, `a_1 = s` follow the three-term recurrence
+/// `(n + 1) a_{n+1} = s a_n + (N + n - 1) a_{n-1}` (multisets) or
+/// `(n + 1) a_{n+1} = s a_n + (n - 1 - N) a_{n-1}` (sets): `k` steps of a
+/// few ring operations, where summing the products of two binomial series
+/// costs `k` products of large numbers.
+fn coefficients_by_recurrence<R: Recurrence>(
+    ring: &R,
+    k: usize,
+    signed: i128,
+    heaps: i128,
+    sets: bool,
+) -> R::T {
+    let (mut before, mut now) = (
+        ring.scaled(&ring.one(), 1),
+        ring.scaled(&ring.one(), signed),
+    );
+    if k == 0 {
+        return before;
+    }
+    for n in 1..k {
+        // |weight| <= heaps + k fits: heaps <= 10^18 * 2 and k <= 10^6.
+        let step = n as i128 - 1;
+        let weight = if sets { step - heaps } else { step + heaps };
+        let next = ring.add_scaled(ring.scaled(&now, signed), &before, weight);
+        before = std::mem::replace(&mut now, ring.divide_small(next, n + 1));
+    }
+    now
+}
+
+/// What [`coefficients_by_recurrence`] computes in: exact integers, or
+/// residues modulo a prime larger than every divisor. Multipliers are
+/// machine integers (at most the number of heaps plus `k`), so each step
+/// is linear in the size of the numbers.
+trait Recurrence {
+    type T;
+    fn one(&self) -> Self::T;
+    /// `a x`.
+    fn scaled(&self, a: &Self::T, x: i128) -> Self::T;
+    /// `sum + a x`.
+    fn add_scaled(&self, sum: Self::T, a: &Self::T, x: i128) -> Self::T;
+    /// `a / n` for `1 <= n <= k`, where the quotient is known to be an
+    /// integer.
+    fn divide_small(&self, a: Self::T, n: usize) -> Self::T;
+}
+
+impl Recurrence for Exact {
+    type T = BigInt;
+    fn one(&self) -> BigInt {
+        BigInt::one()
+    }
+    fn scaled(&self, a: &BigInt, x: i128) -> BigInt {
+        a * x
+    }
+    fn add_scaled(&self, mut sum: BigInt, a: &BigInt, x: i128) -> BigInt {
+        sum += a * x;
+        sum
+    }
+    fn divide_small(&self, mut a: BigInt, n: usize) -> BigInt {
+        a /= n as u64;
+        a
+    }
+}
+
+/// Residues modulo a prime `p`, with the inverses of `1..=k < p`.
+struct PrimeResidues {
+    ring: Residues,
+    inverses: Vec<u64>,
+}
+
+impl PrimeResidues {
+    /// The inverses by `1/i = -(p / i) (1 / (p mod i))`, in `O(k)`.
+    fn new(p: u64, k: usize) -> PrimeResidues {
+        let mut inverses = vec![0u64, 1 % p];
+        let wide = u128::from(p);
+        for i in 2..=k as u64 {
+            let earlier = u128::from(inverses[(p % i) as usize]);
+            let inverse = (wide - (wide / u128::from(i)) * earlier % wide) % wide;
+            inverses.push(inverse as u64);
+        }
+        PrimeResidues {
+            ring: Residues(p),
+            inverses,
+        }
+    }
+}
+
+impl PrimeResidues {
+    fn residue(&self, x: i128) -> u64 {
+        x.rem_euclid(i128::from(self.ring.0)) as u64
+    }
+}
+
+impl Recurrence for PrimeResidues {
+    type T = u64;
+    fn one(&self) -> u64 {
+        self.ring.one()
+    }
+    fn scaled(&self, a: &u64, x: i128) -> u64 {
+        self.ring.mul(a, &self.residue(x))
+    }
+    fn add_scaled(&self, sum: u64, a: &u64, x: i128) -> u64 {
+        let m = u128::from(self.ring.0);
+        ((u128::from(sum) + u128::from(self.scaled(a, x))) % m) as u64
+    }
+    fn divide_small(&self, a: u64, n: usize) -> u64 {
+        self.ring.mul(&a, &self.inverses[n])
+    }
+}
+
+/// Whether `m` is prime: trial division by the primes to 37, then
+/// Miller–Rabin with those twelve primes as bases, which is deterministic
+/// for every `m < 3.3 * 10^24` (Sorenson and Webster, "Strong pseudoprimes
+/// to twelve prime bases", Math. Comp. 2017), so for every `u64`.
+fn is_prime(m: u64) -> bool {
+    if m < 2 {
+        return false;
+    }
+    for p in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
+        if m.is_multiple_of(p) {
+            return m == p;
+        }
+    }
+    let ring = Residues(m);
+    let (mut d, mut r) = (m - 1, 0);
+    while d.is_multiple_of(2) {
+        d /= 2;
+        r += 1;
+    }
+    [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
+        .iter()
+        .all(|&base| {
+            let mut x = ring.pow(base, d);
+            if x == 1 || x == m - 1 {
+                return true;
+            }
+            for _ in 1..r {
+                x = ring.mul(&x, &x);
+                if x == m - 1 {
+                    return true;
+                }
+            }
+            false
+        })
 }
 
 fn factorial(k: usize) -> BigInt {
