@@ -398,19 +398,19 @@ pub struct SumArgs {
 #[derive(Debug, Args)]
 pub struct CountArgs {
     /// The game whose heaps are counted, e.g. kayles or sub(squares).
-    #[arg(required_unless_present = "ranges")]
+    #[arg(required_unless_present_any = ["ranges", "histogram"])]
     pub game: Option<String>,
     /// The smallest heap of the range (default 1: non-empty heaps).
     #[arg(long, value_name = "N", default_value = "1")]
     pub from: String,
     /// The largest heap of the range: up to 10^18 when the game's period is
     /// proven, 2^22 otherwise.
-    #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges"])]
+    #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges", "histogram"])]
     pub to: Option<String>,
     /// Count positions of K heaps from the range, by nim-sum (without it:
     /// how many heaps have each value); unordered counts take up to 10^6
     /// heaps (`1e6`).
-    #[arg(long, value_name = "K", requires = "to", value_parser = size)]
+    #[arg(long, value_name = "K", value_parser = size)]
     pub heaps: Option<u64>,
     /// Count the heaps of a position in any order once (a <= b <= c).
     #[arg(long, requires = "heaps")]
@@ -419,6 +419,12 @@ pub struct CountArgs {
     /// a < b < c).
     #[arg(long, requires = "heaps")]
     pub distinct: bool,
+    /// Count heaps whose values a file gives instead of a game's: `value
+    /// count` lines (Rogalski's published histograms) or a table of values
+    /// (one heap's value after another); with --heaps K, positions of K
+    /// such heaps.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "ranges", "moves", "to", "from", "by_formula"])]
+    pub histogram: Option<std::path::PathBuf>,
     /// One heap from each range, in order: GAME:FROM..TO (repeat the option).
     #[arg(long = "range", value_name = "GAME:FROM..TO", conflicts_with_all = ["heaps", "moves", "to"])]
     pub ranges: Vec<String>,

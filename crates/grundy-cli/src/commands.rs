@@ -12,10 +12,11 @@ use grundy::analysis::{
 };
 use grundy::report::{
     AnalysisReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
-    ComparisonReport, CountReport, FibonacciNimReport, FormulaReport, GeneraReport, GraphReport,
-    GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport,
-    MazeReport, MisereSumReport, MoveCountReport, NimFieldReport, NimSumCountReport,
-    OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport, SumReport, ValuesReport,
+    ComparisonReport, CountReport, CountedPositions, CountedRange, FibonacciNimReport,
+    FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport,
+    LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
+    NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
+    SumReport, ValuesReport,
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
@@ -496,7 +497,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         return output::print(out, args.format, &report);
     }
     if !args.ranges.is_empty() {
-        let mut described = Vec::new();
+        let mut ranges = Vec::new();
         let mut histograms = Vec::new();
         for written in &args.ranges {
             let (name, range) = written.rsplit_once(':').ok_or_else(|| {
@@ -506,33 +507,52 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
                 Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
             })?;
             let (from, to) = (parse_size(from)?, parse_size(to)?);
-            histograms.push(histogram_of(name, from, to, max, &solver, args)?);
-            described.push(format!("{} {from}..={to}", name.trim()));
+            let histogram = histogram_of(name, from, to, max, &solver, args)?;
+            ranges.push(CountedRange::new(name.trim(), Some((from, to)), &histogram));
+            histograms.push(histogram);
         }
         let counts = count_ordered(&histograms, arithmetic);
-        let what = format!(
-            "positions of one heap from each of {}",
-            described.join(", ")
-        );
-        let report = NimSumCountReport::new(what, &counts, args.modulus, args.all);
+        let positions = CountedPositions {
+            heaps: ranges.len() as u64,
+            order: Tuples::Ordered,
+            ranges,
+        };
+        let report = NimSumCountReport::new(positions, &counts, args.modulus, args.all);
         return output::print(out, args.format, &report);
     }
-    let from = parse_size(&args.from)?;
-    let to = parse_size(args.to.as_deref().unwrap_or_default())?;
-    let histogram = histogram_of(spec, from, to, max, &solver, args)?;
-    let Some(k) = args.heaps else {
-        let report = CountReport::new(spec, from, to, &histogram);
-        return output::print(out, args.format, &report);
+    let (histogram, range) = match &args.histogram {
+        Some(path) => {
+            let text = read(path)?;
+            let histogram = Histogram::parse(&text)?;
+            let range = CountedRange::new(&path.display().to_string(), None, &histogram);
+            (histogram, range)
+        }
+        None => {
+            let from = parse_size(&args.from)?;
+            let to = parse_size(args.to.as_deref().unwrap_or_default())?;
+            let histogram = histogram_of(spec, from, to, max, &solver, args)?;
+            let Some(_) = args.heaps else {
+                let report = CountReport::new(spec, from, to, &histogram);
+                return output::print(out, args.format, &report);
+            };
+            let range = CountedRange::new(spec, Some((from, to)), &histogram);
+            (histogram, range)
+        }
     };
-    let (tuples, order) = match (args.unordered, args.distinct) {
-        (true, false) => (Tuples::Unordered, ", unordered (a <= b <= ...)"),
-        (true, true) => (Tuples::Distinct, ", unordered and distinct (a < b < ...)"),
-        (false, true) => (Tuples::OrderedDistinct, ", ordered, distinct heaps"),
-        (false, false) => (Tuples::Ordered, ", ordered"),
+    let k = args.heaps.unwrap_or(1);
+    let tuples = match (args.unordered, args.distinct) {
+        (true, false) => Tuples::Unordered,
+        (true, true) => Tuples::Distinct,
+        (false, true) => Tuples::OrderedDistinct,
+        (false, false) => Tuples::Ordered,
     };
     let counts = count_tuples(&histogram, k, tuples, arithmetic, args.work_limit)?;
-    let what = format!("positions of {k} heaps of {spec} in {from}..={to}{order}");
-    let report = NimSumCountReport::new(what, &counts, args.modulus, args.all);
+    let positions = CountedPositions {
+        heaps: k,
+        order: tuples,
+        ranges: vec![range],
+    };
+    let report = NimSumCountReport::new(positions, &counts, args.modulus, args.all);
     output::print(out, args.format, &report)
 }
 
@@ -953,10 +973,29 @@ pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
     output::catalogue(out, args.format, CATALOGUE)
 }
 
-/// The text of a file the user named; failing to read it is bad input.
+/// The largest input file read (graphs, mazes, grids, histograms).
+const INPUT_FILE_LIMIT: u64 = 256 << 20;
+
+/// The text of a file the user named, of at most [`INPUT_FILE_LIMIT`]
+/// bytes (`/dev/zero` is refused, not read forever); failing to read it is
+/// bad input.
 fn read(path: &std::path::Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Failure::Input(format!("cannot read {}: {e}", path.display()));
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .map_err(cannot)?
+        .take(INPUT_FILE_LIMIT + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    if text.len() as u64 > INPUT_FILE_LIMIT {
+        return Err(Failure::Input(format!(
+            "{} is larger than {} MiB",
+            path.display(),
+            INPUT_FILE_LIMIT >> 20
+        )));
+    }
+    Ok(text)
 }
 
 fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {

@@ -7,12 +7,14 @@
 
 use std::io::{self, Write};
 
+use grundy::analysis::Tuples;
 use grundy::report::{
     AnalysisReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
-    ComparisonReport, CountReport, FibonacciNimReport, FormulaReport, GeneraReport, GraphReport,
-    GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport,
-    MazeReport, MisereSumReport, MoveCountReport, NimFieldReport, NimSumCountReport,
-    OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport, SumReport, ValuesReport,
+    ComparisonReport, CountReport, CountedRange, FibonacciNimReport, FormulaReport, GeneraReport,
+    GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport,
+    LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
+    NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
+    SumReport, ValuesReport,
 };
 use grundy::solve::Outcome;
 use grundy::spec::CatalogueEntry;
@@ -388,6 +390,11 @@ impl Render for CountReport {
             "{}, heaps {}..={}: {} heaps, {}",
             self.game, self.from, self.to, self.heaps, self.source
         )?;
+        writeln!(
+            out,
+            "P-positions (value 0): {}; N-positions: {}",
+            self.p_positions, self.n_positions
+        )?;
         writeln!(out, "value  heaps")?;
         for (v, c) in &self.histogram {
             writeln!(out, "{v:<5}  {c}")?;
@@ -401,11 +408,45 @@ impl Render for NimSumCountReport {
         let modulo = self
             .modulus
             .map_or(String::new(), |m| format!(" (mod {m})"));
-        writeln!(out, "{}: {}{modulo}", self.positions, self.total)?;
+        let positions = &self.positions;
+        let heaps = |r: &CountedRange| match (r.from, r.to) {
+            (Some(from), Some(to)) => format!("{} in {from}..={to}", r.game),
+            _ => format!("the histogram {} ({} heaps)", r.game, r.heaps),
+        };
+        match &positions.ranges[..] {
+            [range] => {
+                let order = match positions.order {
+                    Tuples::Ordered => "ordered",
+                    Tuples::OrderedDistinct => "ordered, distinct heaps",
+                    Tuples::Unordered => "unordered (a <= b <= ...)",
+                    Tuples::Distinct => "unordered and distinct (a < b < ...)",
+                };
+                write!(
+                    out,
+                    "positions of {} heaps of {}, {order}",
+                    positions.heaps,
+                    heaps(range)
+                )?;
+            }
+            ranges => {
+                let each: Vec<String> = ranges.iter().map(heaps).collect();
+                write!(
+                    out,
+                    "positions of one heap from each of {}",
+                    each.join(", ")
+                )?;
+            }
+        }
+        writeln!(out, ": {}{modulo}", self.total)?;
         writeln!(
             out,
             "P-positions (nim-sum 0, the player to move loses): {}{modulo}",
             self.p_positions
+        )?;
+        writeln!(
+            out,
+            "N-positions (the player to move wins): {}{modulo}",
+            self.n_positions
         )?;
         for (s, c) in self.by_nim_sum.iter().flatten() {
             writeln!(out, "nim-sum {s}: {c}")?;

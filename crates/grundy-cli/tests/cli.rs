@@ -1075,3 +1075,64 @@ fn no_arguments_is_one_line_not_the_whole_help() {
     // Issue 16, case 12.
     rejects(&[], "grundy --help");
 }
+
+/// A published histogram stands for the heaps it counts: Rogalski's
+/// histogram of 0.167 to 1024 (heaps 1..=1024: its one heap of value 0
+/// is heap 2) counts the positions that heaps 1..=1024 of the game give, and the JSON says what was counted in fields,
+/// not a sentence.
+#[test]
+fn counts_from_a_given_histogram_equal_counts_from_the_game() {
+    let rogalski = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/octal/rogalski/histograms/0.167/1024"
+    );
+    for order in [
+        &[][..],
+        &["--unordered"],
+        &["--distinct"],
+        &["--unordered", "--distinct"],
+    ] {
+        let mut from_file = vec![
+            "count",
+            "--histogram",
+            rogalski,
+            "--heaps",
+            "3",
+            "--all",
+            "--format",
+            "json",
+        ];
+        from_file.extend_from_slice(order);
+        let mut from_game = vec![
+            "count", "0.167", "--from", "1", "--to", "1024", "--heaps", "3", "--all", "--format",
+            "json",
+        ];
+        from_game.extend_from_slice(order);
+        let (given, computed) = (stdout_json(&from_file), stdout_json(&from_game));
+        for field in ["total", "p_positions", "n_positions", "by_nim_sum"] {
+            assert_eq!(given[field], computed[field], "{field} {order:?}");
+        }
+        assert_eq!(given["positions"]["heaps"], 3);
+        assert_eq!(given["positions"]["ranges"][0]["heaps"], "1024");
+        assert_eq!(computed["positions"]["ranges"][0]["from"], 1);
+        assert_eq!(computed["positions"]["ranges"][0]["to"], 1024);
+    }
+    // A table of values is a histogram too; a value listed twice is not.
+    let dir = Scratch::new("given-histogram");
+    let table = dir.join("values.txt");
+    std::fs::write(&table, "0 1 1 2\n0 3  # kayles 0..=5\n").unwrap();
+    let counted = stdout_json(&[
+        "count",
+        "--histogram",
+        table.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(counted["p_positions"], "2");
+    assert_eq!(counted["n_positions"], "4");
+    std::fs::write(&table, "0 1\n0 2\n").unwrap();
+    rejects(
+        &["count", "--histogram", table.to_str().unwrap()],
+        "listed twice",
+    );
+}

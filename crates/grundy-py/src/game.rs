@@ -268,18 +268,7 @@ impl Game {
         modulo: Option<u64>,
         max: Option<u64>,
     ) -> PyResult<NimSumCounts> {
-        let tuples = match order {
-            "ordered" => Tuples::Ordered,
-            "ordered-distinct" => Tuples::OrderedDistinct,
-            "unordered" => Tuples::Unordered,
-            "distinct" => Tuples::Distinct,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "order '{other}' is not one of 'ordered', 'ordered-distinct', \
-                     'unordered', 'distinct'"
-                )));
-            }
-        };
+        let tuples = tuples(order)?;
         let arithmetic = arithmetic(modulo)?;
         let histogram = self.histogram_of(py, start, to, max)?;
         let counts = py
@@ -364,4 +353,20 @@ pub(crate) fn arithmetic(modulo: Option<u64>) -> PyResult<Arithmetic> {
         Some(m) => Ok(Arithmetic::Modulo(m)),
         None => Ok(Arithmetic::Exact),
     }
+}
+
+/// The [`Tuples`] an `order` argument names.
+pub(crate) fn tuples(order: &str) -> PyResult<Tuples> {
+    Ok(match order {
+        "ordered" => Tuples::Ordered,
+        "ordered-distinct" => Tuples::OrderedDistinct,
+        "unordered" => Tuples::Unordered,
+        "distinct" => Tuples::Distinct,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "order '{other}' is not one of 'ordered', 'ordered-distinct', 'unordered', \
+                 'distinct'"
+            )));
+        }
+    })
 }

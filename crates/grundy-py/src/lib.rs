@@ -16,7 +16,9 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{Certificate, count_ordered};
+use grundy::analysis::{
+    Certificate, Histogram, Tuples, UNORDERED_WORK_LIMIT, count_ordered, count_tuples,
+};
 use grundy::report::{CoinRowReport, FibonacciNimReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
@@ -74,22 +76,53 @@ fn sum_winner(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<&'
     })
 }
 
-/// Positions made of one heap from each range `(game, start, to)` (sizes
-/// `start..=to`), counted by nim-sum; `modulo` gives residues instead of
-/// exact counts.
+/// One range of heaps [`count_positions`] takes: a game's heaps
+/// `start..=to`, or a histogram (`{value: count}`, e.g. one Rogalski
+/// published).
+#[derive(FromPyObject)]
+enum HeapRange {
+    Game(Py<Game>, u64, u64),
+    Histogram(std::collections::BTreeMap<usize, u128>),
+}
+
+/// Positions made of one heap from each range (`(game, start, to)` for
+/// sizes `start..=to`, or a histogram `{value: count}`), counted by
+/// nim-sum; with `heaps=K`, positions of `K` heaps of the one range given,
+/// in `order` (`"ordered"`, `"ordered-distinct"`, `"unordered"`,
+/// `"distinct"`); `modulo` gives residues instead of exact counts.
 #[pyfunction]
-#[pyo3(signature = (ranges, *, modulo = None))]
+#[pyo3(signature = (ranges, *, heaps = None, order = "ordered", modulo = None))]
 fn count_positions(
     py: Python<'_>,
-    ranges: Vec<(Py<Game>, u64, u64)>,
+    ranges: Vec<HeapRange>,
+    heaps: Option<u64>,
+    order: &str,
     modulo: Option<u64>,
 ) -> PyResult<NimSumCounts> {
     let arithmetic = arithmetic(modulo)?;
+    let tuples = game::tuples(order)?;
     let histograms = ranges
         .iter()
-        .map(|(game, start, to)| game.get().histogram_of(py, *start, *to, None))
+        .map(|range| match range {
+            HeapRange::Game(game, start, to) => game.get().histogram_of(py, *start, *to, None),
+            HeapRange::Histogram(counts) => {
+                Histogram::of_pairs(counts.iter().map(|(&v, &c)| (v, c))).map_err(to_py)
+            }
+        })
         .collect::<PyResult<Vec<_>>>()?;
-    let counts = py.detach(|| count_ordered(&histograms, arithmetic));
+    let counts = match (heaps, &histograms[..]) {
+        (None, _) if tuples == Tuples::Ordered => {
+            py.detach(|| count_ordered(&histograms, arithmetic))
+        }
+        (Some(k), [range]) => py
+            .detach(|| count_tuples(range, k, tuples, arithmetic, UNORDERED_WORK_LIMIT))
+            .map_err(to_py)?,
+        _ => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "give one range with heaps=K, or ordered ranges without it",
+            ));
+        }
+    };
     Ok(NimSumCounts::new(counts, modulo))
 }
 

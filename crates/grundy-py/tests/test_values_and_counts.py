@@ -85,6 +85,17 @@ def test_histograms_of_huge_ranges_and_positions_of_different_games():
     kv, nv = kayles.values(20), nim.values(30)
     expected = Counter(a ^ b for a in kv for b in nv)
     assert {v: c for v, c in enumerate(counts.by_nim_sum) if c} == dict(expected)
+    # A histogram stands for the heaps it counts.
+    given = grundy.count_positions([Counter(kv), (nim, 0, 30)])
+    assert given.by_nim_sum == counts.by_nim_sum
+    for order in ["ordered", "ordered-distinct", "unordered", "distinct"]:
+        by_game = kayles.count(20, 3, order=order, start=0)
+        by_histogram = grundy.count_positions([dict(Counter(kv))], heaps=3, order=order)
+        assert by_histogram.by_nim_sum == by_game.by_nim_sum, order
+    with pytest.raises(grundy.GrundyError, match="no heap"):
+        grundy.count_positions([{0: 0}])
+    with pytest.raises(ValueError, match="one range"):
+        grundy.count_positions([(kayles, 0, 5), (nim, 0, 5)], heaps=2)
     exact = kayles.count(10**15, 3, order="unordered")
     assert exact.total == (10**15 + 1) * (10**15 + 2) * (10**15 + 3) // 6
     assert exact.modulo is None

@@ -297,10 +297,15 @@ def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "seco
     """Who wins the sum with perfect play."""
 
 def count_positions(
-    ranges: Sequence[Tuple[Game, int, int]], *, modulo: Optional[int] = None
+    ranges: Sequence[Union[Tuple[Game, int, int], dict[int, int]]],
+    *,
+    heaps: Optional[int] = None,
+    order: str = "ordered",
+    modulo: Optional[int] = None,
 ) -> NimSumCounts:
-    """Positions of one heap from each ``(game, start, to)`` range, by
-    nim-sum."""
+    """Positions of one heap from each range, by nim-sum: a range is a
+    ``(game, start, to)`` triple or a histogram ``{value: count}``; with
+    ``heaps=K``, positions of K heaps of the one range given, in ``order``."""
 
 def check_certificate(text: str) -> None:
     """Checks a periodicity certificate; raises ``GrundyError`` if it fails."""

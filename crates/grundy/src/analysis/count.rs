@@ -79,12 +79,137 @@ pub enum HistogramSource {
         /// Whether a proven period implies the formula for every heap.
         proven: bool,
     },
+    /// Given by the user ([`Histogram::parse`]): a published histogram or
+    /// a table of values, trusted as it is.
+    Given,
 }
+
+/// The largest value a given histogram may have: its counts become a
+/// transform of the next power of two, 16 bytes a value for each heap
+/// counted together.
+pub const GIVEN_VALUE_LIMIT: usize = 1 << 20;
 
 impl Histogram {
     /// The number of heaps counted.
     pub fn heaps(&self) -> u128 {
         self.counts.iter().sum()
+    }
+
+    /// A histogram the user gives as text, in either of two forms:
+    ///
+    /// - `value count` lines, as Rogalski publishes the histograms of his
+    ///   record runs (`0 1`, `1 611062`, ...; lines with a count of 0
+    ///   allowed; a value may not repeat);
+    /// - a table of values, one heap's value after another, separated by
+    ///   spaces, commas or line breaks (`0 1 1 2 0 3 1 1 0 3 3 2 2 4`);
+    ///   each value counts one heap.
+    ///
+    /// Blank lines and `#` comments are skipped. The form is the first
+    /// line's: two numbers on it mean `value count` lines. Values are at
+    /// most [`GIVEN_VALUE_LIMIT`], counts at most `2^128 - 1` in total.
+    pub fn parse(text: &str) -> Result<Histogram> {
+        let invalid = |line: usize, reason: String| Error::InvalidRange {
+            reason: format!("histogram line {line}: {reason}"),
+        };
+        let number = |line: usize, word: &str| {
+            word.parse::<u128>()
+                .map_err(|_| invalid(line, format!("'{word}' is not a non-negative integer")))
+        };
+        let value = |line: usize, word: &str| {
+            number(line, word).and_then(|v| {
+                usize::try_from(v)
+                    .ok()
+                    .filter(|&v| v <= GIVEN_VALUE_LIMIT)
+                    .ok_or_else(|| invalid(line, format!("value {v} is past {GIVEN_VALUE_LIMIT}")))
+            })
+        };
+        let lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or_default().trim()))
+            .filter(|(_, l)| !l.is_empty());
+        let mut counts: Vec<u128> = Vec::new();
+        let mut seen: Vec<bool> = Vec::new();
+        let mut pairs = None;
+        for (line, content) in lines {
+            let words: Vec<&str> = content
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .collect();
+            let as_pairs = *pairs.get_or_insert(words.len() == 2 && !content.contains(','));
+            if as_pairs {
+                let [v, c] = words[..] else {
+                    return Err(invalid(line, "write 'value count'".to_owned()));
+                };
+                let (v, c) = (value(line, v)?, number(line, c)?);
+                if v >= counts.len() {
+                    counts.resize(v + 1, 0);
+                    seen.resize(v + 1, false);
+                }
+                if std::mem::replace(&mut seen[v], true) {
+                    return Err(invalid(line, format!("value {v} is listed twice")));
+                }
+                counts[v] = c;
+            } else {
+                for word in words {
+                    let v = value(line, word)?;
+                    if v >= counts.len() {
+                        counts.resize(v + 1, 0);
+                    }
+                    counts[v] += 1;
+                }
+            }
+        }
+        Histogram::given(counts)
+    }
+
+    /// The histogram of `(value, count)` pairs a user gives (each value
+    /// once), checked as [`Histogram::given`] checks.
+    pub fn of_pairs(pairs: impl IntoIterator<Item = (usize, u128)>) -> Result<Histogram> {
+        let mut counts = Vec::new();
+        for (v, c) in pairs {
+            if v > GIVEN_VALUE_LIMIT {
+                return Err(Error::InvalidRange {
+                    reason: format!("the histogram has values past {GIVEN_VALUE_LIMIT}"),
+                });
+            }
+            if v >= counts.len() {
+                counts.resize(v + 1, 0);
+            }
+            counts[v] = c;
+        }
+        Histogram::given(counts)
+    }
+
+    /// The histogram with `counts[v]` heaps of value `v`, as a user gives
+    /// it: values at most [`GIVEN_VALUE_LIMIT`], at least one heap, at
+    /// most `2^128 - 1` in all.
+    pub fn given(mut counts: Vec<u128>) -> Result<Histogram> {
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        let refuse = |reason: &str| {
+            Err(Error::InvalidRange {
+                reason: format!("the histogram {reason}"),
+            })
+        };
+        if counts.len() > GIVEN_VALUE_LIMIT + 1 {
+            return refuse(&format!("has values past {GIVEN_VALUE_LIMIT}"));
+        }
+        if counts
+            .iter()
+            .try_fold(0u128, |sum, &c| sum.checked_add(c))
+            .is_none()
+        {
+            return refuse("counts more than 2^128 - 1 heaps");
+        }
+        if counts.is_empty() {
+            return refuse("counts no heap");
+        }
+        Ok(Histogram {
+            counts,
+            source: HistogramSource::Given,
+        })
     }
 }
 
@@ -364,7 +489,8 @@ pub enum Arithmetic {
 }
 
 /// Which `k`-heap positions are counted, for heaps from one range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Tuples {
     /// Ordered tuples: `(1, 2)` and `(2, 1)` are two positions.
     Ordered,

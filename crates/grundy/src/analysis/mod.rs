@@ -16,9 +16,9 @@ mod theorem;
 
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
-    Arithmetic, EXACT_COPIES_LIMIT, Histogram, HistogramSource, NimSumCounts, TABULATE_LIMIT,
-    Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies, count_ordered, count_tuples,
-    formula_histogram, pair_histogram, value_histogram,
+    Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,
+    TABULATE_LIMIT, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
+    count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
 use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};

@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer};
 
 use super::{Decimal, Generalized, Listed};
 use crate::analysis::{
-    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Support,
+    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Support, Tuples,
 };
 use crate::solve::{LoopyValue, Outcome};
 use crate::{Nimber, ValueTable};
@@ -316,6 +316,11 @@ pub struct CountReport {
     pub to: u64,
     /// How many heaps were counted.
     pub heaps: Decimal,
+    /// The heaps of value 0: a lone such heap is lost by the player to
+    /// move.
+    pub p_positions: Decimal,
+    /// The heaps of other values: won by the player to move.
+    pub n_positions: Decimal,
     /// How the counts were obtained, in words.
     pub source: String,
     /// The period the counts went through, when they did.
@@ -353,6 +358,7 @@ impl CountReport {
     pub fn new(game: &str, from: u64, to: u64, histogram: &Histogram) -> Self {
         let (source, through_period, by_formula) = match &histogram.source {
             HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None, None),
+            HistogramSource::Given => ("given".to_owned(), None, None),
             &HistogramSource::Period { preperiod, period } => (
                 format!("through the proven period {period} from heap {preperiod}"),
                 Some(PeriodUsed { preperiod, period }),
@@ -384,6 +390,10 @@ impl CountReport {
             from,
             to,
             heaps: Decimal::of(histogram.heaps()),
+            p_positions: Decimal::of(histogram.counts.first().copied().unwrap_or(0)),
+            n_positions: Decimal::of(
+                histogram.heaps() - histogram.counts.first().copied().unwrap_or(0),
+            ),
             source,
             through_period,
             by_formula,
@@ -402,8 +412,8 @@ impl CountReport {
 /// or `--range ...`).
 #[derive(Serialize)]
 pub struct NimSumCountReport {
-    /// The positions counted, in words.
-    pub positions: String,
+    /// The positions counted.
+    pub positions: CountedPositions,
     /// Counts are modulo this, when given.
     pub modulus: Option<u64>,
     /// Every position counted.
@@ -418,10 +428,54 @@ pub struct NimSumCountReport {
     pub by_nim_sum: Option<Vec<(usize, Decimal)>>,
 }
 
+/// What a [`NimSumCountReport`] counts: positions of `heaps` heaps, from
+/// one range for all of them or one range for each in turn.
+#[derive(Serialize)]
+pub struct CountedPositions {
+    /// Heaps in each position.
+    pub heaps: u64,
+    /// `ordered`, `ordered-distinct`, `unordered` (`a <= b <= ...`) or
+    /// `distinct` (`a < b < ...`).
+    pub order: Tuples,
+    /// One range every heap comes from, or one range per heap.
+    pub ranges: Vec<CountedRange>,
+}
+
+/// The heaps one heap of a counted position may be.
+#[derive(Serialize)]
+pub struct CountedRange {
+    /// The game as written, or the histogram file.
+    pub game: String,
+    /// The first heap, inclusive (none for a given histogram).
+    pub from: Option<u64>,
+    /// The last heap, inclusive (none for a given histogram).
+    pub to: Option<u64>,
+    /// How many heaps the range has.
+    pub heaps: Decimal,
+}
+
+impl CountedRange {
+    /// Heaps `from..=to` of `game` (`None` for a given histogram), with
+    /// their histogram.
+    pub fn new(game: &str, range: Option<(u64, u64)>, histogram: &Histogram) -> CountedRange {
+        CountedRange {
+            game: game.to_owned(),
+            from: range.map(|r| r.0),
+            to: range.map(|r| r.1),
+            heaps: Decimal::of(histogram.heaps()),
+        }
+    }
+}
+
 impl NimSumCountReport {
     /// The report of `counts` of the positions described by `positions`;
     /// `all` lists every nim-sum.
-    pub fn new(positions: String, counts: &NimSumCounts, modulus: Option<u64>, all: bool) -> Self {
+    pub fn new(
+        positions: CountedPositions,
+        counts: &NimSumCounts,
+        modulus: Option<u64>,
+        all: bool,
+    ) -> Self {
         let losses = counts.p_positions();
         let wins = match modulus {
             Some(m) => {
