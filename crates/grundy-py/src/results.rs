@@ -333,11 +333,16 @@ pub struct NimSumCounts {
     /// The modulus of the counts, or `None` for exact counts.
     #[pyo3(get)]
     modulo: Option<u64>,
+    /// Positions of nim-sum other than 0: first-player wins (modulo
+    /// `modulo` when given).
+    #[pyo3(get)]
+    n_positions: BigUint,
 }
 
 impl NimSumCounts {
     pub fn new(counts: analysis::NimSumCounts, modulo: Option<u64>) -> NimSumCounts {
         NimSumCounts {
+            n_positions: counts.n_positions(modulo),
             by_nim_sum: counts.by_nim_sum,
             total: counts.total,
             modulo,

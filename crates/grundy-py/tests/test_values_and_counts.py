@@ -88,6 +88,9 @@ def test_histograms_of_huge_ranges_and_positions_of_different_games():
     # A histogram stands for the heaps it counts.
     given = grundy.count_positions([Counter(kv), (nim, 0, 30)])
     assert given.by_nim_sum == counts.by_nim_sum
+    assert given.n_positions == given.total - given.p_positions
+    modular = grundy.count_positions([Counter(kv), (nim, 0, 30)], modulo=7)
+    assert modular.n_positions == (given.total - given.p_positions) % 7
     for order in ["ordered", "ordered-distinct", "unordered", "distinct"]:
         by_game = kayles.count(20, 3, order=order, start=0)
         by_histogram = grundy.count_positions([dict(Counter(kv))], heaps=3, order=order)

@@ -240,6 +240,9 @@ class NimSumCounts:
     def modulo(self) -> Optional[int]: ...
     @property
     def p_positions(self) -> int: ...
+    @property
+    def n_positions(self) -> int:
+        """Positions of nim-sum other than 0 (modulo ``modulo`` when given)."""
 
 @final
 class Outcomes:

@@ -518,6 +518,19 @@ impl NimSumCounts {
     pub fn p_positions(&self) -> &BigUint {
         &self.by_nim_sum[0]
     }
+
+    /// The N-positions: nim-sum not zero, the player to move wins; modulo
+    /// `modulus` when the counts are residues.
+    pub fn n_positions(&self, modulus: Option<u64>) -> BigUint {
+        let losses = self.p_positions();
+        match modulus {
+            Some(m) => {
+                let m = BigUint::from(m);
+                (&self.total + &m - losses % &m) % &m
+            }
+            None => &self.total - losses,
+        }
+    }
 }
 
 /// Positions of one heap from each of `ranges` (ordered), by nim-sum.

@@ -476,20 +476,12 @@ impl NimSumCountReport {
         modulus: Option<u64>,
         all: bool,
     ) -> Self {
-        let losses = counts.p_positions();
-        let wins = match modulus {
-            Some(m) => {
-                let m = crate::BigUint::from(m);
-                (&counts.total + &m - losses % &m) % &m
-            }
-            None => &counts.total - losses,
-        };
         NimSumCountReport {
             positions,
             modulus,
             total: Decimal::of(&counts.total),
-            p_positions: Decimal::of(losses),
-            n_positions: Decimal::of(wins),
+            p_positions: Decimal::of(counts.p_positions()),
+            n_positions: Decimal::of(counts.n_positions(modulus)),
             by_nim_sum: all.then(|| {
                 counts
                     .by_nim_sum
