@@ -232,6 +232,10 @@ pub struct HackenbushArgs {
     /// allowed. Repeat for several pictures.
     #[arg(long, value_name = "FILE")]
     pub graph: Vec<std::path::PathBuf>,
+    /// Count each picture's cuts by the value they leave, and the winning
+    /// ones, without listing them (pictures of millions of edges).
+    #[arg(long)]
+    pub count_moves: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

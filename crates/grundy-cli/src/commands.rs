@@ -20,7 +20,8 @@ use grundy::report::{
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
-    analyze_coins, analyze_grid, analyze_hackenbush, parse_size, tartan_table,
+    analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts, parse_size,
+    tartan_table,
 };
 use grundy::session::{
     GraphSolution, HeapRules, HeapValues, ScriptPlay, analyze_heap_game, play_loopy_graph,
@@ -702,9 +703,15 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
 pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut pictures = Vec::new();
     let mut names = Vec::new();
-    for tree in &args.trees {
-        pictures.push(Hackenbush::tree(tree)?);
-        names.push(tree.to_owned());
+    for (i, tree) in args.trees.iter().enumerate() {
+        let picture = Hackenbush::tree(tree)?;
+        // A tree of a million edges is not echoed back.
+        names.push(if tree.len() <= 64 {
+            tree.to_owned()
+        } else {
+            format!("tree {} ({} edges)", i + 1, picture.edge_count())
+        });
+        pictures.push(picture);
     }
     for path in &args.graph {
         let text = read(path)?;
@@ -718,6 +725,19 @@ pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Fai
         return Err(Failure::Input(
             "give one or more trees, e.g. '(()())', or --graph FILE".into(),
         ));
+    }
+    if args.count_moves {
+        let counts = hackenbush_move_counts(&pictures)?;
+        let components: Vec<Component> = pictures
+            .iter()
+            .enumerate()
+            .map(|(game, p)| Component {
+                game,
+                heap: p.edge_count(),
+            })
+            .collect();
+        let report = MoveCountReport::new(&names, &components, &counts);
+        return output::print(out, args.format, &report);
     }
     let sum = analyze_hackenbush(&pictures);
     output::print(

@@ -1136,3 +1136,30 @@ fn counts_from_a_given_histogram_equal_counts_from_the_game() {
         "listed twice",
     );
 }
+
+/// Counting Hackenbush cuts by value agrees with listing them: as many
+/// winning cuts counted as listed, and every cut counted once.
+#[test]
+fn hackenbush_cut_counts_agree_with_the_listed_cuts() {
+    let pictures = ["(()())", "((()))(())", "(((()))(()))"];
+    let mut listed = vec!["hackenbush", "--format", "json"];
+    listed.extend(pictures);
+    let mut counted = listed.clone();
+    counted.push("--count-moves");
+    let (listed, counted) = (stdout_json(&listed), stdout_json(&counted));
+    assert_eq!(
+        counted["winning_moves"].as_u64().unwrap(),
+        listed["winning_cuts"].as_array().unwrap().len() as u64
+    );
+    for (i, component) in counted["components"].as_array().unwrap().iter().enumerate() {
+        let edges = pictures[i].len() as u64 / 2;
+        assert_eq!(component["moves"], edges);
+        let by_value: u64 = component["by_value"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p[1].as_u64().unwrap())
+            .sum();
+        assert_eq!(by_value, edges);
+    }
+}

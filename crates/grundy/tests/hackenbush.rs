@@ -188,6 +188,77 @@ proptest! {
     }
 }
 
+/// Every edge's cut, revalued, counted by the value it leaves.
+fn counts_by_revaluing(picture: &Hackenbush) -> Vec<(Nimber, u64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for e in 0..picture.edge_count() {
+        *counts.entry(picture.value_without(Some(e))).or_insert(0u64) += 1;
+    }
+    counts.into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn cuts_by_value_of_trees_match_revaluing_every_cut(edges in parent_trees(60)) {
+        let drawn = picture(&edges);
+        prop_assert_eq!(drawn.cuts_by_value().unwrap(), counts_by_revaluing(&drawn));
+    }
+
+    #[test]
+    fn cuts_by_value_of_graphs_match_revaluing_every_cut(
+        tree in parent_trees(14),
+        extra in edges(15, 8),
+    ) {
+        let mut all = tree.clone();
+        all.extend(extra);
+        let drawn = picture(&all);
+        prop_assert_eq!(drawn.cuts_by_value().unwrap(), counts_by_revaluing(&drawn));
+    }
+}
+
+#[test]
+fn a_million_edges_are_counted_by_the_value_they_leave() {
+    // A stalk of n: cutting edge e leaves a stalk of e, one cut per value.
+    let n = 1_000_000;
+    let stalk = Hackenbush::tree(&format!("{}{}", "(".repeat(n), ")".repeat(n))).unwrap();
+    let counts = stalk.cuts_by_value().unwrap();
+    assert_eq!(counts.len(), n);
+    assert!(
+        counts
+            .iter()
+            .enumerate()
+            .all(|(v, &(value, c))| value.get() == v as u32 && c == 1)
+    );
+    // A comb: a spine of 1000 edges, each carrying a stalk of 999 above
+    // it, counted against the formula per edge of the spine.
+    let tooth = format!("{}{}", "(".repeat(999), ")".repeat(999));
+    let mut comb = String::new();
+    for _ in 0..1000 {
+        comb = format!("({tooth}{comb})");
+    }
+    let comb = Hackenbush::tree(&comb).unwrap();
+    let counts = comb.cuts_by_value().unwrap();
+    assert_eq!(counts.iter().map(|c| c.1).sum::<u64>(), 1000 * 1000);
+    let winning = comb.cuts_to(Nimber::ZERO).len() as u64;
+    assert_eq!(
+        counts.iter().find(|c| c.0.is_zero()).map_or(0, |c| c.1),
+        winning
+    );
+    // A cycle worth revaluing per edge past the budget is refused.
+    let ring: String = (0..100_000)
+        .map(|i| format!("v{i} v{}\n", (i + 1) % 100_000))
+        .collect();
+    let ring = Hackenbush::parse(&format!("g v0\n{ring}")).unwrap();
+    assert!(
+        ring.cuts_by_value()
+            .unwrap_err()
+            .to_string()
+            .contains("budget")
+    );
+}
+
 #[test]
 fn a_stalk_of_100000_edges_finds_its_winning_cuts_in_one_pass() {
     // Revaluing per edge took quadratic time (a stalk of 20,000 took 18 s).

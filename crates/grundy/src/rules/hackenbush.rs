@@ -328,6 +328,249 @@ impl Hackenbush {
             })
             .collect()
     }
+    /// How many edges leave the picture worth each value once erased:
+    /// `(value, edges)` pairs by value, every edge counted once.
+    ///
+    /// By the reasoning of [`Hackenbush::cuts_to`], erasing an edge in the
+    /// subtree of part `c`, which stands on part `p`, turns `g(c)` into
+    /// some `y` and `g(p)` into `g(p) ^ (g(c) + 1) ^ (y + 1)`; erasing the
+    /// bridge into `c` turns `g(p)` into `g(p) ^ (g(c) + 1)`, and a loop
+    /// of `p` turns it into `g(p) ^ 1`. So the multiset of values a part
+    /// can take is built bottom-up from its children's: add 1 to every
+    /// value, add a 0 for the bridge, XOR every value with `g(p) ^ (g(c) +
+    /// 1)`, and merge. Kept in binary tries keyed from the lowest bit, where
+    /// adding 1 to every key walks one path (a carry) and XOR is a lazy
+    /// tag, with tries merged node by node, that is `O(E log E)` for `E`
+    /// edges instead of revaluing the picture once per edge. An edge on a
+    /// cycle that is not a loop reshapes its part; the picture is revalued
+    /// for each such edge, within [`REVALUE_BUDGET`] steps.
+    pub fn cuts_by_value(&self) -> Result<Vec<(Nimber, u64)>> {
+        const UNSEEN: usize = usize::MAX;
+        let fused = self.fuse(None);
+        let Fused {
+            order,
+            low,
+            parent_edge,
+            visited,
+            part,
+            value,
+        } = &fused;
+        let bridge_into = |w: usize, e: usize| parent_edge[w] == e && low[w] == order[w];
+        let mut counts: std::collections::BTreeMap<u32, u64> = Default::default();
+        let mut loops = vec![0u64; self.names.len()];
+        let mut reshaping = Vec::new();
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if order[a] == UNSEEN {
+                // Not connected to the ground: erasing it changes nothing.
+                *counts.entry(value[0].get()).or_default() += 1;
+            } else if a == b {
+                loops[part[a]] += 1;
+            } else if ![a, b].iter().any(|&w| bridge_into(w, e)) {
+                reshaping.push(e);
+            }
+        }
+        let size = (self.names.len() + self.edges.len()) as u64;
+        let cost = reshaping.len() as u64 * size;
+        if cost > REVALUE_BUDGET {
+            return Err(Error::InvalidHackenbush {
+                line: 0,
+                reason: format!(
+                    "counting cuts by value revalues the picture for each of its {} edges on \
+                     cycles that are not loops: about {cost} steps, past the budget of \
+                     {REVALUE_BUDGET}",
+                    reshaping.len()
+                ),
+            });
+        }
+        for e in reshaping {
+            *counts.entry(self.value_without(Some(e)).get()).or_default() += 1;
+        }
+        // Every value of a part is at most the edges of its subtree.
+        let bits = usize::BITS - (self.edges.len() + 1).leading_zeros() + 1;
+        let mut tries = ValueTries::new(bits);
+        let mut root: Vec<u32> = vec![NO_NODE; self.names.len()];
+        for &v in visited {
+            if part[v] == v && loops[v] > 0 {
+                let key = (value[v] ^ Nimber::new(1)).get();
+                let single = tries.single(key, loops[v]);
+                root[v] = tries.merge(root[v], single);
+            }
+        }
+        // Reverse discovery order finishes every part standing on part `p`
+        // before `p` itself.
+        for &c in visited.iter().rev() {
+            let e = parent_edge[c];
+            if e == UNSEEN || !bridge_into(c, e) {
+                continue;
+            }
+            let p = part[self.other_end(e, c)];
+            let mut branch = tries.increment(root[c]);
+            let cut_here = tries.single(0, 1);
+            branch = tries.merge(branch, cut_here);
+            let shift = value[p] ^ Nimber::new(value[c].get() + 1);
+            tries.xor(branch, shift.get());
+            root[p] = tries.merge(root[p], branch);
+        }
+        tries.drain(root[0], &mut |key, n| *counts.entry(key).or_default() += n);
+        Ok(counts
+            .into_iter()
+            .map(|(v, n)| (Nimber::new(v), n))
+            .collect())
+    }
+}
+
+/// The most steps [`Hackenbush::cuts_by_value`] spends revaluing the
+/// picture for edges on cycles (each revaluation costs the picture's
+/// vertices and edges).
+pub const REVALUE_BUDGET: u64 = 1 << 31;
+
+const NO_NODE: u32 = u32::MAX;
+
+/// Multisets of values as binary tries keyed from the lowest bit, in one
+/// arena, for [`Hackenbush::cuts_by_value`]: adding 1 to every key and
+/// XOR-ing every key with a constant cost `O(bits)`, merging two tries
+/// the nodes they share.
+struct ValueTries {
+    bits: u32,
+    /// `[child for bit 0, child for bit 1]`.
+    children: Vec<[u32; 2]>,
+    /// A pending XOR for the node's subtree, its lowest bit at the node's
+    /// own level.
+    pending: Vec<u32>,
+    /// At the leaves (depth `bits`): how many keys end there.
+    count: Vec<u64>,
+    /// Nodes a merge absorbed, for reuse.
+    free: Vec<u32>,
+}
+
+impl ValueTries {
+    fn new(bits: u32) -> ValueTries {
+        ValueTries {
+            bits,
+            children: Vec::new(),
+            pending: Vec::new(),
+            count: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    fn node(&mut self) -> u32 {
+        if let Some(at) = self.free.pop() {
+            let i = at as usize;
+            (self.children[i], self.pending[i], self.count[i]) = ([NO_NODE; 2], 0, 0);
+            return at;
+        }
+        self.children.push([NO_NODE; 2]);
+        self.pending.push(0);
+        self.count.push(0);
+        (self.children.len() - 1) as u32
+    }
+
+    /// A trie holding `key` `n` times.
+    fn single(&mut self, key: u32, n: u64) -> u32 {
+        let root = self.node();
+        let mut at = root;
+        for level in 0..self.bits {
+            let next = self.node();
+            self.children[at as usize][(key >> level & 1) as usize] = next;
+            at = next;
+        }
+        self.count[at as usize] = n;
+        root
+    }
+
+    /// Applies a node's pending XOR at its level and hands the rest down.
+    fn push(&mut self, at: u32) {
+        let x = std::mem::take(&mut self.pending[at as usize]);
+        if x == 0 {
+            return;
+        }
+        if x & 1 == 1 {
+            self.children[at as usize].swap(0, 1);
+        }
+        for child in self.children[at as usize] {
+            if child != NO_NODE {
+                self.pending[child as usize] ^= x >> 1;
+            }
+        }
+    }
+
+    /// XORs every key of the trie at `root` with `x`, lazily.
+    fn xor(&mut self, root: u32, x: u32) {
+        if root != NO_NODE {
+            self.pending[root as usize] ^= x;
+        }
+    }
+
+    /// Adds 1 to every key of the trie at `root`: at each level the keys
+    /// with bit 0 take bit 1 and stop, those with bit 1 take bit 0 and
+    /// carry, so the children swap and the carry goes on below.
+    fn increment(&mut self, root: u32) -> u32 {
+        let mut at = root;
+        for _ in 0..self.bits {
+            if at == NO_NODE {
+                break;
+            }
+            self.push(at);
+            self.children[at as usize].swap(0, 1);
+            at = self.children[at as usize][0];
+        }
+        root
+    }
+
+    /// The union of two tries (counts added), reusing their nodes.
+    fn merge(&mut self, a: u32, b: u32) -> u32 {
+        if a == NO_NODE {
+            return b;
+        }
+        if b == NO_NODE {
+            return a;
+        }
+        // Iteratively, so tries as deep as a long stalk's need no recursion.
+        let mut stack = vec![(a, b, 0)];
+        while let Some((a, b, level)) = stack.pop() {
+            self.free.push(b);
+            if level == self.bits {
+                self.count[a as usize] += self.count[b as usize];
+                continue;
+            }
+            self.push(a);
+            self.push(b);
+            for side in 0..2 {
+                let (x, y) = (
+                    self.children[a as usize][side],
+                    self.children[b as usize][side],
+                );
+                if x == NO_NODE {
+                    self.children[a as usize][side] = y;
+                } else if y != NO_NODE {
+                    stack.push((x, y, level + 1));
+                }
+            }
+        }
+        a
+    }
+
+    /// Every key of the trie at `root` with its count.
+    fn drain(&mut self, root: u32, found: &mut impl FnMut(u32, u64)) {
+        if root == NO_NODE {
+            return;
+        }
+        let mut stack = vec![(root, 0u32, 0u32)];
+        while let Some((at, level, key)) = stack.pop() {
+            if level == self.bits {
+                found(key, self.count[at as usize]);
+                continue;
+            }
+            self.push(at);
+            for side in 0..2u32 {
+                let child = self.children[at as usize][side as usize];
+                if child != NO_NODE {
+                    stack.push((child, level + 1, key | side << level));
+                }
+            }
+        }
+    }
 }
 
 /// A picture fused by [`Hackenbush::fuse`]: a depth-first search from the
@@ -380,6 +623,21 @@ pub fn analyze_hackenbush(pictures: &[Hackenbush]) -> HackenbushSum {
         nim_sum,
         winning_cuts,
     }
+}
+
+/// The cuts of each picture counted by the value they leave it
+/// ([`Hackenbush::cuts_by_value`]), as move counts of a sum: a cut wins
+/// when it leaves the sum at nim-sum 0.
+pub fn hackenbush_move_counts(pictures: &[Hackenbush]) -> Result<Vec<crate::MoveCounts>> {
+    pictures
+        .iter()
+        .map(|picture| {
+            Ok(crate::MoveCounts {
+                value: picture.value(),
+                by_value: picture.cuts_by_value()?,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
