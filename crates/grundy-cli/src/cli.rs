@@ -248,9 +248,11 @@ pub struct FibonacciNimArgs {
     /// The largest take allowed now (default: the opening move, N - 1).
     #[arg(long)]
     pub limit: Option<String>,
-    /// Each take may be at most C times the last one (2: Fibonacci Nim).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ratio: u64,
+    /// Each take may be at most C times the last one, rounded down (2:
+    /// Fibonacci Nim); C is a positive integer, fraction or decimal
+    /// (`3/2`, `1.618`), in exact arithmetic.
+    #[arg(long, value_name = "C", default_value = "2")]
+    pub ratio: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

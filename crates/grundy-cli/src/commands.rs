@@ -19,9 +19,9 @@ use grundy::report::{
     SumReport, ValuesReport,
 };
 use grundy::rules::{
-    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
-    analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts, parse_size,
-    tartan_table,
+    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
+    ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts,
+    parse_size, tartan_table,
 };
 use grundy::session::{
     GraphSolution, HeapRules, HeapValues, ScriptPlay, analyze_heap_game, play_loopy_graph,
@@ -758,9 +758,10 @@ pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<()
         Some(limit) => parse_size(limit)?,
         None => FibonacciNim::opening_limit(heap),
     };
-    let game = FibonacciNim { ratio: args.ratio };
+    let ratio: Ratio = args.ratio.parse()?;
+    let game = FibonacciNim { ratio };
     let found = game.outcome(heap, limit, FIBONACCI_TABLE, 1 << 30)?;
-    let report = FibonacciNimReport::new(heap, limit, args.ratio, &found);
+    let report = FibonacciNimReport::new(heap, limit, ratio, &found);
     output::print(out, args.format, &report)
 }
 

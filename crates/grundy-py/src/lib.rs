@@ -20,7 +20,7 @@ use grundy::analysis::{
     Certificate, Histogram, Tuples, UNORDERED_WORK_LIMIT, count_ordered, count_tuples,
 };
 use grundy::report::{CoinRowReport, FibonacciNimReport, HackenbushReport};
-use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, analyze_coins, analyze_hackenbush};
+use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
@@ -206,21 +206,32 @@ fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py
     Ok(found)
 }
 
-/// Fibonacci Nim (each take at most `ratio` times the last; `limit` the
+/// A Fibonacci Nim ratio as Python gives it: an int, or a string.
+#[derive(FromPyObject)]
+enum RatioArg {
+    Whole(u64),
+    Written(String),
+}
+
+/// Fibonacci Nim (each take at most `ratio` times the last, rounded down:
+/// an int, or a fraction as a string such as `"3/2"` or `"1.5"`; `limit` the
 /// largest take now, by default the opening `heap - 1`): the document
 /// `grundy fibonacci-nim --format json` prints (`heap`, `limit`, `ratio`,
 /// `winner`, `winning_takes`, `zeckendorf`).
 #[pyfunction]
-#[pyo3(signature = (heap, *, limit = None, ratio = 2))]
+#[pyo3(signature = (heap, *, limit = None, ratio = RatioArg::Whole(2)))]
 fn fibonacci_nim<'py>(
     py: Python<'py>,
     heap: u64,
     limit: Option<u64>,
-    ratio: u64,
+    ratio: RatioArg,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if ratio == 0 {
-        return Err(GrundyError::new_err("ratio must be at least 1"));
+    let ratio: Ratio = match ratio {
+        RatioArg::Whole(n) => n.to_string(),
+        RatioArg::Written(text) => text,
     }
+    .parse()
+    .map_err(to_py)?;
     let game = FibonacciNim { ratio };
     let limit = limit.unwrap_or(FibonacciNim::opening_limit(heap));
     let found = py

@@ -174,6 +174,12 @@ def test_coin_turning_hackenbush_and_fibonacci_nim():
     turtles = grundy.coins("mock-turtles", [3, 5, 9])
     assert turtles["complete"] and len(turtles["winning_moves"]) == 4
     assert grundy.fibonacci_nim(89)["winner"] == "second"
+    # A rational ratio, exactly: at most floor(3t/2) after a take of t.
+    three_halves = grundy.fibonacci_nim(100, ratio="1.5")
+    assert three_halves["ratio"] == "3/2" and three_halves["winning_takes"] == [4, 36]
+    assert grundy.fibonacci_nim(100, ratio=3)["ratio"] == 3
+    with pytest.raises(grundy.GrundyError, match="invalid ratio"):
+        grundy.fibonacci_nim(100, ratio="0")
     with pytest.raises(grundy.GrundyError, match="invalid coin-turning rule"):
         grundy.coins("spin(2)", [1])
     with pytest.raises(grundy.GrundyError, match="not closed"):

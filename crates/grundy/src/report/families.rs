@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::Winner;
-use crate::rules::{CoinGrid, CoinRow, Hackenbush, HackenbushSum, ScriptGame, TakeOutcome};
+use crate::rules::{CoinGrid, CoinRow, Hackenbush, HackenbushSum, Ratio, ScriptGame, TakeOutcome};
 use crate::solve::Outcomes;
 use crate::{Nimber, Result};
 
@@ -244,8 +244,9 @@ pub struct FibonacciNimReport {
     pub heap: u64,
     /// The most the player to move may take now.
     pub limit: u64,
-    /// Later takes are at most `ratio` times the previous one.
-    pub ratio: u64,
+    /// Later takes are at most `ratio` times the previous one, rounded
+    /// down: a number, or `"P/Q"` for a fraction.
+    pub ratio: Ratio,
     /// Who wins.
     pub winner: Winner,
     /// Winning takes, in increasing order: all of them when tabulated,
@@ -257,7 +258,7 @@ pub struct FibonacciNimReport {
 
 impl FibonacciNimReport {
     /// The report of `found`, heap `heap` with at most `limit` to take.
-    pub fn new(heap: u64, limit: u64, ratio: u64, found: &TakeOutcome) -> Self {
+    pub fn new(heap: u64, limit: u64, ratio: Ratio, found: &TakeOutcome) -> Self {
         FibonacciNimReport {
             heap,
             limit: limit.min(heap),

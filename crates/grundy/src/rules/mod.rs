@@ -25,7 +25,7 @@ pub use coins::{
     analyze_grid, tartan_table,
 };
 pub use divisor::DivisorGame;
-pub use fibonacci_nim::{FibonacciNim, TakeOutcome, zeckendorf};
+pub use fibonacci_nim::{FibonacciNim, Ratio, TakeOutcome, zeckendorf};
 pub use graph::{GameGraph, GraphValues};
 pub use hackenbush::{Hackenbush, HackenbushSum, analyze_hackenbush, hackenbush_move_counts};
 pub use maze::Maze;
