@@ -275,9 +275,9 @@ pub struct OutcomesArgs {
     pub memory_limit: String,
     #[command(flatten)]
     pub script_limits: ScriptArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = SumFormat::Text)]
-    pub format: SumFormat,
+    /// Output format: JSON and CSV list every P-position, text the first.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -804,7 +804,8 @@ pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure
             time.as_secs_f64()
         )));
     }
-    let report = OutcomesReport::new(&game, &found?, &positions)?;
+    let found = found?;
+    let report = OutcomesReport::new(&game, &found, &positions)?;
     output::print(out, args.format, &report)
 }
 

@@ -662,15 +662,16 @@ impl Render for FibonacciNimReport {
     }
 }
 
-impl Render for OutcomesReport {
+impl Render for OutcomesReport<'_> {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}: states 0..{}", self.script, self.states)?;
         let losses = &self.p_positions;
+        let first: Vec<u64> = losses.states.0.losses().take(40).collect();
         writeln!(
             out,
             "P-positions  {} (the player to move loses): {}",
             losses.count,
-            listing_of(&losses.first, losses.count as usize, 40)
+            listing_of(&first, losses.count as usize, 40)
         )?;
         for p in &self.positions {
             match p.winner {
@@ -682,6 +683,15 @@ impl Render for OutcomesReport {
                     joined(&p.winning_moves, " ")
                 )?,
             }
+        }
+        Ok(())
+    }
+
+    /// Every P-position, one state a line, streamed.
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "p_position")?;
+        for state in self.p_positions.states.0.losses() {
+            writeln!(out, "{state}")?;
         }
         Ok(())
     }

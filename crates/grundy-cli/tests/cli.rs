@@ -826,8 +826,22 @@ fn outcomes_sweep_a_game_that_is_not_a_sum() {
         "--format",
         "json",
     ]);
-    assert_eq!(found["p_positions"]["first"][1], 11);
+    assert_eq!(found["p_positions"]["states"][1], 11);
     assert_eq!(found["positions"][0]["winner"], "first");
+    // JSON and CSV list every P-position, however many: past 1000 of them.
+    let many = stdout_json(&["outcomes", script, "--states", "5000", "--format", "json"]);
+    let states = many["p_positions"]["states"].as_array().unwrap();
+    assert!(states.len() > 1000);
+    assert_eq!(
+        states.len() as u64,
+        many["p_positions"]["count"].as_u64().unwrap()
+    );
+    let csv = grundy(&["outcomes", script, "--states", "5000", "--format", "csv"]).success();
+    let csv = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "p_position");
+    assert_eq!(rows.len() - 1, states.len());
+    assert_eq!(rows[2], states[1].to_string());
     // From 12 the moves reach 2 (delete or lower the 1), 1 and 11; only 11 is lost.
     assert_eq!(
         found["positions"][0]["winning_moves"],

@@ -276,24 +276,39 @@ impl FibonacciNimReport {
 
 /// The outcomes of a script's states swept in order (`grundy outcomes`).
 #[derive(Serialize)]
-pub struct OutcomesReport {
+pub struct OutcomesReport<'a> {
     /// The script.
     pub script: String,
     /// States `0..states` were classified.
     pub states: u64,
-    /// The lost states: `{"count", "first"}` (the first 1000).
-    pub p_positions: LossListing,
+    /// The lost states: `{"count", "states"}`, every one of them.
+    pub p_positions: LossListing<'a>,
     /// The states asked about, with every winning move.
     pub positions: Vec<StateReport>,
 }
 
-/// The lost states of an [`OutcomesReport`].
+/// The lost states of an [`OutcomesReport`]: all of them, written out as
+/// they are serialized (a sweep of 10^9 states may lose 10^8 of them),
+/// never collected.
 #[derive(Serialize)]
-pub struct LossListing {
+pub struct LossListing<'a> {
     /// How many.
     pub count: u64,
-    /// The first of them.
-    pub first: Vec<u64>,
+    /// Every lost state, in increasing order.
+    pub states: EveryLoss<'a>,
+}
+
+/// The lost states of a sweep, serialized as a sequence straight from its
+/// bitset.
+pub struct EveryLoss<'a>(pub &'a Outcomes);
+
+impl Serialize for EveryLoss<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.losses())
+    }
 }
 
 /// A state asked about.
@@ -307,10 +322,10 @@ pub struct StateReport {
     pub winning_moves: Vec<u64>,
 }
 
-impl OutcomesReport {
+impl<'a> OutcomesReport<'a> {
     /// The sweep `found` of `game`, with the states `asked` and their
     /// winning moves (options lost for the opponent).
-    pub fn new(game: &ScriptGame, found: &Outcomes, asked: &[u64]) -> Result<Self> {
+    pub fn new(game: &ScriptGame, found: &'a Outcomes, asked: &[u64]) -> Result<Self> {
         let mut positions = Vec::with_capacity(asked.len());
         for &state in asked {
             let mut winning: Vec<u64> = game
@@ -335,7 +350,7 @@ impl OutcomesReport {
             states: found.states(),
             p_positions: LossListing {
                 count: found.loss_count(),
-                first: found.losses().take(super::HEAPS_LISTED).collect(),
+                states: EveryLoss(found),
             },
             positions,
         })
