@@ -18,6 +18,7 @@
 //! | `turn(k)` | at most `k` coins | `turtles` = `turn(2)`: `n`; `mock-turtles` = `turn(3)`: the `n`-th odious number |
 //! | `turn(=k)` | exactly `k` coins | `twins` = `turn(=2)`: `n - 1` |
 //! | `ruler(k)` | at most `k` consecutive coins | `ruler` (any number): the largest power of 2 dividing `n` |
+//! | `runs(a,b,…)` | a run of `a`, `b`, … consecutive coins (lengths up to 64) | `runs(1,2,…,k)` = `ruler(k)` |
 //! | `grunt` | four symmetric coins `1, 1 + i, n - i, n` | `G(n - 1)`, Grundy's game |
 //!
 //! Products `A*B` are played on a grid (Tartan theorem, Winning Ways ch. 14):
@@ -42,9 +43,13 @@ pub enum CoinRule {
     UpTo(usize),
     /// Exactly `k` coins.
     Exactly(usize),
-    /// At most `k` consecutive coins ending at the rightmost; `None`: any
-    /// number (the ruler game).
-    Consecutive(Option<usize>),
+    /// Consecutive coins ending at the rightmost, of any number (the ruler
+    /// game).
+    Ruler,
+    /// Consecutive coins ending at the rightmost, as many as a length of
+    /// the set allows: bit `j` of the mask allows runs of `j + 1` coins
+    /// (`ruler(k)`: the lengths `1..=k`).
+    Runs(u64),
     /// Grunt: four coins placed symmetrically, `1 < 1 + i < n - i < n`, the
     /// leftmost coin always among them; coin `n` is worth `G(n - 1)` in
     /// Grundy's game (Winning Ways ch. 14), since the move splits a heap of
@@ -79,13 +84,13 @@ impl FromStr for CoinRule {
             "turtles" | "turning-turtles" => return Ok(CoinRule::UpTo(2)),
             "mock-turtles" => return Ok(CoinRule::UpTo(3)),
             "twins" => return Ok(CoinRule::Exactly(2)),
-            "ruler" => return Ok(CoinRule::Consecutive(None)),
+            "ruler" => return Ok(CoinRule::Ruler),
             "grunt" => return Ok(CoinRule::Grunt),
             _ => {}
         }
         let Some((name, rest)) = lower.split_once('(') else {
             return Err(invalid(
-                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k) or ruler(k)",
+                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k), ruler(k) or runs(a,b,...)",
             ));
         };
         let argument = rest
@@ -94,9 +99,16 @@ impl FromStr for CoinRule {
         match (name.trim(), argument.trim().strip_prefix('=')) {
             ("turn", Some(k)) => Ok(CoinRule::Exactly(count(k)?)),
             ("turn", None) => Ok(CoinRule::UpTo(count(argument)?)),
-            ("ruler", None) => Ok(CoinRule::Consecutive(Some(count(argument)?))),
+            ("ruler", None) => Ok(CoinRule::Runs(u64::MAX >> (64 - count(argument)?))),
+            ("runs", None) => {
+                let mut mask = 0u64;
+                for length in argument.split(',') {
+                    mask |= 1 << (count(length)? - 1);
+                }
+                Ok(CoinRule::Runs(mask))
+            }
             _ => Err(invalid(
-                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k) or ruler(k)",
+                "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k), ruler(k) or runs(a,b,...)",
             )),
         }
     }
@@ -110,8 +122,18 @@ impl fmt::Display for CoinRule {
             CoinRule::UpTo(k) => write!(f, "turn({k})"),
             CoinRule::Exactly(2) => f.write_str("twins"),
             CoinRule::Exactly(k) => write!(f, "turn(={k})"),
-            CoinRule::Consecutive(None) => f.write_str("ruler"),
-            CoinRule::Consecutive(Some(k)) => write!(f, "ruler({k})"),
+            CoinRule::Ruler => f.write_str("ruler"),
+            // A prefix 1..=k of lengths is ruler(k).
+            CoinRule::Runs(mask) if mask & mask.wrapping_add(1) == 0 => {
+                write!(f, "ruler({})", mask.count_ones())
+            }
+            CoinRule::Runs(mask) => {
+                let lengths: Vec<String> = (0..64)
+                    .filter(|j| mask >> j & 1 == 1)
+                    .map(|j| (j + 1).to_string())
+                    .collect();
+                write!(f, "runs({})", lengths.join(","))
+            }
             CoinRule::Grunt => f.write_str("grunt"),
         }
     }
@@ -161,7 +183,7 @@ impl CoinRule {
             }
             CoinRule::Exactly(1) => Some(1),
             CoinRule::Exactly(2) => Some(n - 1),
-            CoinRule::Consecutive(None) => Some(n & n.wrapping_neg()),
+            CoinRule::Ruler => Some(n & n.wrapping_neg()),
             _ => None,
         }
     }
@@ -293,7 +315,7 @@ impl CoinRule {
                     }
                 }
             }
-            CoinRule::Consecutive(_) | CoinRule::Grunt => {
+            CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => {
                 let mut found = Vec::new();
                 for n in 1..coins {
                     found.clear();
@@ -320,7 +342,7 @@ impl CoinRule {
     fn turned(&self) -> usize {
         match *self {
             CoinRule::UpTo(k) | CoinRule::Exactly(k) => k,
-            CoinRule::Consecutive(_) | CoinRule::Grunt => 1,
+            CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => 1,
         }
     }
 
@@ -334,16 +356,22 @@ impl CoinRule {
         visit: &mut dyn FnMut(Nimber, &[usize]) -> bool,
     ) {
         match *self {
-            CoinRule::Consecutive(limit) => {
-                let longest = limit.map_or(n, |k| k.min(n));
+            CoinRule::Ruler | CoinRule::Runs(_) => {
+                // Runs of j + 1 coins: the j coins left of n with it.
+                let (longest, allowed) = match *self {
+                    CoinRule::Runs(mask) => ((64 - mask.leading_zeros() as usize).min(n), mask),
+                    _ => (n, u64::MAX),
+                };
                 let mut sum = Nimber::ZERO;
                 for j in 0..longest {
                     if j > 0 {
                         sum ^= values[n - j];
                     }
-                    let run: Vec<usize> = (n - j..n).collect();
-                    if visit(sum, &run) {
-                        return;
+                    if j >= 64 || allowed >> j & 1 == 1 {
+                        let run: Vec<usize> = (n - j..n).collect();
+                        if visit(sum, &run) {
+                            return;
+                        }
                     }
                 }
             }
@@ -382,7 +410,7 @@ impl CoinRule {
             return found;
         }
         match *self {
-            CoinRule::Consecutive(_) | CoinRule::Grunt => {
+            CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => {
                 self.each_completion(values, n, &mut |sum, coins| {
                     if sum == target {
                         found.push(coins.iter().rev().copied().collect());
@@ -679,10 +707,11 @@ mod tests {
 
     /// A rule of every kind: at most k, exactly k, runs, the ruler, a
     /// closed form, Grunt.
-    const ONE_OF_EACH_RULE: [&str; 6] = [
+    const ONE_OF_EACH_RULE: [&str; 7] = [
         "turn(4)",
         "turn(=3)",
         "ruler(3)",
+        "runs(1,3,4)",
         "ruler",
         "mock-turtles",
         "grunt",
@@ -699,6 +728,8 @@ mod tests {
             ("turn(= 4)", "turn(=4)"),
             ("ruler", "ruler"),
             ("ruler(3)", "ruler(3)"),
+            ("runs(1,2,3)", "ruler(3)"),
+            ("runs(4, 1,3)", "runs(1,3,4)"),
             ("GRUNT", "grunt"),
         ] {
             assert_eq!(
@@ -712,6 +743,9 @@ mod tests {
             "turn(65)",
             "turn(x)",
             "ruler(=2)",
+            "runs(0,2)",
+            "runs(65)",
+            "runs()",
             "spin(2)",
             "turn(2",
             "rule",
@@ -762,7 +796,9 @@ mod tests {
         match rule {
             CoinRule::UpTo(k) => subsets(0..k),
             CoinRule::Exactly(k) => subsets(k - 1..k),
-            CoinRule::Consecutive(limit) => (0..limit.map_or(n, |k| k.min(n)))
+            CoinRule::Ruler => (0..n).map(|j| (n - j..n).collect()).collect(),
+            CoinRule::Runs(mask) => (0..n.min(64))
+                .filter(|j| mask >> j & 1 == 1)
                 .map(|j| (n - j..n).collect())
                 .collect(),
             CoinRule::Grunt => (1..n)
