@@ -54,7 +54,12 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
     }
     let rules: Vec<_> = games.iter().map(|g| &g.rules).collect();
     let mut found = detached(py, |_| {
-        grundy::analyze_sum(&rules, &written, &grundy::TableSolver::new())
+        grundy::analyze_sum(
+            &rules,
+            &written,
+            &grundy::TableSolver::new(),
+            grundy::LISTED_OPTIONS_LIMIT,
+        )
     });
     for game in &rules {
         found = game.checked(found);

@@ -3,8 +3,8 @@
 
 use grundy::BigUint;
 use grundy::analysis::{
-    Arithmetic, Histogram, HistogramSource, Limits, Tuples, count_copies, count_ordered,
-    count_tuples, formula_histogram, value_histogram,
+    Arithmetic, Histogram, HistogramSource, Limits, Tuples, UNORDERED_HEAPS_LIMIT, count_copies,
+    count_ordered, count_tuples, formula_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 use proptest::prelude::*;
@@ -92,11 +92,11 @@ proptest! {
             (Tuples::Unordered, unordered),
             (Tuples::Distinct, distinct),
         ] {
-            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact).unwrap();
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, UNORDERED_HEAPS_LIMIT).unwrap();
             prop_assert_eq!(as_u64(&exact.by_nim_sum), expected.clone(), "{} {:?} k={}", spec, tuples, k);
             prop_assert_eq!(&exact.total, &BigUint::from(expected.iter().sum::<u64>()));
             for m in [1u64, 2, 7, 12, 1_000_000_007] {
-                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m)).unwrap();
+                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m), UNORDERED_HEAPS_LIMIT).unwrap();
                 let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();
                 prop_assert_eq!(&modular.by_nim_sum, &reduced, "mod {}", m);
             }
@@ -200,7 +200,13 @@ fn nim_positions_n_2n_3n_are_lost_exactly_without_adjacent_ones() {
     let nim: HeapGame = "nim".parse().unwrap();
     for n in 1usize..3000 {
         let heaps = [n, 2 * n, 3 * n].map(|heap| Component { game: 0, heap });
-        let sum = analyze_sum(std::slice::from_ref(&nim), &heaps, &TableSolver::new()).unwrap();
+        let sum = analyze_sum(
+            std::slice::from_ref(&nim),
+            &heaps,
+            &TableSolver::new(),
+            grundy::LISTED_OPTIONS_LIMIT,
+        )
+        .unwrap();
         assert_eq!(sum.nim_sum.is_zero(), n & (n >> 1) == 0, "n = {n}");
     }
 }

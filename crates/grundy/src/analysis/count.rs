@@ -435,9 +435,10 @@ pub fn count_ordered(ranges: &[Histogram], arithmetic: Arithmetic) -> NimSumCoun
 /// Exact counts of more copies than this would have millions of digits.
 pub const EXACT_COPIES_LIMIT: u64 = 100_000;
 
-/// Unordered positions, and ordered ones of distinct heaps, of more heaps
-/// than this would cost too much big-integer arithmetic (each transform
-/// point sums `k + 1` products of numbers of about `k log N` bits).
+/// The default limit on the heaps of unordered positions, and ordered ones
+/// of distinct heaps: more would cost too much big-integer arithmetic
+/// (each transform point sums `k + 1` products of numbers of about
+/// `k log N` bits, so the work grows as `k^2` multiplications).
 pub const UNORDERED_HEAPS_LIMIT: u64 = 1000;
 
 /// `copies` heaps from one range played together, ordered, by nim-sum:
@@ -488,27 +489,28 @@ pub fn count_copies(
 
 /// `k` heaps from one range played together, by nim-sum, as ordered
 /// tuples, multisets or sets (by generating functions; see the module
-/// notes), for at most [`UNORDERED_HEAPS_LIMIT`] heaps unless ordered.
+/// notes), for at most `max_heaps` heaps unless ordered
+/// ([`UNORDERED_HEAPS_LIMIT`] by default; past it, [`Error::TooManyHeaps`]).
 /// Unordered counts modulo `m` are computed exactly and then reduced.
 pub fn count_tuples(
     range: &Histogram,
     k: u64,
     tuples: Tuples,
     arithmetic: Arithmetic,
+    max_heaps: u64,
 ) -> Result<NimSumCounts> {
     if tuples == Tuples::Ordered {
         return count_copies(range, k, arithmetic);
     }
-    if k > UNORDERED_HEAPS_LIMIT {
+    if k > max_heaps {
         let kind = match tuples {
             Tuples::OrderedDistinct => "ordered positions of distinct heaps",
             _ => "unordered positions",
         };
-        return Err(Error::InvalidRange {
-            reason: format!(
-                "{kind} of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered positions of any \
-                 heaps take any number)"
-            ),
+        return Err(Error::TooManyHeaps {
+            kind,
+            heaps: k,
+            limit: max_heaps,
         });
     }
     let k = k as usize;
