@@ -393,7 +393,9 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     bar.finish_and_clear();
     let comparison = match first.checked(second.checked(compared)) {
         Err(grundy::Error::TimeLimit { .. }) => {
-            let heap = reached.iter().map(|r| r.load(Ordering::Relaxed)).min();
+            // The game still being tabulated is the one further on (the
+            // other may have finished with its period proven).
+            let heap = reached.iter().map(|r| r.load(Ordering::Relaxed)).max();
             return Err(Failure::Input(format!(
                 "compare stopped at the time limit of {} s, at heap {} of the {reach} it may \
                  reach to prove a period (raise it with --time-limit)",

@@ -285,7 +285,7 @@ mod tests {
         child.cancel();
         assert!(parent.check().is_ok(), "a child does not stop its parent");
         assert!(Cancel::current().is_none());
-        let current = parent.run(|| Cancel::current());
+        let current = parent.run(Cancel::current);
         parent.cancel();
         assert_eq!(current.map(|c| c.check()), Some(Err(Error::Cancelled)));
     }
