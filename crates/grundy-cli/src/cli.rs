@@ -185,6 +185,10 @@ pub struct GraphArgs {
 pub struct MazeArgs {
     /// The map file.
     pub file: std::path::PathBuf,
+    /// The most memory the squares' values may take, e.g. 512MiB (about
+    /// 8 bytes a square).
+    #[arg(long, default_value = "4GiB")]
+    pub memory_limit: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -392,6 +396,11 @@ pub struct SumArgs {
     /// Heap sizes; write GAME:H for a heap of another game, e.g. nim:5.
     #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    /// The most options of one heap listed one by one to find its winning
+    /// moves (a heap of a code that moves into many heaps may have
+    /// billions; its value needs no listing).
+    #[arg(long, value_name = "N", default_value = "1e7", value_parser = size)]
+    pub max_options: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
@@ -462,6 +471,14 @@ pub struct CountArgs {
     /// past the heaps computed.
     #[arg(long)]
     pub by_formula: bool,
+    /// With --unordered or --distinct: the most heaps a position may have
+    /// (default 10^6; the work is bounded by --work-limit as well).
+    #[arg(long, value_name = "K", default_value_t = grundy::analysis::UNORDERED_HEAPS_LIMIT, value_parser = size)]
+    pub max_heaps: u64,
+    /// With --moves: the most options of one heap listed one by one (a
+    /// heap of a code that moves into many heaps may have billions).
+    #[arg(long, value_name = "N", default_value = "1e7", value_parser = size)]
+    pub max_options: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

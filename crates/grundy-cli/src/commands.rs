@@ -2,12 +2,11 @@
 //! hand the result to [`crate::output`].
 
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, Tuples,
+    self, Arithmetic, Certificate, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples,
     count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
 use grundy::report::{
@@ -29,7 +28,7 @@ use grundy::session::{
 };
 use grundy::solve::{Checkpoint, Engine};
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{Component, TableSolver, ValueTable, analyze_positions, analyze_sum, move_counts};
+use grundy::{Cancel, Component, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, CoinsArgs, CompareArgs, CountArgs, EngineArg, FibonacciNimArgs,
@@ -66,10 +65,9 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game = HeapRules::from_spec(&spec, Question::Values, &script_limits(&args.script)?)?;
     let (solver, resumed) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     let bar = progress::heaps(to.saturating_add(1), "values");
-    let interrupted = stop_flag(&args.resumable);
     let mut progress = |n: usize| {
         bar.set_position(n as u64);
-        !interrupted.load(Ordering::Relaxed)
+        true
     };
     let found = match resumed {
         // A resumed run goes on from its saved table.
@@ -152,26 +150,18 @@ fn resumable(
 /// How often a checkpoint is written.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
-/// A flag Ctrl-C raises, when the run saves checkpoints (otherwise Ctrl-C
-/// ends the process as usual).
-fn stop_flag(args: &ResumeArgs) -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    if args.checkpoint.is_some() || args.resume.is_some() {
-        let raised = Arc::clone(&flag);
-        // If a handler cannot be installed, Ctrl-C simply ends the run and
-        // the last periodic checkpoint stands.
-        let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
-    }
-    flag
-}
-
-/// An interrupted run says where its work was saved.
+/// A run stopped by Ctrl-C (which cancels the token every command runs
+/// under; see `main`) says where its finished heaps were saved: the
+/// checkpointing solver saves them however a chunk ends.
 fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
-    match (error, args.checkpoint.as_ref().or(args.resume.as_ref())) {
-        (grundy::Error::Interrupted { heaps }, Some(path)) => Failure::Interrupted(format!(
-            "interrupted after {heaps} heaps; saved to {p} (continue with --resume {p})",
-            p = path.display()
-        )),
+    let saved = args.checkpoint.as_ref().or(args.resume.as_ref());
+    match (error, saved) {
+        (grundy::Error::Cancelled | grundy::Error::Interrupted { .. }, Some(path)) => {
+            Failure::Interrupted(format!(
+                "interrupted; the finished heaps are saved to {p} (continue with --resume {p})",
+                p = path.display()
+            ))
+        }
         (error, _) => error.into(),
     }
 }
@@ -183,7 +173,6 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
     solver.check_fits_for(&game, limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
-    let interrupted = stop_flag(&args.resumable);
     let found = analyze_heap_game(
         &game,
         values.unwrap_or_default(),
@@ -191,7 +180,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         &solver,
         &mut |n| {
             bar.set_position(n as u64);
-            !interrupted.load(Ordering::Relaxed)
+            true
         },
     );
     bar.finish_and_clear();
@@ -335,7 +324,7 @@ pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
 pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let text = read(&args.file)?;
     let maze = Maze::parse(&text)?;
-    let values = maze.values()?;
+    let values = maze.values(parse_bytes(&args.memory_limit)?)?;
     output::print(out, args.format, &MazeReport::new(&maze, values))
 }
 
@@ -381,17 +370,39 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     solver.check_fits(to.max(limits.max))?;
     first.start();
     second.start();
+    // Both games' tables count towards one bar; the time limit and Ctrl-C
+    // reach the thread `compare` analyses the first game on through the
+    // token it runs under.
+    let reach = analysis::compare_reach(&first, &second, to, &limits);
+    let bar = progress::heaps(reach.saturating_add(1).saturating_mul(2), "compare");
+    let reached = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let progress = |game: usize, n: usize| {
+        reached[game].fetch_max(n, Ordering::Relaxed);
+        bar.set_position(
+            reached
+                .iter()
+                .map(|r| r.load(Ordering::Relaxed) as u64)
+                .sum(),
+        );
+        true
+    };
     let time = script_limits(&args.script)?.time;
-    let deadline = Instant::now() + time;
-    let stop = || Instant::now() >= deadline;
-    let compared = analysis::compare(&first, &second, to, &limits, &solver, &stop);
+    let limit = Cancel::current()
+        .unwrap_or_default()
+        .child_with_time_limit(time);
+    let compared =
+        limit.run(|| analysis::compare(&first, &second, to, &limits, &solver, &progress));
+    bar.finish_and_clear();
     let comparison = match first.checked(second.checked(compared)) {
-        Err(grundy::Error::Interrupted { heaps }) => {
+        Err(grundy::Error::TimeLimit { .. }) => {
+            // The game still being tabulated is the one further on (the
+            // other may have finished with its period proven).
+            let heap = reached.iter().map(|r| r.load(Ordering::Relaxed)).max();
             return Err(Failure::Input(format!(
-                "compare stopped at the time limit of {} s, at heap {heaps} of the {} an \
-                 analysis may reach to prove a period (raise it with --time-limit)",
+                "compare stopped at the time limit of {} s, at heap {} of the {reach} it may \
+                 reach to prove a period (raise it with --time-limit)",
                 time.as_secs_f64(),
-                limits.max
+                heap.unwrap_or(0),
             )));
         }
         other => other?,
@@ -412,7 +423,7 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
             .iter()
             .map(|written| parse_pair(written, &game))
             .collect::<Result<Vec<_>, _>>()?;
-        let sum = analyze_positions(&game, &positions)?;
+        let sum = game.analyze_positions(&positions, parse_bytes(&args.table.memory_limit)?)?;
         let report = PositionSumReport::new(&positions, &sum, |(a, b)| format!("({a},{b})"));
         return output::print(out, args.format, &report);
     }
@@ -420,7 +431,7 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
     for game in &games {
         game.start();
     }
-    let found = analyze_sum(&games, &components, &solver(&args.table)?);
+    let found = analyze_sum(&games, &components, &solver(&args.table)?, args.max_options);
     let analysis = games
         .iter()
         .fold(found, |found, game| game.checked(found))?;
@@ -490,7 +501,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     if !args.moves.is_empty() {
         let (games, names, components) = components(spec, &args.moves, &args.script)?;
         games.iter().for_each(HeapRules::start);
-        let found = move_counts(&games, &components, &solver);
+        let found = move_counts(&games, &components, &solver, args.max_options);
         let counts = games
             .iter()
             .fold(found, |found, game| game.checked(found))?;
@@ -547,7 +558,16 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         (false, true) => Tuples::OrderedDistinct,
         (false, false) => Tuples::Ordered,
     };
-    let counts = count_tuples(&histogram, k, tuples, arithmetic, args.work_limit)?;
+    let counts = count_tuples(
+        &histogram,
+        k,
+        tuples,
+        arithmetic,
+        TupleBudget {
+            max_heaps: args.max_heaps,
+            work: args.work_limit,
+        },
+    )?;
     let positions = CountedPositions {
         heaps: k,
         order: tuples,

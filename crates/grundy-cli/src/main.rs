@@ -10,6 +10,10 @@ mod serve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use grundy::Cancel;
 
 use clap::Parser;
 use clap::error::ErrorKind;
@@ -32,16 +36,61 @@ pub enum Failure {
 impl From<grundy::Error> for Failure {
     /// The library's message, with the flag that raises the limit a
     /// refusal names (the library serves other front ends, so it cannot
-    /// name flags itself).
+    /// name flags itself). A cancelled computation was stopped by Ctrl-C,
+    /// the only thing that cancels the CLI's token.
     fn from(error: grundy::Error) -> Failure {
         let flag = match error {
-            grundy::Error::TableTooLarge { .. } | grundy::Error::HistogramTooLarge { .. } => {
-                " (raise it with --memory-limit)"
-            }
+            grundy::Error::Cancelled => return Failure::Interrupted(INTERRUPTED.into()),
+            grundy::Error::TableTooLarge { .. }
+            | grundy::Error::HistogramTooLarge { .. }
+            | grundy::Error::MemoryLimit { .. } => " (raise it with --memory-limit)",
+            grundy::Error::TooManyOptions { .. } => " (raise it with --max-options)",
+            grundy::Error::TooManyHeaps { .. } => " (raise it with --max-heaps)",
+            grundy::Error::TimeLimit { .. } => " (raise it with --time-limit)",
             _ => "",
         };
         Failure::Input(format!("{error}{flag}"))
     }
+}
+
+/// What a run stopped by Ctrl-C says (with where its work was saved, when
+/// it saves checkpoints).
+const INTERRUPTED: &str = "interrupted";
+
+/// How long work stopped by Ctrl-C may take to stop before the process
+/// ends anyway: the engine's long loops check the token every few
+/// thousand steps, and a checkpoint being written is finished (a second
+/// Ctrl-C ends the process at once; checkpoints are written to a temporary
+/// file and renamed, so none is left half-written).
+const INTERRUPT_GRACE: Duration = Duration::from_secs(5);
+
+/// Ctrl-C (SIGINT) cancels `token`, which every command but `serve` (which
+/// stops gracefully on its own signals) runs under; the command then stops
+/// with [`INTERRUPTED`] and exit code 130.
+fn cancel_on_ctrl_c(token: &Cancel) {
+    let token = token.clone();
+    let pressed = AtomicBool::new(false);
+    // If no handler can be installed, Ctrl-C ends the process as usual.
+    let _ = ctrlc::set_handler(move || {
+        if pressed.swap(true, Ordering::Relaxed) {
+            quit_interrupted("at the second Ctrl-C");
+        }
+        token.cancel();
+        std::thread::spawn(|| {
+            std::thread::sleep(INTERRUPT_GRACE);
+            quit_interrupted(&format!(
+                "the work did not stop within {} s",
+                INTERRUPT_GRACE.as_secs()
+            ));
+        });
+    });
+}
+
+/// Ends the process as interrupted when the work does not stop by itself,
+/// saying why.
+fn quit_interrupted(why: &str) -> ! {
+    eprintln!("{INTERRUPTED} ({why})");
+    std::process::exit(130)
 }
 
 impl From<io::Error> for Failure {
@@ -55,29 +104,42 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return argument_error(error),
     };
+    let interrupt = Cancel::new();
+    if !matches!(cli.command, Command::Serve(_)) {
+        cancel_on_ctrl_c(&interrupt);
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = match cli.command {
-        Command::Analyze(args) => commands::analyze(&args, &mut out),
-        Command::Check(args) => commands::check(&args, &mut out),
-        Command::Compare(args) => commands::compare(&args, &mut out),
-        Command::Count(args) => commands::count(&args, &mut out),
-        Command::Guess(args) => commands::guess(&args, &mut out),
-        Command::Graph(args) => commands::graph(&args, &mut out),
-        Command::Maze(args) => commands::maze(&args, &mut out),
-        Command::Coins(args) => commands::coins(&args, &mut out),
-        Command::Hackenbush(args) => commands::hackenbush(&args, &mut out),
-        Command::FibonacciNim(args) => commands::fibonacci_nim(&args, &mut out),
-        Command::Outcomes(args) => commands::outcomes(&args, &mut out),
-        Command::Misere(args) => commands::misere(&args, &mut out),
-        Command::Plot(args) => commands::plot(&args, &mut out),
+    let result = interrupt.run(|| run(cli.command, &mut out));
+    report(result.and_then(|()| out.flush().map_err(Failure::Io)))
+}
+
+/// Runs one command.
+fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
+    match command {
+        Command::Analyze(args) => commands::analyze(&args, out),
+        Command::Check(args) => commands::check(&args, out),
+        Command::Compare(args) => commands::compare(&args, out),
+        Command::Count(args) => commands::count(&args, out),
+        Command::Guess(args) => commands::guess(&args, out),
+        Command::Graph(args) => commands::graph(&args, out),
+        Command::Maze(args) => commands::maze(&args, out),
+        Command::Coins(args) => commands::coins(&args, out),
+        Command::Hackenbush(args) => commands::hackenbush(&args, out),
+        Command::FibonacciNim(args) => commands::fibonacci_nim(&args, out),
+        Command::Outcomes(args) => commands::outcomes(&args, out),
+        Command::Misere(args) => commands::misere(&args, out),
+        Command::Plot(args) => commands::plot(&args, out),
         Command::Serve(args) => serve::run(std::net::SocketAddr::new(args.host, args.port)),
-        Command::Nim(args) => commands::nim(&args, &mut out),
-        Command::Values(args) => commands::values(&args, &mut out),
-        Command::Sum(args) => commands::sum(&args, &mut out),
-        Command::Games(args) => commands::games(&args, &mut out),
+        Command::Nim(args) => commands::nim(&args, out),
+        Command::Values(args) => commands::values(&args, out),
+        Command::Sum(args) => commands::sum(&args, out),
+        Command::Games(args) => commands::games(&args, out),
     }
-    .and_then(|()| out.flush().map_err(Failure::Io));
+}
+
+/// The exit code of a command's result, with its one line on stderr.
+fn report(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -149,10 +149,117 @@ fn ordered_positions_of_distinct_heaps_take_more_than_forty_heaps() {
             "--to",
             "100",
             "--heaps",
-            "1001",
+            "1000001",
             "--distinct",
         ],
-        &["ordered positions of distinct heaps of 1001 heaps: at most 1000"],
+        &[
+            "ordered positions of distinct heaps of 1000001 heaps: at most 1000000",
+            "--max-heaps",
+        ],
+    );
+}
+
+#[test]
+fn the_heap_cap_of_unordered_counts_is_named_and_raised_by_its_flag() {
+    // 1001 heaps from ten: the multisets number C(1010, 9).
+    rejects(
+        &[
+            "count",
+            "kayles",
+            "--to",
+            "10",
+            "--heaps",
+            "1001",
+            "--unordered",
+            "--max-heaps",
+            "1000",
+        ],
+        &[
+            "unordered positions of 1001 heaps: at most 1000",
+            "--max-heaps",
+        ],
+    );
+    let text = stdout(&[
+        "count",
+        "kayles",
+        "--to",
+        "10",
+        "--heaps",
+        "1001",
+        "--unordered",
+        "--max-heaps",
+        "1001",
+    ]);
+    assert!(
+        text.starts_with(
+            "positions of 1001 heaps of kayles in 1..=10, unordered (a <= b <= ...): \
+             2908077120956865974260\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_option_cap_of_winning_moves_is_named_and_set_by_its_flag() {
+    // 0.{2+} at 30: 4564 options (the partitions of 29 into two or more
+    // heaps), listed once the cap is raised past them.
+    rejects(
+        &["sum", "0.{2+}", "30", "7", "--max-options", "1000"],
+        &[
+            "heap 30 of 0.{2+} has more than 1000 options",
+            "--max-options",
+        ],
+    );
+    rejects(
+        &["count", "0.{2+}", "--moves", "30", "--max-options", "1000"],
+        &["more than 1000 options", "--max-options"],
+    );
+    let text = stdout(&["sum", "0.{2+}", "30", "7", "--max-options", "4564"]);
+    assert!(text.contains("becomes 7 + 11 + 11"), "{text}");
+}
+
+#[test]
+fn pair_positions_are_refused_past_the_memory_limit_not_searched() {
+    // The memoized search listed every option on its path: an abort on a
+    // 4 GiB allocation after 25 s at (10^9, 10^9), and no answer in 30 s
+    // at (10^5, 10^5).
+    rejects(
+        &["sum", "wythoff", "1e9,1e9", "--memory-limit", "100M"],
+        &[
+            "needs 3.5 EiB, over the limit of 100.0 MiB",
+            "--memory-limit",
+        ],
+    );
+    rejects(
+        &["sum", "wythoff", "100000,100000", "--memory-limit", "100M"],
+        &["needs 37.3 GiB", "--memory-limit"],
+    );
+    // Within the limit, the answer: (1, 2) and (3, 5) are P-positions
+    // (Wythoff's pairs for k = 1, 2), and (2, 2) is won by taking both.
+    let text = stdout(&["sum", "wythoff", "1,2", "3,5"]);
+    assert!(text.contains("second player wins (nim-sum 0)"), "{text}");
+    let text = stdout(&["sum", "wythoff", "2,2", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["winner"], "first", "{text}");
+    assert!(text.contains("(0,0)"), "{text}");
+}
+
+#[test]
+fn maze_values_are_refused_past_the_memory_limit() {
+    let file =
+        TempFile(std::env::temp_dir().join(format!("grundy-maze-{}.txt", std::process::id())));
+    std::fs::write(&file.0, format!("{}\n", ".".repeat(1000)).repeat(1000)).unwrap();
+    let path = file.0.to_str().unwrap();
+    // 10^6 squares of 8 bytes, at least.
+    rejects(
+        &["maze", path, "--memory-limit", "1M"],
+        &[
+            "the table of a map of 1000000 squares needs at least 7.7 MiB",
+            "--memory-limit",
+        ],
+    );
+    assert!(
+        stdout(&["maze", path, "--memory-limit", "64M", "--format", "json"]).contains("\"values\"")
     );
 }
 

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{
-    Arithmetic, Histogram, Limits, Misere, MisereQuotient, Tuples, UNORDERED_WORK_LIMIT,
-    analyze_from, count_tuples, value_histogram,
+    Arithmetic, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples, analyze_from,
+    count_tuples, value_histogram,
 };
 use grundy::rules::ScriptLimits;
 use grundy::session::HeapRules;
@@ -102,7 +102,12 @@ impl Game {
             .map(|&heap| Component { game: 0, heap })
             .collect();
         let found = detached(py, |_| {
-            grundy::analyze_sum(&[&self.rules], &components, &self.solver)
+            grundy::analyze_sum(
+                &[&self.rules],
+                &components,
+                &self.solver,
+                grundy::LISTED_OPTIONS_LIMIT,
+            )
         });
         SumAnalysis::of_heaps(py, self.rules.checked(found)?)
     }
@@ -272,7 +277,15 @@ impl Game {
         let arithmetic = arithmetic(modulo)?;
         let histogram = self.histogram_of(py, start, to, max)?;
         let counts = py
-            .detach(|| count_tuples(&histogram, heaps, tuples, arithmetic, UNORDERED_WORK_LIMIT))
+            .detach(|| {
+                count_tuples(
+                    &histogram,
+                    heaps,
+                    tuples,
+                    arithmetic,
+                    TupleBudget::default(),
+                )
+            })
             .map_err(to_py)?;
         Ok(NimSumCounts::new(counts, modulo))
     }

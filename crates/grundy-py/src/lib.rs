@@ -16,9 +16,7 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{
-    Certificate, Histogram, Tuples, UNORDERED_WORK_LIMIT, count_ordered, count_tuples,
-};
+use grundy::analysis::{Certificate, Histogram, TupleBudget, Tuples, count_ordered, count_tuples};
 use grundy::report::{CoinRowReport, FibonacciNimReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
@@ -56,7 +54,12 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
     }
     let rules: Vec<_> = games.iter().map(|g| &g.rules).collect();
     let mut found = detached(py, |_| {
-        grundy::analyze_sum(&rules, &written, &grundy::TableSolver::new())
+        grundy::analyze_sum(
+            &rules,
+            &written,
+            &grundy::TableSolver::new(),
+            grundy::LISTED_OPTIONS_LIMIT,
+        )
     });
     for game in &rules {
         found = game.checked(found);
@@ -115,7 +118,7 @@ fn count_positions(
             py.detach(|| count_ordered(&histograms, arithmetic))
         }
         (Some(k), [range]) => py
-            .detach(|| count_tuples(range, k, tuples, arithmetic, UNORDERED_WORK_LIMIT))
+            .detach(|| count_tuples(range, k, tuples, arithmetic, TupleBudget::default()))
             .map_err(to_py)?,
         _ => {
             return Err(pyo3::exceptions::PyValueError::new_err(

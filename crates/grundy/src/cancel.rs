@@ -45,6 +45,9 @@ struct State {
     cancelled: AtomicBool,
     /// When the time limit passes, and the limit (for the error).
     deadline: Option<(Instant, Duration)>,
+    /// The token this one was made from (see [`Cancel::child_with_time_limit`]):
+    /// when it stops, this one does.
+    parent: Option<Cancel>,
 }
 
 thread_local! {
@@ -63,7 +66,27 @@ impl Cancel {
         Cancel(Arc::new(State {
             cancelled: AtomicBool::new(false),
             deadline: Some((Instant::now() + limit, limit)),
+            parent: None,
         }))
+    }
+
+    /// A token that stops once `limit` has passed from now or when this
+    /// one stops, whichever comes first: a command's time limit under a
+    /// process-wide Ctrl-C token. Cancelling the child leaves this one
+    /// running.
+    pub fn child_with_time_limit(&self, limit: Duration) -> Cancel {
+        Cancel(Arc::new(State {
+            cancelled: AtomicBool::new(false),
+            deadline: Some((Instant::now() + limit, limit)),
+            parent: Some(self.clone()),
+        }))
+    }
+
+    /// The token the current thread runs under (see [`Cancel::run`]), if
+    /// any: work handed to another thread runs under it there too, so that
+    /// it stops with the work that started it.
+    pub fn current() -> Option<Cancel> {
+        CURRENT.with_borrow(Clone::clone)
     }
 
     /// Stops the work running under this token (and its clones) at its next
@@ -85,6 +108,9 @@ impl Cancel {
     pub fn check(&self) -> Result<()> {
         if self.0.cancelled.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
+        }
+        if let Some(parent) = &self.0.parent {
+            parent.check()?;
         }
         match self.0.deadline {
             Some((at, limit)) if Instant::now() >= at => Err(Error::TimeLimit { limit }),
@@ -118,6 +144,15 @@ pub struct CancelOnDrop(Cancel);
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
+    }
+}
+
+/// Runs `work` under `token` when there is one (a token taken with
+/// [`Cancel::current`] on the thread that handed the work over).
+pub(crate) fn run_under<T>(token: Option<&Cancel>, work: impl FnOnce() -> T) -> T {
+    match token {
+        Some(token) => token.run(work),
+        None => work(),
     }
 }
 
@@ -230,6 +265,29 @@ mod tests {
         token.cancel();
         let listed = token.run(|| game.heap_options(3, &mut crate::Options::new()));
         assert_eq!(listed, Err(Error::Cancelled));
+    }
+
+    #[test]
+    fn a_child_stops_with_its_parent_or_its_own_limit() {
+        let parent = Cancel::new();
+        let child = parent.child_with_time_limit(Duration::from_secs(3600));
+        assert!(child.check().is_ok());
+        parent.cancel();
+        assert_eq!(child.check(), Err(Error::Cancelled));
+        let parent = Cancel::new();
+        let child = parent.child_with_time_limit(Duration::ZERO);
+        assert_eq!(
+            child.check(),
+            Err(Error::TimeLimit {
+                limit: Duration::ZERO
+            })
+        );
+        child.cancel();
+        assert!(parent.check().is_ok(), "a child does not stop its parent");
+        assert!(Cancel::current().is_none());
+        let current = parent.run(Cancel::current);
+        parent.cancel();
+        assert_eq!(current.map(|c| c.check()), Some(Err(Error::Cancelled)));
     }
 
     #[test]

@@ -73,6 +73,18 @@ pub enum Error {
         limit: String,
     },
 
+    /// A table other than a heap game's (the squares of a map, say) would
+    /// need more memory than allowed.
+    #[error("{what} needs {needed}, over the limit of {limit}")]
+    MemoryLimit {
+        /// What would be allocated.
+        what: String,
+        /// The memory it needs, human-readable.
+        needed: String,
+        /// The memory limit in force, human-readable.
+        limit: String,
+    },
+
     /// The histogram of an analysis (one count per distinct value) would
     /// need more memory than allowed: games such as Nim have a value per
     /// heap.
@@ -102,6 +114,21 @@ pub enum Error {
         /// The heap.
         heap: u64,
         /// The most options listed.
+        limit: u64,
+    },
+
+    /// Unordered positions, or ordered ones of distinct heaps, of more heaps
+    /// than a count allows (see
+    /// [`count_tuples`](crate::analysis::count_tuples)).
+    #[error(
+        "{kind} of {heaps} heaps: at most {limit} (ordered positions of any heaps take any number)"
+    )]
+    TooManyHeaps {
+        /// What was counted.
+        kind: &'static str,
+        /// The heaps asked for.
+        heaps: u64,
+        /// The most heaps allowed.
         limit: u64,
     },
 

@@ -35,7 +35,7 @@
 //!
 //! // Rows of 4 and 7 pins: 1 ^ 2 = 3, so the first player wins.
 //! let rows = [Component { game: 0, heap: 4 }, Component { game: 0, heap: 7 }];
-//! let sum = analyze_sum(&[kayles], &rows, &TableSolver::new())?;
+//! let sum = analyze_sum(&[kayles], &rows, &TableSolver::new(), grundy::LISTED_OPTIONS_LIMIT)?;
 //! assert!(sum.first_player_wins());
 //! for win in &sum.winning_moves {
 //!     println!("row {} of {} pins becomes {:?}", win.component + 1, win.from, win.to);

@@ -502,6 +502,7 @@ mod tests {
             &[&game],
             &[crate::Component { game: 0, heap: 6 }],
             &TableSolver::new(),
+            crate::LISTED_OPTIONS_LIMIT,
         ));
         assert!(sum.is_ok());
     }

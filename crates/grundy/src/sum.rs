@@ -160,13 +160,16 @@ impl SumAnalysis {
 ///
 /// Each game's value table is computed once, up to its largest heap; the
 /// tables together must fit the solver's memory limit. Options are visited
-/// one at a time, so a huge heap needs no buffer of its options.
+/// one at a time, so a huge heap needs no buffer of its options; a heap of
+/// a code that moves into many heaps with more than `max_options` of them
+/// ([`LISTED_OPTIONS_LIMIT`] by default) is refused with
+/// [`Error::TooManyOptions`] before any is listed.
 ///
 /// ```
 /// use grundy::{analyze_sum, Component, TableSolver, HeapGame, WinningMove};
 /// let nim: HeapGame = "nim".parse().unwrap();
 /// let heaps = [3, 5, 7].map(|heap| Component { game: 0, heap });
-/// let sum = analyze_sum(&[nim], &heaps, &TableSolver::new()).unwrap();
+/// let sum = analyze_sum(&[nim], &heaps, &TableSolver::new(), grundy::LISTED_OPTIONS_LIMIT).unwrap();
 /// assert_eq!(sum.nim_sum.get(), 1);
 /// // Every winning move makes the nim-sum zero: 3 -> 2, 5 -> 4, 7 -> 6.
 /// assert_eq!(sum.winning_moves.len(), 3);
@@ -176,6 +179,7 @@ pub fn analyze_sum<G: HeapRuleset>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
+    max_options: u64,
 ) -> Result<SumAnalysis> {
     let tables = tables_for(games, components, solver)?;
     let values: Vec<Nimber> = components
@@ -188,7 +192,7 @@ pub fn analyze_sum<G: HeapRuleset>(
     for (index, target) in winning_targets(&values) {
         let component = components[index];
         let table = &tables[component.game];
-        check_listable(&games[component.game], component.heap)?;
+        check_listable(&games[component.game], component.heap, max_options)?;
         let _ = games[component.game].visit_options(component.heap, &mut |option| {
             let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
             if reached == target {
@@ -643,13 +647,14 @@ pub fn winning_move_counts(counts: &[MoveCounts]) -> (Nimber, Vec<u64>) {
 /// For each component of a sum, its distinct moves counted by the value
 /// they reach. A move in component `i` wins exactly when it reaches
 /// `g_i ^ G`, so the winning moves of the sum number
-/// `sum_i counts[i].to_value(g_i ^ G)`.
+/// `sum_i counts[i].to_value(g_i ^ G)`. Heaps with more than `max_options`
+/// options are refused as by [`analyze_sum`].
 ///
 /// ```
 /// use grundy::{move_counts, Component, HeapGame, Nimber, TableSolver};
 /// let kayles: HeapGame = "kayles".parse().unwrap();
 /// let rows = [4, 7].map(|heap| Component { game: 0, heap });
-/// let counts = move_counts(&[kayles], &rows, &TableSolver::new())?;
+/// let counts = move_counts(&[kayles], &rows, &TableSolver::new(), grundy::LISTED_OPTIONS_LIMIT)?;
 /// let (nim_sum, winning) = grundy::winning_move_counts(&counts);
 /// assert_eq!(nim_sum, Nimber::new(3));
 /// assert_eq!(winning, [1, 1]); // row 4 -> 2, row 7 -> 2 + 3
@@ -659,10 +664,11 @@ pub fn move_counts<G: HeapRuleset>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
+    max_options: u64,
 ) -> Result<Vec<MoveCounts>> {
     let tables = tables_for(games, components, solver)?;
     for component in components {
-        check_listable(&games[component.game], component.heap)?;
+        check_listable(&games[component.game], component.heap, max_options)?;
     }
     components
         .iter()
@@ -687,28 +693,29 @@ pub fn move_counts<G: HeapRuleset>(
         .collect()
 }
 
-/// The most options of one heap that [`analyze_sum`] (every winning move)
-/// and [`move_counts`] list one by one. [`explain_sum`] is bounded by its
-/// [`Listing`] instead: a capped listing visits what it lists, so a web
-/// page can still show a heap of `0.{2+}` at 100 (190 million options).
+/// The default for the most options of one heap that [`analyze_sum`]
+/// (every winning move) and [`move_counts`] list one by one: listing 10^7
+/// options takes a few seconds, and the partitions of `0.{2+}` at 100
+/// (190 million) took 20 s. [`explain_sum`] is bounded by its [`Listing`]
+/// instead: a capped listing visits what it lists, so a web page can still
+/// show such a heap.
 pub const LISTED_OPTIONS_LIMIT: u64 = 10_000_000;
 
-/// Checks that heap `heap` of `game` has at most [`LISTED_OPTIONS_LIMIT`]
-/// options before they are listed: take-and-break codes whose moves leave
-/// three or more heaps count their partitions first (listing those of
-/// `0.{62}` at heap 200 aborted on memory); other rules have at most a few
-/// options per token of the heap.
-fn check_listable<G: HeapRuleset + ?Sized>(game: &G, heap: usize) -> Result<()> {
+/// Checks that heap `heap` of `game` has at most `limit` options before
+/// they are listed: take-and-break codes whose moves leave three or more
+/// heaps count their partitions first, stopping at `limit + 1` (listing
+/// those of `0.{62}` at heap 200 aborted on memory); other rules have at
+/// most a few options per token of the heap.
+fn check_listable<G: HeapRuleset + ?Sized>(game: &G, heap: usize, limit: u64) -> Result<()> {
     let many_parts = |code: &crate::TakeBreak| code.max_parts().is_none_or(|k| k > 2);
     match game.as_take_break() {
         Some(code)
-            if many_parts(code)
-                && code.option_count(heap, LISTED_OPTIONS_LIMIT + 1) > LISTED_OPTIONS_LIMIT =>
+            if many_parts(code) && code.option_count(heap, limit.saturating_add(1)) > limit =>
         {
             Err(Error::TooManyOptions {
                 game: code.to_string(),
                 heap: heap as u64,
-                limit: LISTED_OPTIONS_LIMIT,
+                limit,
             })
         }
         _ => Ok(()),
@@ -796,9 +803,21 @@ pub fn analyze_positions<R: Ruleset>(
     positions: &[R::Position],
 ) -> Result<PositionSum<R::Position>> {
     let mut solver = MemoSolver::new(rules);
+    sum_by_values(rules, positions, &mut |p| solver.value(p))
+}
+
+/// [`analyze_positions`] with the values of positions from `value` (a
+/// memoized search, or a table the caller has checked against a memory
+/// limit): each position's value, the nim-sum, and every move of a
+/// component to a position of value `g ^ nim_sum`.
+pub(crate) fn sum_by_values<R: Ruleset>(
+    rules: &R,
+    positions: &[R::Position],
+    value: &mut dyn FnMut(&R::Position) -> Result<Nimber>,
+) -> Result<PositionSum<R::Position>> {
     let values = positions
         .iter()
-        .map(|p| solver.value(p))
+        .map(&mut *value)
         .collect::<Result<Vec<Nimber>>>()?;
     let nim_sum: Nimber = values.iter().copied().sum();
     let mut winning_moves = Vec::new();
@@ -809,10 +828,7 @@ pub fn analyze_positions<R: Ruleset>(
         // A listing cut short by a Cancel token must not be used.
         crate::cancel::check()?;
         for option in options.iter() {
-            let reached = option
-                .iter()
-                .map(|p| solver.value(p))
-                .sum::<Result<Nimber>>()?;
+            let reached = option.iter().map(&mut *value).sum::<Result<Nimber>>()?;
             if reached == target {
                 winning_moves.push(PositionMove {
                     component,

@@ -3,7 +3,7 @@
 
 use grundy::BigUint;
 use grundy::analysis::{
-    Arithmetic, Histogram, HistogramSource, Limits, Tuples, UNORDERED_WORK_LIMIT, count_copies,
+    Arithmetic, Histogram, HistogramSource, Limits, TupleBudget, Tuples, count_copies,
     count_ordered, count_tuples, formula_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
@@ -92,11 +92,11 @@ proptest! {
             (Tuples::Unordered, unordered),
             (Tuples::Distinct, distinct),
         ] {
-            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, TupleBudget::default()).unwrap();
             prop_assert_eq!(as_u64(&exact.by_nim_sum), expected.clone(), "{} {:?} k={}", spec, tuples, k);
             prop_assert_eq!(&exact.total, &BigUint::from(expected.iter().sum::<u64>()));
             for m in [1u64, 2, 7, 12, 1_000_000_007] {
-                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m), UNORDERED_WORK_LIMIT).unwrap();
+                let modular = count_tuples(&h, k as u64, tuples, Arithmetic::Modulo(m), TupleBudget::default()).unwrap();
                 let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();
                 prop_assert_eq!(&modular.by_nim_sum, &reduced, "mod {}", m);
             }
@@ -200,7 +200,13 @@ fn nim_positions_n_2n_3n_are_lost_exactly_without_adjacent_ones() {
     let nim: HeapGame = "nim".parse().unwrap();
     for n in 1usize..3000 {
         let heaps = [n, 2 * n, 3 * n].map(|heap| Component { game: 0, heap });
-        let sum = analyze_sum(std::slice::from_ref(&nim), &heaps, &TableSolver::new()).unwrap();
+        let sum = analyze_sum(
+            std::slice::from_ref(&nim),
+            &heaps,
+            &TableSolver::new(),
+            grundy::LISTED_OPTIONS_LIMIT,
+        )
+        .unwrap();
         assert_eq!(sum.nim_sum.is_zero(), n & (n >> 1) == 0, "n = {n}");
     }
 }
@@ -316,7 +322,7 @@ proptest! {
         let counts: Vec<u64> = h.counts.iter().map(|&c| c as u64).collect();
         for (tuples, sets) in [(Tuples::Unordered, false), (Tuples::Distinct, true)] {
             let expected = burnside(&counts, k, sets);
-            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
+            let exact = count_tuples(&h, k as u64, tuples, Arithmetic::Exact, TupleBudget::default()).unwrap();
             let got: Vec<i128> = exact.by_nim_sum.iter().map(|c| i128::try_from(u128::try_from(c).unwrap()).unwrap()).collect();
             prop_assert_eq!(&got[..], &expected[..got.len()], "{} {:?} k={}", spec, tuples, k);
             prop_assert!(expected[got.len()..].iter().all(|&c| c == 0));
@@ -339,7 +345,7 @@ fn unordered_counts_of_a_million_heaps() {
         k,
         Tuples::Unordered,
         Arithmetic::Modulo(p),
-        UNORDERED_WORK_LIMIT,
+        TupleBudget::default(),
     )
     .unwrap();
     assert_eq!(counts.p_positions(), &BigUint::from(k / 2 + 1));
@@ -348,14 +354,14 @@ fn unordered_counts_of_a_million_heaps() {
     let h = histogram(&kayles, 1, 200);
     for tuples in [Tuples::Unordered, Tuples::Distinct, Tuples::OrderedDistinct] {
         let exact =
-            count_tuples(&h, 3000, tuples, Arithmetic::Exact, UNORDERED_WORK_LIMIT).unwrap();
+            count_tuples(&h, 3000, tuples, Arithmetic::Exact, TupleBudget::default()).unwrap();
         for m in [p, 998_244_353, 3001, 1 << 40] {
             let modular = count_tuples(
                 &h,
                 3000,
                 tuples,
                 Arithmetic::Modulo(m),
-                UNORDERED_WORK_LIMIT,
+                TupleBudget::default(),
             )
             .unwrap();
             let reduced: Vec<BigUint> = exact.by_nim_sum.iter().map(|c| c % m).collect();

@@ -89,7 +89,13 @@ fn sums_of_scripted_positions_find_every_winning_move() {
             heap: h as usize,
         })
         .collect();
-    let expected = analyze_sum(&[code], &components, &TableSolver::new()).unwrap();
+    let expected = analyze_sum(
+        &[code],
+        &components,
+        &TableSolver::new(),
+        grundy::LISTED_OPTIONS_LIMIT,
+    )
+    .unwrap();
     assert_eq!(found.values, expected.values);
     assert_eq!(found.nim_sum, expected.nim_sum);
     let mut got: Vec<(usize, Vec<u64>)> = found

@@ -101,7 +101,8 @@ fn sums_of_up_to_three_take_and_split_heaps_agree_with_search() {
                 .iter()
                 .map(|&heap| Component { game: 0, heap })
                 .collect();
-            let analysis = analyze_sum(&games, &components, &solver).unwrap();
+            let analysis =
+                analyze_sum(&games, &components, &solver, grundy::LISTED_OPTIONS_LIMIT).unwrap();
             assert_eq!(
                 analysis.first_player_wins(),
                 search.first_player_wins(heaps),
@@ -154,7 +155,8 @@ fn winning_moves_are_exactly_the_moves_to_zero() {
                 heap: (seed * 7 + k * 13 + k * k * 5) % 61,
             })
             .collect();
-        let analysis = analyze_sum(&games, &components, &solver).unwrap();
+        let analysis =
+            analyze_sum(&games, &components, &solver, grundy::LISTED_OPTIONS_LIMIT).unwrap();
         let mut value = |c: &Component| memos[c.game].value(&c.heap).unwrap();
         let parts: Vec<Nimber> = components.iter().map(&mut value).collect();
         let total: Nimber = parts.iter().copied().sum();

@@ -585,6 +585,27 @@ pub const UNORDERED_HEAPS_LIMIT: u64 = 1_000_000;
 /// [`unordered_cost`]).
 pub const UNORDERED_WORK_LIMIT: u64 = 1_000_000_000;
 
+/// The budgets of [`count_tuples`] for unordered and distinct counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TupleBudget {
+    /// The most heaps a position may have (default
+    /// [`UNORDERED_HEAPS_LIMIT`]; the recurrence keeps a table of `k`
+    /// inverses modulo a prime).
+    pub max_heaps: u64,
+    /// The most machine-word operations ([`unordered_cost`]; default
+    /// [`UNORDERED_WORK_LIMIT`]).
+    pub work: u64,
+}
+
+impl Default for TupleBudget {
+    fn default() -> TupleBudget {
+        TupleBudget {
+            max_heaps: UNORDERED_HEAPS_LIMIT,
+            work: UNORDERED_WORK_LIMIT,
+        }
+    }
+}
+
 /// `copies` heaps from one range played together, ordered, by nim-sum:
 /// the transform raised to the power `copies`. Exact counts are limited to
 /// [`EXACT_COPIES_LIMIT`] copies; residues to none.
@@ -633,9 +654,9 @@ pub fn count_copies(
 
 /// `k` heaps from one range played together, by nim-sum, as ordered
 /// tuples, multisets or sets (by generating functions; see the module
-/// notes), for at most [`UNORDERED_HEAPS_LIMIT`] heaps unless ordered, and
-/// at most `work_limit` operations ([`unordered_cost`]; the default is
-/// [`UNORDERED_WORK_LIMIT`]).
+/// notes), within `budget` unless ordered: at most `budget.max_heaps`
+/// heaps (past them, [`Error::TooManyHeaps`]) and `budget.work`
+/// operations ([`unordered_cost`]).
 ///
 /// Modulo a prime `m > k` every step is a residue operation; otherwise the
 /// counts are computed exactly and then reduced.
@@ -644,7 +665,7 @@ pub fn count_tuples(
     k: u64,
     tuples: Tuples,
     arithmetic: Arithmetic,
-    work_limit: u64,
+    budget: TupleBudget,
 ) -> Result<NimSumCounts> {
     if tuples == Tuples::Ordered {
         return count_copies(range, k, arithmetic);
@@ -653,12 +674,11 @@ pub fn count_tuples(
         Tuples::OrderedDistinct => "ordered positions of distinct heaps",
         _ => "unordered positions",
     };
-    if k > UNORDERED_HEAPS_LIMIT {
-        return Err(Error::InvalidRange {
-            reason: format!(
-                "{kind} of {k} heaps: at most {UNORDERED_HEAPS_LIMIT} (ordered positions of any \
-                 heaps take any number)"
-            ),
+    if k > budget.max_heaps {
+        return Err(Error::TooManyHeaps {
+            kind,
+            heaps: k,
+            limit: budget.max_heaps,
         });
     }
     let size = transform_size(std::iter::once(range));
@@ -669,6 +689,7 @@ pub fn count_tuples(
         _ => None,
     };
     let cost = unordered_cost(range.heaps(), k, size, residues.is_some());
+    let work_limit = budget.work;
     if cost > work_limit as f64 {
         return Err(Error::InvalidRange {
             reason: format!(

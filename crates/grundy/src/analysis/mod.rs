@@ -17,7 +17,7 @@ mod theorem;
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,
-    TABULATE_LIMIT, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
+    TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
     count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
 use guess::gcd;
@@ -344,12 +344,33 @@ pub struct Comparison {
     pub proven_equal: bool,
 }
 
+/// Equality can only be proven through two proven periods: without a
+/// theorem for both games, [`compare`] compares exactly the heaps asked for.
+fn provable<G: HeapRuleset + ?Sized>(a: &G, b: &G) -> bool {
+    Theorem::for_rules(a).is_some() && Theorem::for_rules(b).is_some()
+}
+
+/// The largest heap [`compare`] may tabulate for either game (for a
+/// progress bar): `to`, or `limits.max` when both games have a period
+/// theorem and an analysis may go on to prove them equal.
+pub fn compare_reach<G: HeapRuleset + ?Sized>(a: &G, b: &G, to: u64, limits: &Limits) -> u64 {
+    if provable(a, b) {
+        limits.max.max(to)
+    } else {
+        to
+    }
+}
+
 /// Compares two heap games on heaps `0..=to`, and tries to prove them equal
 /// for all heaps: when both are proven periodic (pre-periods `n0`, `n0'`,
 /// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
 /// equality everywhere, since past `max(n0, n0')` both sequences repeat with
-/// period `lcm(p, p')`. The tables stop with [`Error::Interrupted`] soon
-/// after `stop()` turns true (a time limit, say).
+/// period `lcm(p, p')`.
+///
+/// The two games are analysed on two threads: `progress(i, n)` says that
+/// game `i` (0 for `a`, 1 for `b`) has reached heap `n`, and the tables stop
+/// with [`Error::Interrupted`] soon after it returns `false`. The calling
+/// thread's [`Cancel`](crate::Cancel) token reaches both threads.
 ///
 /// [`Error::Interrupted`]: crate::Error::Interrupted
 pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
@@ -358,21 +379,23 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     to: u64,
     limits: &Limits,
     solver: &TableSolver,
-    stop: &(dyn Fn() -> bool + Sync),
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Result<Comparison> {
-    // Equality can only be proven through two proven periods; without a
-    // theorem for both games, compare exactly the heaps asked for.
-    let provable = Theorem::for_rules(a).is_some() && Theorem::for_rules(b).is_some();
     let effort = Limits {
-        to: (!provable).then_some(to),
+        to: (!provable(a, b)).then_some(to),
         ..limits.clone()
     };
     // The two games are independent: analyse them on two threads, each
     // with one.
     let solver = &solver.clone().with_threads(1);
+    let token = crate::Cancel::current();
     let (first, second) = std::thread::scope(|scope| {
-        let first = scope.spawn(|| analyze(a, &effort, solver, &mut |_| !stop()));
-        let second = analyze(b, &effort, solver, &mut |_| !stop());
+        let first = scope.spawn(|| {
+            crate::cancel::run_under(token.as_ref(), || {
+                analyze(a, &effort, solver, &mut |n| progress(0, n))
+            })
+        });
+        let second = analyze(b, &effort, solver, &mut |n| progress(1, n));
         let first = first
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -395,8 +418,8 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
         }
     }
     let (mut xs, mut ys) = (first.values, second.values);
-    solver.extend(a, &mut xs, enough, &mut |_| !stop())?;
-    solver.extend(b, &mut ys, enough, &mut |_| !stop())?;
+    solver.extend(a, &mut xs, enough, &mut |n| progress(0, n))?;
+    solver.extend(b, &mut ys, enough, &mut |n| progress(1, n))?;
     let compared = enough as usize;
     let first_difference = (0..=compared)
         .find(|&n| xs.at(n) != ys.at(n))

@@ -24,7 +24,7 @@ impl Maze {
     /// ```
     /// use grundy::rules::Maze;
     /// let maze = Maze::parse("..A\n.#.\n").unwrap();
-    /// let values = maze.values().unwrap();
+    /// let values = maze.values(1 << 20).unwrap();
     /// assert_eq!(values[0][2].unwrap().get(), 2); // two squares left of A
     /// assert_eq!(values[1][1], None);             // a wall
     /// ```
@@ -66,6 +66,33 @@ impl Maze {
         Ok(Maze { floor, figures })
     }
 
+    /// The squares of the map, walls included (rows as long as written).
+    fn squares(&self) -> u128 {
+        self.floor.iter().map(|row| row.len() as u128).sum()
+    }
+
+    /// The memory [`Maze::values`] takes at least: a value (an
+    /// `Option<Nimber>`) per square, a vector per row and a word of running
+    /// bitset per column. The bitsets can grow past a word (a square's
+    /// value is at most the squares left of and above it in its segments),
+    /// which `values` counts as they grow.
+    pub fn values_bytes(&self) -> u128 {
+        let width = self.floor.iter().map(Vec::len).max().unwrap_or(0) as u128;
+        let height = self.floor.len() as u128;
+        let cell = std::mem::size_of::<Option<Nimber>>() as u128;
+        let row = std::mem::size_of::<Vec<Option<Nimber>>>() as u128;
+        self.squares() * cell + height * row + width * 8
+    }
+
+    /// The error for a map whose values need at least `needed` bytes.
+    fn too_large(&self, needed: u128, memory_limit: u64) -> Error {
+        Error::MemoryLimit {
+            what: format!("the table of a map of {} squares", self.squares()),
+            needed: format!("at least {}", crate::error::human_bytes(needed)),
+            limit: crate::error::human_bytes(u128::from(memory_limit)),
+        }
+    }
+
     /// The figures, as `(mark, (row, column))`, in reading order.
     pub fn figures(&self) -> &[(char, (usize, usize))] {
         &self.figures
@@ -103,7 +130,10 @@ impl Maze {
         )
     }
 
-    /// The value of every square, `None` on walls.
+    /// The value of every square, `None` on walls; refused with
+    /// [`Error::MemoryLimit`] before any work when [`Maze::values_bytes`]
+    /// passes `memory_limit` bytes, and as soon as the running bitsets take
+    /// it past the limit (counted once a row).
     ///
     /// A square's options are the floor squares left of it in its row
     /// segment and above it in its column segment (segments end at walls),
@@ -111,7 +141,11 @@ impl Maze {
     /// for the row and one per column, are exactly its option values: each
     /// square costs a mex over two bitsets, not a walk over its moves (a
     /// one-row map of 100,000 squares took 41 s that way).
-    pub fn values(&self) -> Result<Vec<Vec<Option<Nimber>>>> {
+    pub fn values(&self, memory_limit: u64) -> Result<Vec<Vec<Option<Nimber>>>> {
+        let fixed = self.values_bytes();
+        if fixed > u128::from(memory_limit) {
+            return Err(self.too_large(fixed, memory_limit));
+        }
         let width = self.floor.iter().map(Vec::len).max().unwrap_or(0);
         let mut columns: Vec<Segment> = vec![Segment::default(); width];
         let mut row_set = Segment::default();
@@ -135,6 +169,17 @@ impl Maze {
                 computed.push(Some(Nimber::try_from(value)?));
             }
             values.push(computed);
+            // Past the word each column was counted with.
+            let words: usize = columns
+                .iter()
+                .map(|c| c.words.capacity().max(1))
+                .sum::<usize>()
+                + row_set.words.capacity();
+            let used = fixed + (words - columns.len()) as u128 * 8;
+            if used > u128::from(memory_limit) {
+                return Err(self.too_large(used, memory_limit));
+            }
+            crate::cancel::check()?;
         }
         Ok(values)
     }
@@ -208,7 +253,7 @@ mod tests {
     #[test]
     fn an_open_board_is_two_heap_nim() {
         let maze = Maze::parse(&".........\n".repeat(7)).unwrap();
-        let values = maze.values().unwrap();
+        let values = maze.values(1 << 30).unwrap();
         for (r, row) in values.iter().enumerate() {
             for (c, v) in row.iter().enumerate() {
                 assert_eq!(v.unwrap().index(), r ^ c);
@@ -246,7 +291,7 @@ mod tests {
         }
         let graph = GameGraph::parse(&edges).unwrap();
         let by_graph = graph.solve().unwrap().values;
-        let values = maze.values().unwrap();
+        let values = maze.values(1 << 30).unwrap();
         for (p, value) in by_graph.iter().enumerate() {
             let (r, c) = graph.name(p).split_once(',').unwrap();
             let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());

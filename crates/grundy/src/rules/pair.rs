@@ -104,6 +104,10 @@ impl PairGame {
             PairGame::Wythoff => {
                 let mut seen = MexScratch::new();
                 for a in 0..side {
+                    // A row is `side` cells of up to `3 side` options each:
+                    // the table takes cubic time, so Ctrl-C or a time limit
+                    // is checked once a row.
+                    crate::cancel::check()?;
                     let mut row: Vec<Nimber> = Vec::with_capacity(side);
                     for b in 0..side {
                         seen.clear();
@@ -127,6 +131,37 @@ impl PairGame {
             }
         }
         Ok(table)
+    }
+
+    /// [`analyze_positions`](crate::analyze_positions) for positions of this
+    /// game: their values, the nim-sum and every winning move, with the
+    /// values from tables checked against `memory_limit` first (the square
+    /// [`table`](PairGame::table) up to the largest coordinate for Wythoff;
+    /// one heap table per coordinate for `rook`). The memoized search lists
+    /// every option of every position on its path and ran out of memory at
+    /// Wythoff's (10^9, 10^9).
+    pub fn analyze_positions(
+        &self,
+        positions: &[(usize, usize)],
+        memory_limit: u64,
+    ) -> Result<crate::PositionSum<(usize, usize)>> {
+        let largest = |pick: fn(&(usize, usize)) -> usize| {
+            positions.iter().map(pick).max().unwrap_or(0) as u64
+        };
+        match self {
+            PairGame::Wythoff => {
+                let table = self.table(largest(|&(a, b)| a.max(b)), memory_limit)?;
+                crate::sum::sum_by_values(self, positions, &mut |&(a, b)| Ok(table[a][b]))
+            }
+            PairGame::Rook(across, down) => {
+                let solver = TableSolver::new().with_memory_limit(memory_limit);
+                let rows = solver.values(across.as_ref(), largest(|&(a, _)| a))?;
+                let columns = solver.values(down.as_ref(), largest(|&(_, b)| b))?;
+                crate::sum::sum_by_values(self, positions, &mut |&(a, b)| {
+                    Ok(rows.at(a) ^ columns.at(b))
+                })
+            }
+        }
     }
 }
 
@@ -192,6 +227,25 @@ mod tests {
             }
             assert!(game.table(1_000_000, 1 << 30).is_err());
         }
+    }
+
+    /// Positions played together: the same answer as the memoized search,
+    /// from tables checked against the memory limit before they are built.
+    #[test]
+    fn positions_are_analysed_from_checked_tables() {
+        for spec in ["wythoff", "rook(sub(1,2),kayles)", "rook(grundy, 0.137)"] {
+            let game = PairGame::parse(spec).unwrap().unwrap();
+            let positions = [(3, 5), (7, 2), (0, 9), (12, 12)];
+            let expected = crate::analyze_positions(&game, &positions).unwrap();
+            assert_eq!(
+                game.analyze_positions(&positions, 1 << 20),
+                Ok(expected),
+                "{spec}"
+            );
+        }
+        let wythoff = PairGame::Wythoff;
+        let huge = wythoff.analyze_positions(&[(1_000_000_000, 1_000_000_000)], 1 << 30);
+        assert!(matches!(huge, Err(Error::TableTooLarge { .. })), "{huge:?}");
     }
 
     #[test]

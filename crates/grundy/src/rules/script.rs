@@ -31,6 +31,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -137,9 +138,53 @@ impl FromStr for ScriptPosition {
 }
 
 /// One move to several independent positions, made by the script's
-/// `sum(...)`.
+/// `sum(...)`. Rhai's size limits do not see into a custom type, so its
+/// parts are shared (a copy in an array costs a pointer, not its parts) and
+/// counted when it is made, against the size limit of the call (see
+/// [`Made`]); its parts are positions, never other sums (nested sums
+/// doubled in size with each `sum(s, s)`).
 #[derive(Clone)]
-struct Sum(Array);
+struct Sum(Arc<Array>);
+
+/// The heaps `sum` and `split` have made in the current call of
+/// `options`, reset before each call: together at most the size limit.
+#[derive(Debug, Default)]
+struct Made(AtomicUsize);
+
+impl Made {
+    /// Counts `heaps` more, refusing past `size`.
+    fn add(
+        &self,
+        heaps: usize,
+        size: usize,
+        what: impl FnOnce() -> String,
+    ) -> std::result::Result<(), Box<EvalAltResult>> {
+        let before = self.0.fetch_add(heaps, Ordering::Relaxed);
+        if before.saturating_add(heaps) > size {
+            return Err(format!(
+                "{} would make more than {size} heaps in one call of options (the size \
+                 limit, ScriptLimits::size)",
+                what()
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// `sum(parts)`: a [`Sum`] of positions, counted against the call's size
+/// limit.
+fn make_sum(
+    parts: Array,
+    made: &Made,
+    size: usize,
+) -> std::result::Result<Sum, Box<EvalAltResult>> {
+    if parts.iter().any(|part| part.is::<Sum>()) {
+        return Err("the parts of a sum are positions, not sums".into());
+    }
+    made.add(parts.len(), size, || "sum".into())?;
+    Ok(Sum(Arc::new(parts)))
+}
 
 /// A compiled script.
 pub struct ScriptGame {
@@ -151,6 +196,8 @@ pub struct ScriptGame {
     limits: ScriptLimits,
     /// What the script printed, bounded.
     log: Arc<Mutex<PrintLog>>,
+    /// The heaps made by `sum` and `split` in the current call.
+    made: Arc<Made>,
 }
 
 /// The most lines of a script's `print` and `debug` output kept.
@@ -237,21 +284,50 @@ impl ScriptGame {
                 .unwrap_or_else(PoisonError::into_inner)
                 .record(text);
         });
+        // Curried arguments are copied into each function pointer, out of
+        // sight of the size limits (`f = f.curry(f)` doubles `f`), and
+        // `eval` could spell `curry` at run time.
+        engine.disable_symbol("curry");
+        engine.disable_symbol("eval");
         engine.register_type_with_name::<Sum>("Sum");
-        engine.register_fn("sum", |parts: Array| Sum(parts));
-        engine.register_fn("sum", |a: Dynamic, b: Dynamic| Sum(vec![a, b]));
-        engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic| {
-            Sum(vec![a, b, c])
-        });
-        engine.register_fn("sum", |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
-            Sum(vec![a, b, c, d])
-        });
-        // The helper lists within this engine's size limit.
+        // The helpers make heaps within this engine's size limit, counted
+        // over the call.
         let size = limits.size;
-        engine.register_fn("split", move |m: INT, k: INT| split(m, k, size));
-        let ast = engine.compile(source).map_err(|e| Error::Script {
-            script: name.to_owned(),
-            message: format!("syntax error: {e}"),
+        let made: Arc<Made> = Arc::default();
+        let m = Arc::clone(&made);
+        engine.register_fn("sum", move |parts: Array| make_sum(parts, &m, size));
+        let m = Arc::clone(&made);
+        engine.register_fn("sum", move |a: Dynamic, b: Dynamic| {
+            make_sum(vec![a, b], &m, size)
+        });
+        let m = Arc::clone(&made);
+        engine.register_fn("sum", move |a: Dynamic, b: Dynamic, c: Dynamic| {
+            make_sum(vec![a, b, c], &m, size)
+        });
+        let m = Arc::clone(&made);
+        engine.register_fn(
+            "sum",
+            move |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
+                make_sum(vec![a, b, c, d], &m, size)
+            },
+        );
+        let m = Arc::clone(&made);
+        engine.register_fn("split", move |n: INT, k: INT| split(n, k, size, &m));
+        let ast = engine.compile(source).map_err(|e| {
+            // Disabled words read as syntax errors: say why.
+            let disabled = ["curry", "eval"]
+                .into_iter()
+                .find(|word| source.contains(word))
+                .map(|word| {
+                    format!(
+                        " (`{word}` is disabled in game scripts: its values escape the size limits)"
+                    )
+                })
+                .unwrap_or_default();
+            Error::Script {
+                script: name.to_owned(),
+                message: format!("syntax error: {e}{disabled}"),
+            }
         })?;
         if !ast
             .iter_functions()
@@ -269,6 +345,7 @@ impl ScriptGame {
             deadline,
             limits,
             log,
+            made,
         })
     }
 
@@ -436,6 +513,7 @@ impl ScriptGame {
                 Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
             }
         };
+        self.made.0.store(0, Ordering::Relaxed);
         let returned: Dynamic = self
             .engine
             .call_fn(scope, &self.ast, "options", (argument,))
@@ -526,7 +604,7 @@ impl ScriptGame {
         if value.is::<Sum>() {
             let Sum(parts) = value.cast::<Sum>();
             let mut positions = Vec::with_capacity(parts.len());
-            for part in parts {
+            for part in parts.iter().cloned() {
                 match position_of(part, tuples)? {
                     Some(p) => positions.push(p),
                     None => {
@@ -646,7 +724,12 @@ fn position_of(
 /// (`ScriptLimits::size`): `split(300, 20)` has about 3.4·10^13 ways, and
 /// `split(2^63 - 1, 2)` about 4.6·10^18, which no memory holds. The listing
 /// is iterative, so `k` in the millions needs no deep recursion.
-fn split(m: INT, k: INT, size: usize) -> std::result::Result<Array, Box<EvalAltResult>> {
+fn split(
+    m: INT,
+    k: INT,
+    size: usize,
+    made: &Made,
+) -> std::result::Result<Array, Box<EvalAltResult>> {
     if k < 1 || m < k {
         return Ok(Array::new());
     }
@@ -661,15 +744,15 @@ fn split(m: INT, k: INT, size: usize) -> std::result::Result<Array, Box<EvalAltR
     let cap = u64::try_from(size).unwrap_or(u64::MAX) / k as u64;
     let count = split_count(m as u64, k as u64, cap).ok_or_else(too_many)?;
     let parts = k as usize; // k <= size, since cap >= count >= 1
+    made.add(count as usize * parts, size, || format!("split({m}, {k})"))?;
     let mut all = Array::with_capacity(count as usize);
     // The first way in lexicographic order: 1, 1, ..., 1, m - (k - 1).
     let mut way: Vec<INT> = vec![1; parts];
     way[parts - 1] = m - (k - 1);
     loop {
-        all.push(Dynamic::from(Sum(way
-            .iter()
-            .map(|&p| Dynamic::from_int(p))
-            .collect())));
+        all.push(Dynamic::from(Sum(Arc::new(
+            way.iter().map(|&p| Dynamic::from_int(p)).collect(),
+        ))));
         // The next way: raise the rightmost heap `i` (not the last) that
         // can grow by one with every heap after it at least as large; the
         // heaps after it become that size, the last taking the rest.
@@ -873,7 +956,7 @@ mod tests {
     }
 
     fn listed(m: INT, k: INT, size: usize) -> Option<Vec<Vec<INT>>> {
-        let all = split(m, k, size).ok()?;
+        let all = split(m, k, size, &Made::default()).ok()?;
         Some(
             all.into_iter()
                 .map(|way| {
@@ -882,6 +965,47 @@ mod tests {
                 })
                 .collect(),
         )
+    }
+
+    /// Issue 16, case 7: values the size limits did not see. Each of these
+    /// aborted on memory within a few dozen operations.
+    #[test]
+    fn curried_pointers_and_sums_stay_within_the_size_limit() {
+        let run = |source: &str| {
+            ScriptGame::compile("game.rhai", source, ScriptLimits::default())
+                .and_then(|game| game.heap_values(3))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        // f = f.curry(f) doubles f.
+        let curried = run(
+            "fn g() { 0 } fn options(n) { let f = Fn(\"g\"); for i in 0..40 { f = f.curry(f); } [] }",
+        );
+        assert!(curried.contains("curry"), "{curried}");
+        let evaluated = run("fn options(n) { eval(\"[]\") }");
+        assert!(evaluated.contains("eval"), "{evaluated}");
+        // s = sum(s, s) doubles s.
+        let nested =
+            run("fn options(n) { let s = sum(1, 2); for i in 0..40 { s = sum(s, s); } [s] }");
+        assert!(nested.contains("not sums"), "{nested}");
+        // Copies of a sum in an array, each counted as one element.
+        let copies = run(
+            "fn options(n) { let big = []; for i in 0..1000 { big.push(1); } \
+             let all = []; for i in 0..2000 { all.push(sum(big)); } all }",
+        );
+        assert!(
+            copies.contains("more than 1000000 heaps in one call"),
+            "{copies}"
+        );
+        // Within the limit, sums still work, call after call.
+        let game = ScriptGame::compile(
+            "game.rhai",
+            "fn options(n) { let all = []; for i in 1..n { all.push(sum(i, n - i)); } all }",
+            ScriptLimits::default(),
+        )
+        .unwrap();
+        assert!(game.heap_values(50).is_ok());
     }
 
     #[test]
@@ -923,7 +1047,10 @@ mod tests {
             (INT::MAX, INT::MAX),
             (INT::MAX, INT::MAX - 1),
         ] {
-            assert!(split(m, k, size).is_err(), "split({m}, {k})");
+            assert!(
+                split(m, k, size, &Made::default()).is_err(),
+                "split({m}, {k})"
+            );
         }
         for (m, k) in [
             (INT::MIN, 2),
@@ -933,13 +1060,17 @@ mod tests {
             (3, 4),
             (0, 0),
         ] {
-            assert_eq!(split(m, k, size).unwrap().len(), 0, "split({m}, {k})");
+            assert_eq!(
+                split(m, k, size, &Made::default()).unwrap().len(),
+                0,
+                "split({m}, {k})"
+            );
         }
         // One way of many heaps: listed without deep recursion.
         assert_eq!(listed(1_000_000, 999_999, 1_000_000).unwrap().len(), 1);
-        assert!(split(1_000_000, 999_999, 999_998).is_err());
+        assert!(split(1_000_000, 999_999, 999_998, &Made::default()).is_err());
         // Near the limit: 2 * 500_000 heaps fit exactly.
         assert_eq!(listed(1_000_001, 2, size).unwrap().len(), 500_000);
-        assert!(split(1_000_003, 2, size).is_err());
+        assert!(split(1_000_003, 2, size, &Made::default()).is_err());
     }
 }
