@@ -76,6 +76,7 @@ fn main() -> ExitCode {
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),
         Command::Games(args) => commands::games(&args, &mut out),
+        Command::Census(args) => commands::census(&args, &mut out),
     }
     .and_then(|()| out.flush().map_err(Failure::Io));
     match result {

@@ -130,10 +130,12 @@ pub fn expand_family(pattern: &str) -> Result<Vec<HeapGame>> {
         .ok_or_else(|| {
             invalid(
                 1,
-                &format!("the family has more than {FAMILY_LIMIT} games; split it into smaller patterns"),
+                &format!(
+                    "the family has more than {FAMILY_LIMIT} games; split it into smaller patterns"
+                ),
             )
         })?;
-    let mut games: Vec<(String, HeapGame)> = Vec::with_capacity(total);
+    let mut games: Vec<HeapGame> = Vec::with_capacity(total);
     for index in 0..total {
         let mut rest = index;
         let mut code = String::with_capacity(choices.len());
@@ -142,15 +144,64 @@ pub fn expand_family(pattern: &str) -> Result<Vec<HeapGame>> {
             rest /= choice.len();
         }
         let game: TakeBreak = code.parse()?;
-        let canonical = game.to_string();
-        if canonical.chars().all(|c| c == '0' || c == '.') {
-            continue;
+        if !game.to_string().chars().all(|c| c == '0' || c == '.') {
+            games.push(HeapGame::TakeBreak(game));
         }
-        games.push((canonical, HeapGame::TakeBreak(game)));
     }
-    games.sort_by(|a, b| family_order(&a.0).cmp(&family_order(&b.0)));
-    games.dedup_by(|a, b| a.0 == b.0);
-    Ok(games.into_iter().map(|(_, game)| game).collect())
+    Ok(in_census_order(games))
+}
+
+/// The games of a list, one spec or pattern per line (blank lines and
+/// `#` comments skipped), each through [`expand_family`].
+pub fn expand_list(text: &str) -> Result<Vec<HeapGame>> {
+    let mut games = Vec::new();
+    for line in text.lines() {
+        let spec = line.split('#').next().unwrap_or("").trim();
+        if !spec.is_empty() {
+            games.extend(expand_family(spec)?);
+        }
+    }
+    Ok(in_census_order(games))
+}
+
+/// `games` each once (by canonical code), in [`family_order`].
+pub fn in_census_order(games: Vec<HeapGame>) -> Vec<HeapGame> {
+    let mut named: Vec<(String, HeapGame)> =
+        games.into_iter().map(|g| (g.to_string(), g)).collect();
+    named.sort_by(|a, b| family_order(&a.0).cmp(&family_order(&b.0)));
+    named.dedup_by(|a, b| a.0 == b.0);
+    named.into_iter().map(|(_, game)| game).collect()
+}
+
+/// The `k`-th of `n` shares (`1 <= k <= n`) of games in census order:
+/// every `n`-th game from the `k`-th, so that shares of a family mix cheap
+/// and costly games alike.
+pub fn shard(games: Vec<HeapGame>, k: usize, n: usize) -> Vec<HeapGame> {
+    games
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| n > 0 && i % n == k.wrapping_sub(1))
+        .map(|(_, game)| game)
+        .collect()
+}
+
+/// A rough rank of how long a game's census takes, for starting the
+/// costliest first (so that the last game to finish is a cheap one): games
+/// that split heaps into more parts, with more splitting digits and longer
+/// codes, tend to need longer tables and pay more per heap. Only the order
+/// matters.
+pub fn expected_cost(game: &HeapGame) -> u64 {
+    match game {
+        HeapGame::TakeBreak(code) => {
+            let parts = code.max_parts().unwrap_or(usize::MAX).min(64) as u64;
+            let take = code.max_take().unwrap_or(64).min(64) as u64;
+            let splitting = code.octal_digits().map_or(64, |digits| {
+                digits.iter().filter(|d| d.1 >= 4).count() as u64
+            });
+            (parts << 16) | (splitting << 8) | take
+        }
+        _ => 0,
+    }
 }
 
 /// The order of a census (and the member that names a class): by the
@@ -248,6 +299,7 @@ fn empty_row(game: &impl std::fmt::Display) -> CensusRow {
         rare_mask: None,
         rare_count: None,
         last_rare: None,
+        position_parity: None,
         stopped: None,
         seconds: 0.0,
         class: None,
@@ -302,6 +354,7 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         rare_mask: sparse.map(|s| s.mask),
         rare_count: sparse.map(|s| s.rare_count),
         last_rare: sparse.and_then(|s| s.last_rare),
+        position_parity: sparse.map(|s| s.position_parity),
         digests: digests(heaps, value),
         ..empty_row(&found.game)
     }
@@ -312,7 +365,10 @@ const MODULUS: u64 = (1 << 61) - 1;
 
 /// The two bases of the fingerprints (fixed, so that shards computed apart
 /// agree).
-const BASES: [u64; 2] = [0x1f2e_3d4c_5b6a_7989 % MODULUS, 0x0123_4567_89ab_cdef % MODULUS];
+const BASES: [u64; 2] = [
+    0x1f2e_3d4c_5b6a_7989 % MODULUS,
+    0x0123_4567_89ab_cdef % MODULUS,
+];
 
 /// A polynomial hash of a sequence, by two bases modulo `2^61 - 1`: two
 /// different sequences of length `N` collide for a base with probability at
@@ -324,7 +380,8 @@ struct Fingerprint([u64; 2]);
 impl Fingerprint {
     fn push(&mut self, value: u64) {
         for (h, base) in self.0.iter_mut().zip(BASES) {
-            let next = (u128::from(*h) * u128::from(base) + u128::from(value) + 1) % u128::from(MODULUS);
+            let next =
+                (u128::from(*h) * u128::from(base) + u128::from(value) + 1) % u128::from(MODULUS);
             *h = next as u64;
         }
     }
@@ -442,11 +499,13 @@ pub fn classify(rows: &mut [CensusRow]) {
 /// Whether `row` has the values of `anchor` at offset 0, 1 or -1 on every
 /// heap both fingerprinted: how, and whether it is proven.
 fn same_values(row: &CensusRow, anchor: &CensusRow) -> Option<Joined> {
-    let common = row
-        .digests
-        .iter()
-        .rev()
-        .find_map(|d| anchor.digests.iter().find(|e| e.heaps == d.heaps).map(|e| (d, e)));
+    let common = row.digests.iter().rev().find_map(|d| {
+        anchor
+            .digests
+            .iter()
+            .find(|e| e.heaps == d.heaps)
+            .map(|e| (d, e))
+    });
     let (mine, theirs) = common?;
     let offset = if mine.same == theirs.same {
         0
@@ -465,7 +524,11 @@ fn same_values(row: &CensusRow, anchor: &CensusRow) -> Option<Joined> {
             saltus: r.saltus?,
         };
         Some(Periodicity {
-            preperiod: if by > 0 { p.preperiod.saturating_sub(1) } else { p.preperiod },
+            preperiod: if by > 0 {
+                p.preperiod.saturating_sub(1)
+            } else {
+                p.preperiod
+            },
             ..p
         })
     };
@@ -494,6 +557,10 @@ mod tests {
         assert_eq!(expand_family("0.[0-f]").unwrap().len(), 15);
         assert_eq!(expand_family("0.[13]7").unwrap().len(), 2);
         assert_eq!(expand_family("kayles").unwrap()[0].to_string(), "0.77");
+        let listed = expand_list("# Kayles twice\n0.77\nkayles\n\n0.?7 # and its kin\n").unwrap();
+        assert_eq!(listed.len(), 8);
+        let shares: Vec<usize> = (1..=3).map(|k| shard(listed.clone(), k, 3).len()).collect();
+        assert_eq!(shares, [3, 3, 2]);
         for bad in ["0.[", "0.[z]", "0.[7-1]", "0.[]", "0.????????"] {
             assert!(expand_family(bad).is_err(), "{bad}");
         }
@@ -549,8 +616,12 @@ mod tests {
         let rows = rows_of(&["0.07", "0.4", "0.3", "4.0"], 1 << 11);
         for row in &rows {
             let class = row.class.as_deref().unwrap();
-            let mine = solver.values(&row.game.parse::<HeapGame>().unwrap(), 300).unwrap();
-            let theirs = solver.values(&class.parse::<HeapGame>().unwrap(), 302).unwrap();
+            let mine = solver
+                .values(&row.game.parse::<HeapGame>().unwrap(), 300)
+                .unwrap();
+            let theirs = solver
+                .values(&class.parse::<HeapGame>().unwrap(), 302)
+                .unwrap();
             for n in 1..299usize {
                 let at = (n as i64 + row.class_offset) as usize;
                 assert_eq!(mine.at(n), theirs.at(at), "{} heap {n}", row.game);

@@ -16,7 +16,8 @@ mod quotient;
 mod theorem;
 
 pub use census::{
-    CENSUS_START, CensusLimits, census_game, classify, expand_family, family_order,
+    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, classify, czajka_spelling,
+    expand_family, expand_list, expected_cost, family_order, in_census_order, shard,
 };
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
@@ -359,7 +360,8 @@ pub fn equality_reach(x: &Periodicity, y: &Periodicity) -> Option<u64> {
     if x.saltus != 0 || y.saltus != 0 {
         return None;
     }
-    let lcm = (x.period as u64 / gcd(x.period as u64, y.period as u64)).checked_mul(y.period as u64)?;
+    let lcm =
+        (x.period as u64 / gcd(x.period as u64, y.period as u64)).checked_mul(y.period as u64)?;
     (x.preperiod.max(y.preperiod) as u64).checked_add(lcm)
 }
 

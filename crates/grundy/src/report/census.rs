@@ -68,6 +68,8 @@ pub struct CensusRow {
     pub rare_count: Option<usize>,
     /// The largest rare heap.
     pub last_rare: Option<usize>,
+    /// Whether the split is the position-parity one (Czajka's `+pos`).
+    pub position_parity: Option<bool>,
     /// Why the analysis stopped without a proof; null when proven.
     pub stopped: Option<Stopped>,
     /// Wall time of the game's analysis in seconds.
