@@ -427,10 +427,12 @@ fn digests(heaps: u64, value: impl Fn(u64) -> u64) -> Vec<Digest> {
     found
 }
 
-/// How a row joined its anchor (the longest-computed game of its class).
+/// How a row joined its class, relative to the class's anchor (its
+/// longest-computed game), or how two rows compare ([`same_values`]).
 #[derive(Clone, Copy)]
 struct Joined {
-    anchor: usize,
+    /// The class.
+    class: usize,
     /// `g_row(n) = g_anchor(n + offset)`.
     offset: i64,
     /// The heaps compared with the anchor (`u64::MAX` for the anchor).
@@ -442,15 +444,17 @@ struct Joined {
 /// Groups rows into classes and fills in their `class` fields; sorts the
 /// rows into [`family_order`].
 ///
-/// Rows are taken longest-computed first; each joins the first class whose
-/// first row (its anchor, computed at least as far) has the same values on
-/// every heap both fingerprinted, at offset 0 or ±1, else starts a class.
-/// Every member then agrees with every other on the heaps both computed,
-/// and two games that differ there are never grouped. A member is proven
-/// equal to its class when it and the class's name are proven equal to the
-/// anchor: both periodicities proven, plain, and their values agreeing on
-/// `0..equality_reach` (for a shifted game the pre-period of `g(n + 1)` is
-/// one less). Equality on fingerprints is up to hash collisions, which
+/// Rows are taken longest-computed first; each joins the first class with
+/// a member that has the same values on every heap both fingerprinted, at
+/// offset 0 or ±1 (so offsets add up along a chain: `0.13` is `0.03` one
+/// heap on, which is `0.02` one heap on), provided that member agrees with
+/// the class's first row (its anchor, computed furthest) on at least as
+/// many heaps; else the row starts a class. Every member then agrees with
+/// the anchor, so with every other member, on the heaps both computed, and
+/// two games that differ there are never grouped. A member is proven equal
+/// to its class when each link of its chain is: both periodicities proven,
+/// plain, and the values agreeing on `0..equality_reach` (for a shifted
+/// game the pre-period of `g(n + 1)` is one less). Equality on fingerprints is up to hash collisions, which
 /// [`Fingerprint`] makes improbable rather than impossible.
 pub fn classify(rows: &mut [CensusRow]) {
     let horizon = |r: &CensusRow| r.digests.last().map_or(0, |d| d.heaps);
@@ -460,31 +464,43 @@ pub fn classify(rows: &mut [CensusRow]) {
             .cmp(&horizon(&rows[a]))
             .then_with(|| family_order(&rows[a].game).cmp(&family_order(&rows[b].game)))
     });
-    let mut anchors: Vec<usize> = Vec::new();
+    // Each class: its members, the anchor first.
+    let mut classes: Vec<Vec<usize>> = Vec::new();
     let mut joined: Vec<Option<Joined>> = vec![None; rows.len()];
     for &i in &order {
-        let found = anchors
-            .iter()
-            .find_map(|&a| same_values(&rows[i], &rows[a]).map(|j| Joined { anchor: a, ..j }));
+        let found = classes.iter().enumerate().find_map(|(c, members)| {
+            members.iter().find_map(|&m| {
+                let to = joined[m].expect("members are joined");
+                let j = same_values(&rows[i], &rows[m]).filter(|j| j.compared <= to.compared)?;
+                Some(Joined {
+                    class: c,
+                    offset: j.offset + to.offset,
+                    compared: j.compared,
+                    proven: j.proven && to.proven,
+                })
+            })
+        });
         joined[i] = Some(found.unwrap_or_else(|| {
-            anchors.push(i);
+            classes.push(Vec::new());
             Joined {
-                anchor: i,
+                class: classes.len() - 1,
                 offset: 0,
                 compared: u64::MAX,
                 proven: true,
             }
         }));
+        if let Some(j) = joined[i] {
+            classes[j.class].push(i);
+        }
     }
     let joined: Vec<Joined> = joined.into_iter().flatten().collect();
-    for &a in &anchors {
-        let members: Vec<usize> = (0..rows.len()).filter(|&m| joined[m].anchor == a).collect();
+    for members in &classes {
         let name = *members
             .iter()
             .min_by_key(|&&m| family_order(&rows[m].game))
             .expect("an anchor is its own member");
         let (to_name, class) = (joined[name], rows[name].game.clone());
-        for &m in &members {
+        for &m in members {
             let row = &mut rows[m];
             row.class = Some(class.clone());
             row.class_offset = joined[m].offset - to_name.offset;
@@ -497,7 +513,8 @@ pub fn classify(rows: &mut [CensusRow]) {
 }
 
 /// Whether `row` has the values of `anchor` at offset 0, 1 or -1 on every
-/// heap both fingerprinted: how, and whether it is proven.
+/// heap both fingerprinted: how, and whether it is proven (the `class` of
+/// the answer is left 0).
 fn same_values(row: &CensusRow, anchor: &CensusRow) -> Option<Joined> {
     let common = row.digests.iter().rev().find_map(|d| {
         anchor
@@ -536,7 +553,7 @@ fn same_values(row: &CensusRow, anchor: &CensusRow) -> Option<Joined> {
         .zip(shifted(anchor, offset))
         .and_then(|(x, y)| equality_reach(&x, &y));
     Some(Joined {
-        anchor: 0,
+        class: 0,
         offset,
         compared: mine.heaps,
         proven: reach.is_some_and(|reach| reach <= mine.heaps),
