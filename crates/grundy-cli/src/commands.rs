@@ -1004,22 +1004,6 @@ fn parse_bytes(text: &str) -> Result<u64, Failure> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::parse_bytes;
-
-    #[test]
-    fn memory_sizes_parse_with_units() {
-        assert_eq!(parse_bytes("4G").unwrap(), 4 << 30);
-        assert_eq!(parse_bytes("512 MiB").unwrap(), 512 << 20);
-        assert_eq!(parse_bytes("1.5k").unwrap(), 1536);
-        assert_eq!(parse_bytes("100").unwrap(), 100);
-        for bad in ["", "G", "-1G", "4X", "1..2G", "99999999999999999999T"] {
-            assert!(parse_bytes(bad).is_err(), "{bad}");
-        }
-    }
-}
-
 /// `grundy census FAMILY... [--max N] [--time-per-game S] [--jobs N]
 /// [--shard K/N] [--output FILE]`, or `grundy census merge FILES...`.
 ///
@@ -1192,4 +1176,20 @@ fn append_row(file: &mut std::fs::File, row: &CensusRow) -> Result<(), Failure> 
     line.push('\n');
     file.write_all(line.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn memory_sizes_parse_with_units() {
+        assert_eq!(parse_bytes("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_bytes("512 MiB").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1.5k").unwrap(), 1536);
+        assert_eq!(parse_bytes("100").unwrap(), 100);
+        for bad in ["", "G", "-1G", "4X", "1..2G", "99999999999999999999T"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -168,7 +168,7 @@ pub fn expand_list(text: &str) -> Result<Vec<HeapGame>> {
 pub fn in_census_order(games: Vec<HeapGame>) -> Vec<HeapGame> {
     let mut named: Vec<(String, HeapGame)> =
         games.into_iter().map(|g| (g.to_string(), g)).collect();
-    named.sort_by(|a, b| family_order(&a.0).cmp(&family_order(&b.0)));
+    named.sort_by_key(|a| family_order(&a.0));
     named.dedup_by(|a, b| a.0 == b.0);
     named.into_iter().map(|(_, game)| game).collect()
 }
@@ -509,7 +509,7 @@ pub fn classify(rows: &mut [CensusRow]) {
                 (m != name).then(|| joined[m].compared.min(to_name.compared).saturating_sub(1));
         }
     }
-    rows.sort_by(|a, b| family_order(&a.game).cmp(&family_order(&b.game)));
+    rows.sort_by_key(|a| family_order(&a.game));
 }
 
 /// Whether `row` has the values of `anchor` at offset 0, 1 or -1 on every

@@ -406,11 +406,10 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
         && first.is_proven()
         && second.is_proven()
         && let Some(reach) = equality_reach(&x, &y)
+        && reach <= limits.max.max(to)
     {
-        if reach <= limits.max.max(to) {
-            enough = enough.max(reach);
-            proof_reach = Some(reach);
-        }
+        enough = enough.max(reach);
+        proof_reach = Some(reach);
     }
     let (mut xs, mut ys) = (first.values, second.values);
     solver.extend(a, &mut xs, enough, &mut |_| !stop())?;

@@ -132,8 +132,10 @@ impl CensusReport {
     pub fn new(rows: Vec<CensusRow>) -> CensusReport {
         let proven: Vec<&CensusRow> = rows.iter().filter(|r| r.proven).collect();
         let largest = |key: fn(&CensusRow) -> Option<usize>| {
+            // The first of the largest, in census order.
             proven
                 .iter()
+                .rev()
                 .filter_map(|r| key(r).map(|k| (r.game.clone(), k)))
                 .max_by_key(|&(_, k)| k)
         };
