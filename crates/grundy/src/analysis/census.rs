@@ -327,17 +327,29 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         _ => (None, None),
     };
     let sparse = found.sparse.as_ref();
-    let known = found.values.len() as u64;
-    let heaps = match period {
-        Some(_) if found.is_proven() => known.max(max.saturating_add(1)),
-        _ => known,
+    let known = found.values.len();
+    let proven = period.filter(|_| found.is_proven());
+    let heaps = match proven {
+        Some(_) => (known as u64).max(max.saturating_add(1)),
+        None => known as u64,
     };
-    let value = |n: u64| -> u64 {
-        match period {
-            Some(p) if n >= known => p.predict(&found.values, n as usize).unwrap_or(0),
-            _ => u64::from(found.values.at(n as usize)),
-        }
-    };
+    // Past the table, a proven periodicity gives `g(n) = g(n - p) + s`:
+    // walked through the first period, without a division per heap.
+    let extension = proven.into_iter().flat_map(|p| {
+        let past = known.saturating_sub(p.preperiod);
+        let mut at = p.preperiod + past % p.period;
+        let mut lift = p.saltus * (past / p.period) as u64;
+        (known as u64..heaps).map(move |_| {
+            let v = u64::from(found.values.at(at)) + lift;
+            at += 1;
+            if at == p.preperiod + p.period {
+                at = p.preperiod;
+                lift += p.saltus;
+            }
+            v
+        })
+    });
+    let values = found.values.iter().map(u64::from).chain(extension);
     CensusRow {
         game: found.game.clone(),
         period: period.map(|p| p.period),
@@ -355,7 +367,7 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         rare_count: sparse.map(|s| s.rare_count),
         last_rare: sparse.and_then(|s| s.last_rare),
         position_parity: sparse.map(|s| s.position_parity),
-        digests: digests(heaps, value),
+        digests: digests(heaps, values),
         ..empty_row(&found.game)
     }
 }
@@ -378,11 +390,15 @@ const BASES: [u64; 2] = [
 struct Fingerprint([u64; 2]);
 
 impl Fingerprint {
+    /// Appends `value`: `h <- h * base + value + 1 (mod 2^61 - 1)`, reduced
+    /// with shifts (`2^61 = 1` modulo the prime) rather than a division.
     fn push(&mut self, value: u64) {
+        let reduce = |x: u128| {
+            let r = (x as u64 & MODULUS) + (x >> 61) as u64;
+            if r >= MODULUS { r - MODULUS } else { r }
+        };
         for (h, base) in self.0.iter_mut().zip(BASES) {
-            let next =
-                (u128::from(*h) * u128::from(base) + u128::from(value) + 1) % u128::from(MODULUS);
-            *h = next as u64;
+            *h = reduce(u128::from(*h) * u128::from(base) + u128::from(value) + 1);
         }
     }
 
@@ -392,9 +408,9 @@ impl Fingerprint {
 }
 
 /// Fingerprints of `g(0..l)` and `g(1..=l)` for each length `l` that is a
-/// power of two below `heaps`, and for `l = heaps - 1` (so `g(0..heaps)`
-/// are read).
-fn digests(heaps: u64, value: impl Fn(u64) -> u64) -> Vec<Digest> {
+/// power of two below `heaps`, and for `l = heaps - 1`, from the first
+/// `heaps` of `values`.
+fn digests(heaps: u64, values: impl Iterator<Item = u64>) -> Vec<Digest> {
     if heaps < 2 {
         return Vec::new();
     }
@@ -402,15 +418,14 @@ fn digests(heaps: u64, value: impl Fn(u64) -> u64) -> Vec<Digest> {
     let is_checkpoint = |l: u64| l == last || l.is_power_of_two();
     let (mut same, mut shifted) = (Fingerprint::default(), Fingerprint::default());
     let mut found: Vec<Digest> = Vec::new();
-    for n in 0..heaps {
-        let v = value(n);
+    for (n, v) in (0..heaps).zip(values) {
         if n >= 1 {
             shifted.push(v);
-            if is_checkpoint(n) {
-                // `same` was recorded when it held `n` values.
-                if let Some(d) = found.iter_mut().find(|d| d.heaps == n) {
-                    d.shifted = shifted.hex();
-                }
+            // `same` was recorded when it held `n` values, just before.
+            if is_checkpoint(n)
+                && let Some(d) = found.last_mut()
+            {
+                d.shifted = shifted.hex();
             }
         }
         if n < last {
