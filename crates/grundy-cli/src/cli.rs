@@ -76,6 +76,13 @@ pub enum Command {
     /// Start the web playground on this machine: explore a game's values,
     /// plot and period, and play sums against the perfect opponent.
     Serve(ServeArgs),
+    /// Analyse whole families of games at once (`0.??`, `4.???`, `0.?7`,
+    /// `0.[0-f][137]`, or a file of specs, one per line), every game on its
+    /// own core: one row per game (period, proof, largest value, sparse
+    /// statistics, equivalence class), streamed to --output as games
+    /// finish; a rerun with the same --output skips the finished games.
+    /// `grundy census merge FILES...` joins shards.
+    Census(CensusArgs),
 }
 
 #[derive(Debug, Args)]
@@ -343,6 +350,87 @@ pub struct PlotArgs {
     /// Output format of the report printed after drawing.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct CensusArgs {
+    #[command(subcommand)]
+    pub merge: Option<CensusCommand>,
+    /// Families: code patterns (`?` is any octal digit, `[...]` a set of
+    /// hexadecimal digits with ranges, as in 0.[0-f]), single games, or
+    /// files listing games one per line (`#` starts a comment).
+    #[arg(value_name = "FAMILY", required = true)]
+    pub families: Vec<String>,
+    /// The largest heap each game is analysed to (1e6 and 2^20 are
+    /// accepted).
+    #[arg(long, value_name = "N", default_value = "2^17", value_parser = size)]
+    pub max: u64,
+    /// Seconds each game may take; a game cut by it says `stopped: time`
+    /// and is never proven.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_per_game: Option<f64>,
+    /// Memory each game may take, e.g. 512M (a game whose next table would
+    /// not fit stops with `stopped: memory`); the census takes up to
+    /// --jobs times this.
+    #[arg(long, value_name = "BYTES", default_value = "1G")]
+    pub memory_limit: String,
+    /// Games analysed at once, each on one thread (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// Only the K-th of N equal shares of the games (K from 1), for job
+    /// arrays; `grundy census merge` joins the shards' outputs.
+    #[arg(long, value_name = "K/N", value_parser = shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Write each game's row (JSON, one per line) to FILE as it finishes,
+    /// and skip the games FILE already holds.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub print: CensusPrint,
+}
+
+/// How a census is printed.
+#[derive(Debug, Args)]
+pub struct CensusPrint {
+    /// Output format: a summary (text), one JSON object per game per line
+    /// (json), or one CSV line per game (csv).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print Markdown tables in the shape of Czajka's SolvedGames.md and
+    /// UnsolvedGames.md instead.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CensusCommand {
+    /// Join the outputs of census shards (JSON lines) and recompute the
+    /// classes.
+    Merge(CensusMergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CensusMergeArgs {
+    /// The shards' --output files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub print: CensusPrint,
+}
+
+/// `K/N` with `1 <= K <= N`.
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    let invalid = || format!("invalid shard '{text}': expected K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(invalid)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| invalid())?,
+        n.trim().parse().map_err(|_| invalid())?,
+    );
+    if k == 0 || k > n {
+        return Err(invalid());
+    }
+    Ok((k, n))
 }
 
 #[derive(Debug, Args)]

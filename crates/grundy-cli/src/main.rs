@@ -135,6 +135,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Values(args) => commands::values(&args, out),
         Command::Sum(args) => commands::sum(&args, out),
         Command::Games(args) => commands::games(&args, out),
+        Command::Census(args) => commands::census(&args, out),
     }
 }
 

@@ -9,10 +9,10 @@ use std::io::{self, Write};
 
 use grundy::analysis::Tuples;
 use grundy::report::{
-    AnalysisReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
-    ComparisonReport, CountReport, CountedRange, FibonacciNimReport, FormulaReport, GeneraReport,
-    GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport,
-    LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
+    AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
+    CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
+    FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport,
+    LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
     NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
     SumReport, ValuesReport,
 };
@@ -1017,6 +1017,206 @@ impl Render for Plotted {
                 out,
                 "period {}, pre-period {} ({})",
                 p.period, p.preperiod, p.support
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `grundy census`: the summary as text, one JSON object per game per line
+/// (the rows), one CSV line per game, or Markdown tables.
+pub fn census(
+    out: &mut impl Write,
+    how: &crate::cli::CensusPrint,
+    report: CensusReport,
+) -> Result<(), Failure> {
+    if how.markdown {
+        return print(out, Format::Text, &CensusMarkdown(report));
+    }
+    match how.format {
+        Format::Json => {
+            for row in &report.rows {
+                serde_json::to_writer(&mut *out, row).map_err(|e| Failure::Io(e.into()))?;
+                writeln!(out)?;
+            }
+            Ok(())
+        }
+        format => print(out, format, &report),
+    }
+}
+
+/// A value or `-`.
+fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| v.to_string())
+}
+
+/// A row's stop reason as the JSON spells it, or empty.
+fn stopped_label(row: &CensusRow) -> String {
+    row.stopped
+        .and_then(|s| serde_json::to_value(s).ok())
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+impl Render for CensusReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{} games", self.rows.len())?;
+        let largest = |found: &Option<(String, usize)>| {
+            found
+                .as_ref()
+                .map_or_else(String::new, |(game, n)| format!("{n} ({game})"))
+        };
+        writeln!(
+            out,
+            "proven: {} (largest pre-period {}, largest period {})",
+            self.proven,
+            largest(&self.largest_preperiod),
+            largest(&self.largest_period)
+        )?;
+        writeln!(
+            out,
+            "observed only: {}; no period seen: {}",
+            self.observed, self.aperiodic
+        )?;
+        writeln!(
+            out,
+            "stopped by the time budget: {}; by the memory budget: {}",
+            self.stopped_time, self.stopped_memory
+        )?;
+        writeln!(
+            out,
+            "classes: {} ({} with more than one game)",
+            self.class_count,
+            self.classes.len()
+        )?;
+        for class in &self.classes {
+            let how = if class.proven { "proven" } else { "observed" };
+            writeln!(out, "  {}: {} ({how})", class.name, class.members.join(" "))?;
+        }
+        writeln!(
+            out,
+            "\n{:<10} {:>10} {:>8} {:>9} {:>10} {:>8}  {:<10} stopped",
+            "game", "preperiod", "period", "proven", "to heap", "largest", "class"
+        )?;
+        for row in &self.rows {
+            let class = match row.class_offset {
+                0 => or_dash(row.class.as_deref()),
+                k => format!("{} {k:+}", or_dash(row.class.as_deref())),
+            };
+            writeln!(
+                out,
+                "{:<10} {:>10} {:>8} {:>9} {:>10} {:>8}  {:<10} {}",
+                row.game,
+                or_dash(row.preperiod),
+                or_dash(row.period),
+                if row.proven { "yes" } else { "no" },
+                row.computed_to,
+                row.max_value,
+                class,
+                stopped_label(row)
+            )?;
+        }
+        Ok(())
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "game,period,preperiod,saltus,proven,support,computed_to,last_heap_needed,\
+             max_value,max_value_at,rare_mask,rare_count,last_rare,stopped,seconds,\
+             class,class_offset,class_proven,class_equal_to"
+        )?;
+        let blank = |v: Option<String>| v.unwrap_or_default();
+        for r in &self.rows {
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{}",
+                r.game,
+                blank(r.period.map(|v| v.to_string())),
+                blank(r.preperiod.map(|v| v.to_string())),
+                blank(r.saltus.map(|v| v.to_string())),
+                r.proven,
+                r.support,
+                r.computed_to,
+                blank(r.last_heap_needed.map(|v| v.to_string())),
+                r.max_value,
+                r.max_value_at,
+                blank(r.rare_mask.map(|v| v.to_string())),
+                blank(r.rare_count.map(|v| v.to_string())),
+                blank(r.last_rare.map(|v| v.to_string())),
+                stopped_label(r),
+                r.seconds,
+                blank(r.class.clone()),
+                r.class_offset,
+                r.class_proven,
+                blank(r.class_equal_to.map(|v| v.to_string())),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A census as Markdown tables in the shape of Czajka's SolvedGames.md
+/// (proven games) and UnsolvedGames.md (the others), games spelled as he
+/// spells them.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct CensusMarkdown(CensusReport);
+
+impl Render for CensusMarkdown {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let spell = grundy::analysis::czajka_spelling;
+        let sparse = |r: &CensusRow| {
+            let mask = match (r.rare_mask, r.position_parity) {
+                (Some(m), Some(true)) => format!("{m:x}+pos"),
+                (Some(m), _) => format!("{m:x}"),
+                _ => String::new(),
+            };
+            let count = r.rare_count.map_or_else(String::new, |c| c.to_string());
+            let last = r.last_rare.map_or_else(String::new, |c| c.to_string());
+            format!("{mask} | {count} | {last}")
+        };
+        writeln!(out, "# Solved games\n")?;
+        writeln!(
+            out,
+            "game  | prefix | period | largest idx | largest | rare mask | num rare | last rare | class"
+        )?;
+        writeln!(
+            out,
+            ":---  | -----: | -----: | ----------: | ------: | --------: | -------: | --------: | :----"
+        )?;
+        for r in self.0.rows.iter().filter(|r| r.proven) {
+            writeln!(
+                out,
+                "{} | {} | {} | {} | {} | {} | {}",
+                spell(&r.game),
+                or_dash(r.preperiod),
+                or_dash(r.period),
+                r.max_value_at,
+                r.max_value,
+                sparse(r),
+                r.class.as_deref().map_or_else(String::new, spell)
+            )?;
+        }
+        writeln!(out, "\n# Unsolved games\n")?;
+        writeln!(
+            out,
+            "game  | n | largest idx | largest | rare mask | num rare | last rare | stopped"
+        )?;
+        writeln!(
+            out,
+            ":---  | ---: | ----------: | ------: | --------: | -------: | --------: | :----"
+        )?;
+        for r in self.0.rows.iter().filter(|r| !r.proven) {
+            writeln!(
+                out,
+                "{} | {} | {} | {} | {} | {}",
+                spell(&r.game),
+                r.computed_to,
+                r.max_value_at,
+                r.max_value,
+                sparse(r),
+                stopped_label(r)
             )?;
         }
         Ok(())

@@ -26,3 +26,20 @@ pub fn heaps(total: u64, what: &str) -> ProgressBar {
     bar.set_message(what.to_owned());
     bar
 }
+
+/// A bar counting the games of a census up to `total`, with the games
+/// running and left in its message; hidden like [`heaps`].
+pub fn games(total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "census [{bar:40}] {pos}/{len} games done, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}

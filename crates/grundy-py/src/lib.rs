@@ -8,6 +8,7 @@
 //! answers they return, and [`errors`] turns engine errors into Python
 //! exceptions and keeps long runs interruptible.
 
+mod census;
 mod errors;
 mod game;
 mod positions;
@@ -292,6 +293,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sweep::Outcomes>()?;
     m.add_function(wrap_pyfunction!(sweep::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_games, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_row, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_classify, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;
     m.add_function(wrap_pyfunction!(check_certificate, m)?)?;

@@ -31,6 +31,9 @@ from ._grundy import (
     SumAnalysis,
     __version__,
     analyze_sum,
+    census_classify,
+    census_games,
+    census_row,
     check_certificate,
     coin_values,
     coins,
@@ -63,6 +66,10 @@ __all__ = [
     "SumAnalysis",
     "__version__",
     "analyze_sum",
+    "census",
+    "census_classify",
+    "census_games",
+    "census_row",
     "check_certificate",
     "coin_values",
     "coins",
@@ -78,3 +85,35 @@ __all__ = [
     "outcomes",
     "sum_winner",
 ]
+
+
+def _census_job(game, max, time_per_game):
+    """One game of a census: a module-level function, so that process pools
+    can pickle it by name."""
+    return census_row(game, max=max, time_per_game=time_per_game)
+
+
+def census(games, *, max=1 << 17, time_per_game=None, executor=None):
+    """A census of whole families of games, as ``grundy census --format
+    json`` prints it: one row (a dict) per game, classified, in census
+    order.
+
+    ``games`` is a family pattern (``"0.??"``, ``"4.???"``) or a list of
+    patterns and games. Each game is analysed up to heap ``max`` (within
+    ``time_per_game`` seconds; a game cut by it says ``"stopped": "time"``
+    and is never proven) by ``executor.map`` when an executor is given --
+    any ``concurrent.futures.Executor``: a ``ProcessPoolExecutor``, or a Dask
+    cluster's ``Client.get_executor()`` -- and in this process otherwise.
+    The rows come back here and are grouped into equivalence classes.
+
+    >>> rows = census("0.?7", max=1 << 10)
+    >>> [(r["game"], r["preperiod"], r["period"]) for r in rows if r["game"] == "0.77"]
+    [('0.77', 71, 12)]
+    """
+    import functools
+
+    families = [games] if isinstance(games, str) else list(games)
+    codes = census_games(families)
+    job = functools.partial(_census_job, max=max, time_per_game=time_per_game)
+    rows = list(map(job, codes)) if executor is None else list(executor.map(job, codes))
+    return census_classify(rows)

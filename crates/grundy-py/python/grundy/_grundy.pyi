@@ -19,6 +19,9 @@ __all__ = [
     "Sum",
     "SumAnalysis",
     "analyze_sum",
+    "census_classify",
+    "census_games",
+    "census_row",
     "check_certificate",
     "coin_values",
     "coins",
@@ -295,6 +298,21 @@ class Rules:
 
 def analyze_sum(components: Sequence[Tuple[Game, int]]) -> SumAnalysis:
     """Heaps of (possibly different) games played together."""
+
+def census_games(families: Sequence[str]) -> list[str]:
+    """The canonical codes of the families' games, each once, costliest first."""
+
+def census_row(
+    game: str,
+    *,
+    max: int = ...,
+    time_per_game: Optional[float] = None,
+    memory_limit: int = ...,
+) -> dict[str, Any]:
+    """One game's census row, before classification."""
+
+def census_classify(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Census rows with their equivalence classes, in census order."""
 
 def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "second"]:
     """Who wins the sum with perfect play."""

@@ -6,6 +6,7 @@
 //! off a table (P-positions, largest value, histogram). [`Certificate`]s make
 //! a proof checkable by anyone with the plain solver.
 
+mod census;
 mod certificate;
 mod count;
 mod guess;
@@ -14,6 +15,10 @@ mod period;
 mod quotient;
 mod theorem;
 
+pub use census::{
+    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, classify, czajka_spelling,
+    expand_family, expand_list, expected_cost, family_order, in_census_order, shard,
+};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,
@@ -361,6 +366,22 @@ pub fn compare_reach<G: HeapRuleset + ?Sized>(a: &G, b: &G, to: u64, limits: &Li
     }
 }
 
+/// How many heaps, `0..reach`, two sequences with proven plain periods
+/// (pre-periods `n0`, `n0'`, periods `p`, `p'`) must agree on to agree on
+/// every heap: `reach = max(n0, n0') + lcm(p, p')`. Past `max(n0, n0')` both
+/// repeat with period `lcm(p, p')`, so a heap `n >= reach` has the value of
+/// `n - lcm` in both, and by induction every heap agrees. `None` when a
+/// saltus is non-zero (growing sequences are not compared this way) or the
+/// bound overflows.
+pub fn equality_reach(x: &Periodicity, y: &Periodicity) -> Option<u64> {
+    if x.saltus != 0 || y.saltus != 0 {
+        return None;
+    }
+    let lcm =
+        (x.period as u64 / gcd(x.period as u64, y.period as u64)).checked_mul(y.period as u64)?;
+    (x.preperiod.max(y.preperiod) as u64).checked_add(lcm)
+}
+
 /// Compares two heap games on heaps `0..=to`, and tries to prove them equal
 /// for all heaps: when both are proven periodic (pre-periods `n0`, `n0'`,
 /// periods `p`, `p'`), equality on `0..max(n0, n0') + lcm(p, p')` implies
@@ -407,15 +428,11 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
     if let (Some(x), Some(y)) = (first.periodicity, second.periodicity)
         && first.is_proven()
         && second.is_proven()
-        && x.saltus == 0
-        && y.saltus == 0
+        && let Some(reach) = equality_reach(&x, &y)
+        && reach <= limits.max.max(to)
     {
-        let lcm = x.period / gcd(x.period as u64, y.period as u64) as usize * y.period;
-        let reach = x.preperiod.max(y.preperiod) as u64 + lcm as u64;
-        if reach <= limits.max.max(to) {
-            enough = enough.max(reach);
-            proof_reach = Some(reach);
-        }
+        enough = enough.max(reach);
+        proof_reach = Some(reach);
     }
     let (mut xs, mut ys) = (first.values, second.values);
     solver.extend(a, &mut xs, enough, &mut |n| progress(0, n))?;

@@ -27,11 +27,13 @@
 //!
 //! Fields are only ever added, never renamed or removed.
 
+mod census;
 mod families;
 mod graphs;
 mod heaps;
 mod sums;
 
+pub use census::*;
 pub use families::*;
 pub use graphs::*;
 pub use heaps::*;
