@@ -162,6 +162,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A value stream could not be written or read, or is damaged.
+    #[error("value stream {path}: {reason}")]
+    Stream {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// A checkpoint file could not be written or read.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {
