@@ -38,6 +38,7 @@ impl From<grundy::Error> for Failure {
             grundy::Error::TableTooLarge { .. } | grundy::Error::HistogramTooLarge { .. } => {
                 " (raise it with --memory-limit)"
             }
+            grundy::Error::ValueTooWide { .. } => " (run again with --values-width 2)",
             _ => "",
         };
         Failure::Input(format!("{error}{flag}"))
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Command::Values(args) => commands::values(&args, &mut out),
         Command::Sum(args) => commands::sum(&args, &mut out),
         Command::Games(args) => commands::games(&args, &mut out),
+        Command::Stream(args) => commands::stream(&args, &mut out),
     }
     .and_then(|()| out.flush().map_err(Failure::Io));
     match result {

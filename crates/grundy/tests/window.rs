@@ -39,6 +39,7 @@ const TINY: WindowSizes = WindowSizes {
 
 fn options(game: &str, stream: &Path, sizes: WindowSizes) -> WindowOptions {
     WindowOptions {
+        width: 1,
         game: game.to_owned(),
         stream: stream.to_owned(),
         checkpoint: None,
@@ -78,7 +79,7 @@ fn first_difference(stream: &Path, values: &ValueTable) -> Option<usize> {
     let read = ValueStream::open(stream).unwrap();
     assert_eq!(read.heaps, values.len() as u64);
     let got = read.values(0, read.heaps - 1).unwrap();
-    (0..values.len()).find(|&n| u32::from(got[n]) != values.at(n).get())
+    (0..values.len()).find(|&n| got[n] != values.at(n).get())
 }
 
 proptest! {
@@ -94,11 +95,13 @@ proptest! {
         let mark = if unequal && d0 == 4 { "!" } else { "" };
         let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
         let expected = full(&code, 3000);
-        // Windowed runs hold values below 256 (one byte per heap).
-        prop_assume!(expected.width() == 1);
+        // Windowed runs store one or two bytes per value.
+        prop_assume!(expected.width() <= 2);
         let scratch = Scratch::new(&format!("random-{code}"));
         let stream = scratch.file("values");
-        let outcome = windowed(&code, 3000, &options(&code.to_string(), &stream, TINY));
+        let mut options = options(&code.to_string(), &stream, TINY);
+        options.width = expected.width() as u8;
+        let outcome = windowed(&code, 3000, &options);
         prop_assert_eq!(first_difference(&stream, &expected), None, "{}", code);
         let mut counts = outcome.histogram.clone();
         while counts.last() == Some(&0) { counts.pop(); }
@@ -200,4 +203,30 @@ fn an_interrupted_windowed_run_resumes_to_the_same_stream() {
     assert_eq!(resumed.root, whole.root);
     assert_eq!(resumed.histogram, whole.histogram);
     assert_eq!(ValueStream::open(&stream).unwrap().root, whole.root);
+}
+
+#[test]
+fn a_value_past_the_width_is_refused_and_two_bytes_hold_it() {
+    // 0.034 reaches 256 at heap 26376.
+    let code: TakeBreak = "0.034".parse().unwrap();
+    let scratch = Scratch::new("wide");
+    let stream = scratch.file("values");
+    let mut narrow = options("0.034", &stream, WindowSizes::default());
+    let refused = SparseSolver::new(&code)
+        .unwrap()
+        .extend_windowed(30_000, &narrow, &mut |_| true);
+    assert!(
+        matches!(
+            refused,
+            Err(grundy::Error::ValueTooWide {
+                heap: 26_376,
+                value: 256,
+                width: 1
+            })
+        ),
+        "{refused:?}"
+    );
+    narrow.width = 2;
+    windowed(&code, 30_000, &narrow);
+    assert_eq!(first_difference(&stream, &full(&code, 30_000)), None);
 }

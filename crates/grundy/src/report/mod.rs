@@ -30,11 +30,13 @@
 mod families;
 mod graphs;
 mod heaps;
+mod stream;
 mod sums;
 
 pub use families::*;
 pub use graphs::*;
 pub use heaps::*;
+pub use stream::*;
 pub use sums::*;
 
 use serde::Serialize;

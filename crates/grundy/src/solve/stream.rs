@@ -54,11 +54,11 @@ fn failure(path: &Path, reason: impl std::fmt::Display) -> Error {
 }
 
 /// The header line of a stream of `game` and its checksum.
-fn header_bytes(path: &Path, game: &str) -> Result<Vec<u8>> {
+fn header_bytes(path: &Path, game: &str, width: u8) -> Result<Vec<u8>> {
     let header = Header {
         format: STREAM_FORMAT.to_owned(),
         game: game.to_owned(),
-        width: 1,
+        width,
         chunk: CHUNK_HEAPS as u64,
     };
     let mut line = serde_json::to_vec(&header).map_err(|e| failure(path, e))?;
@@ -97,11 +97,11 @@ fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<(Header, u64, u
             "the header is damaged (its checksum does not match)",
         ));
     }
-    if header.width != 1 || header.chunk != CHUNK_HEAPS as u64 {
+    if ![1, 2].contains(&header.width) || header.chunk != CHUNK_HEAPS as u64 {
         return Err(failure(
             path,
             format!(
-                "width {} and chunks of {} heaps are not supported (this version reads width 1, chunks of {CHUNK_HEAPS})",
+                "width {} and chunks of {} heaps are not supported (this version reads widths 1 and 2, chunks of {CHUNK_HEAPS})",
                 header.width, header.chunk
             ),
         ));
@@ -109,11 +109,11 @@ fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<(Header, u64, u
     Ok((header, line.len() as u64 + CHECKSUM, sum))
 }
 
-/// Where heap `k`'s value lies in a stream whose header takes `header`
-/// bytes (with its checksum).
-fn offset_of(header: u64, k: u64) -> u64 {
+/// Where heap `k`'s value lies in a stream of values `width` bytes wide
+/// whose header takes `header` bytes (with its checksum).
+fn offset_of(header: u64, k: u64, width: u64) -> u64 {
     let chunk = CHUNK_HEAPS as u64;
-    header + (k / chunk) * (chunk + CHECKSUM) + k % chunk
+    header + (k / chunk) * (chunk * width + CHECKSUM) + k % chunk * width
 }
 
 /// The running state of a stream being written, saved in a checkpoint so
@@ -135,15 +135,17 @@ pub struct StreamWriter {
     out: BufWriter<File>,
     back: File,
     header: u64,
+    width: u64,
     state: StreamState,
     /// Values read back so far.
     pub read_back: u64,
 }
 
 impl StreamWriter {
-    /// Starts a stream of `game` at `path`, replacing any file there.
-    pub fn create(path: &Path, game: &str) -> Result<StreamWriter> {
-        let header = header_bytes(path, game)?;
+    /// Starts a stream of `game` at `path`, values `width` (1 or 2) bytes
+    /// wide, replacing any file there.
+    pub fn create(path: &Path, game: &str, width: u8) -> Result<StreamWriter> {
+        let header = header_bytes(path, game, width)?;
         let mut file = File::create(path).map_err(|e| failure(path, e))?;
         file.write_all(&header).map_err(|e| failure(path, e))?;
         let header_sum =
@@ -153,13 +155,13 @@ impl StreamWriter {
             chunk_hash: fnv1a(FNV_OFFSET, &0u64.to_le_bytes()),
             root: fnv1a(FNV_OFFSET, &header_sum.to_le_bytes()),
         };
-        StreamWriter::over(path, file, header.len() as u64, state)
+        StreamWriter::over(path, file, header.len() as u64, u64::from(width), state)
     }
 
     /// Goes on with the stream of `game` at `path` from `state`, as saved
     /// by [`Self::sync`]: values past it are dropped, and the chunk being
     /// written is read back and checked against the saved checksum.
-    pub fn resume(path: &Path, game: &str, state: StreamState) -> Result<StreamWriter> {
+    pub fn resume(path: &Path, game: &str, width: u8, state: StreamState) -> Result<StreamWriter> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -167,13 +169,17 @@ impl StreamWriter {
             .map_err(|e| failure(path, e))?;
         let mut reader = BufReader::new(&file);
         let (header, header_len, _) = read_header(path, &mut reader)?;
-        if header.game != game {
+        if header.game != game || header.width != width {
             return Err(failure(
                 path,
-                format!("holds values of {}, not of {game}", header.game),
+                format!(
+                    "holds values of {} {} byte(s) wide, not of {game} {width} byte(s) wide",
+                    header.game, header.width
+                ),
             ));
         }
-        let end = offset_of(header_len, state.heaps);
+        let width = u64::from(width);
+        let end = offset_of(header_len, state.heaps, width);
         let size = file.metadata().map_err(|e| failure(path, e))?.len();
         if size < end {
             return Err(failure(
@@ -182,7 +188,7 @@ impl StreamWriter {
             ));
         }
         file.set_len(end).map_err(|e| failure(path, e))?;
-        let mut writer = StreamWriter::over(path, file, header_len, state)?;
+        let mut writer = StreamWriter::over(path, file, header_len, width, state)?;
         let chunk_start = state.heaps - state.heaps % CHUNK_HEAPS as u64;
         let mut partial = Vec::new();
         writer.read(chunk_start, state.heaps, &mut partial)?;
@@ -206,7 +212,13 @@ impl StreamWriter {
         Ok(writer)
     }
 
-    fn over(path: &Path, mut file: File, header: u64, state: StreamState) -> Result<StreamWriter> {
+    fn over(
+        path: &Path,
+        mut file: File,
+        header: u64,
+        width: u64,
+        state: StreamState,
+    ) -> Result<StreamWriter> {
         file.seek(SeekFrom::End(0)).map_err(|e| failure(path, e))?;
         let back = File::open(path).map_err(|e| failure(path, e))?;
         Ok(StreamWriter {
@@ -214,6 +226,7 @@ impl StreamWriter {
             out: BufWriter::with_capacity(1 << 16, file),
             back,
             header,
+            width,
             state,
             read_back: 0,
         })
@@ -224,14 +237,15 @@ impl StreamWriter {
         self.state.heaps
     }
 
-    /// Appends the value of the next heap (below 256: one byte per heap).
+    /// Appends the value of the next heap, which fits the stream's width.
     #[inline]
-    pub fn push(&mut self, value: u8) -> Result<()> {
-        let byte = [value];
+    pub fn push(&mut self, value: u32) -> Result<()> {
+        let word = value.to_le_bytes();
+        let byte = &word[..self.width as usize];
         self.out
-            .write_all(&byte)
+            .write_all(byte)
             .map_err(|e| failure(&self.path, e))?;
-        self.state.chunk_hash = fnv1a(self.state.chunk_hash, &byte);
+        self.state.chunk_hash = fnv1a(self.state.chunk_hash, byte);
         self.state.heaps += 1;
         if self.state.heaps % CHUNK_HEAPS as u64 == 0 {
             self.end_chunk()?;
@@ -251,11 +265,13 @@ impl StreamWriter {
         Ok(())
     }
 
-    /// Reads the values of heaps `from..to` (all written) into `out`.
+    /// Reads the values of heaps `from..to` (all written) into `out`, as
+    /// bytes (little-endian at the stream's width).
     pub fn read(&mut self, from: u64, to: u64, out: &mut Vec<u8>) -> Result<()> {
         self.out.flush().map_err(|e| failure(&self.path, e))?;
         out.clear();
-        read_values(&self.path, &mut self.back, self.header, from, to, out)?;
+        let at = (self.header, self.width);
+        read_values(&self.path, &mut self.back, at, from, to, out)?;
         self.read_back += to - from;
         Ok(())
     }
@@ -291,11 +307,12 @@ impl StreamWriter {
 }
 
 /// Reads heaps `from..to` of the stream behind `file`, whose header takes
-/// `header` bytes, chunk by chunk (skipping the checksums between them).
+/// `header` bytes and whose values `width`, chunk by chunk (skipping the
+/// checksums between them).
 fn read_values(
     path: &Path,
     file: &mut File,
-    header: u64,
+    (header, width): (u64, u64),
     from: u64,
     to: u64,
     out: &mut Vec<u8>,
@@ -304,10 +321,10 @@ fn read_values(
     let mut k = from;
     while k < to {
         let stop = to.min((k / chunk + 1) * chunk);
-        file.seek(SeekFrom::Start(offset_of(header, k)))
+        file.seek(SeekFrom::Start(offset_of(header, k, width)))
             .map_err(|e| failure(path, e))?;
         let at = out.len();
-        out.resize(at + (stop - k) as usize, 0);
+        out.resize(at + ((stop - k) * width) as usize, 0);
         file.read_exact(&mut out[at..])
             .map_err(|e| failure(path, e))?;
         k = stop;
@@ -325,6 +342,8 @@ pub struct ValueStream {
     pub heaps: u64,
     /// The root checksum its trailer records.
     pub root: u64,
+    /// Bytes per value: 1 or 2.
+    pub width: u8,
     header: u64,
     header_sum: u64,
 }
@@ -359,8 +378,8 @@ impl ValueStream {
             .map_err(|e| failure(path, e))?;
         let heaps = u64::from_le_bytes(trailer[..8].try_into().expect("8 bytes"));
         let root = u64::from_le_bytes(trailer[8..].try_into().expect("8 bytes"));
-        let expected =
-            file_length(header_len - CHECKSUM, heaps, 1).and_then(|l| l.checked_add(TRAILER));
+        let expected = file_length(header_len - CHECKSUM, heaps, u64::from(header.width))
+            .and_then(|l| l.checked_add(TRAILER));
         if expected != Some(size) {
             return Err(failure(
                 path,
@@ -372,6 +391,7 @@ impl ValueStream {
             game: header.game,
             heaps,
             root,
+            width: header.width,
             header: header_len,
             header_sum,
         })
@@ -389,28 +409,32 @@ impl ValueStream {
     pub fn for_each_chunk(
         &self,
         chunks: std::ops::Range<u64>,
-        visit: &mut dyn FnMut(u64, &[u8]) -> Result<()>,
+        visit: &mut dyn FnMut(u64, &[u32]) -> Result<()>,
     ) -> Result<()> {
         let path = &self.path;
         let mut file =
             BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| failure(path, e))?);
         let all = chunks.start == 0 && chunks.end >= self.chunks();
         let chunk = CHUNK_HEAPS as u64;
+        let width = usize::from(self.width);
         file.seek(SeekFrom::Start(offset_of(
             self.header,
             chunks.start * chunk,
+            width as u64,
         )))
         .map_err(|e| failure(path, e))?;
         let mut root = fnv1a(FNV_OFFSET, &self.header_sum.to_le_bytes());
-        let mut bytes = vec![0u8; CHUNK_HEAPS];
+        let mut bytes = vec![0u8; CHUNK_HEAPS * width];
+        let mut values = Vec::with_capacity(CHUNK_HEAPS);
         let mut stored = [0u8; CHECKSUM as usize];
         for index in chunks.start..chunks.end.min(self.chunks()) {
             let first = index * chunk;
             let count = chunk.min(self.heaps - first) as usize;
-            file.read_exact(&mut bytes[..count])
+            let bytes = &mut bytes[..count * width];
+            file.read_exact(bytes)
                 .and_then(|()| file.read_exact(&mut stored))
                 .map_err(|e| failure(path, e))?;
-            if u64::from_le_bytes(stored) != chunk_checksum(index, &bytes[..count]) {
+            if u64::from_le_bytes(stored) != chunk_checksum(index, bytes) {
                 return Err(failure(
                     path,
                     format!(
@@ -420,7 +444,13 @@ impl ValueStream {
                 ));
             }
             root = fnv1a(root, &stored);
-            visit(first, &bytes[..count])?;
+            values.clear();
+            values.extend(bytes.chunks_exact(width).map(|b| {
+                let mut word = [0u8; 4];
+                word[..width].copy_from_slice(b);
+                u32::from_le_bytes(word)
+            }));
+            visit(first, &values)?;
         }
         if all && fnv1a(root, &self.heaps.to_le_bytes()) != self.root {
             return Err(failure(path, "the root checksum does not match its chunks"));
@@ -432,12 +462,12 @@ impl ValueStream {
     /// value `v` — the histograms Rogalski publishes.
     pub fn histogram(&self, to: u64) -> Result<Vec<u64>> {
         let to = to.min(self.heaps.saturating_sub(1));
-        let mut counts = vec![0u64; 256];
+        let mut counts = vec![0u64; 1 << (8 * self.width)];
         let chunks = 0..(to + 1).div_ceil(CHUNK_HEAPS as u64);
         self.for_each_chunk(chunks, &mut |first, values| {
             for (k, &v) in (first..).zip(values) {
                 if (1..=to).contains(&k) {
-                    counts[usize::from(v)] += 1;
+                    counts[v as usize] += 1;
                 }
             }
             Ok(())
@@ -449,7 +479,7 @@ impl ValueStream {
     }
 
     /// The values of heaps `from..=to` (checked chunk by chunk).
-    pub fn values(&self, from: u64, to: u64) -> Result<Vec<u8>> {
+    pub fn values(&self, from: u64, to: u64) -> Result<Vec<u32>> {
         if from > to || to >= self.heaps {
             return Err(Error::InvalidRange {
                 reason: format!(

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{Resume, Run, Scratch, Split, View};
+use super::sparse::{Cell, Resume, Run, Scratch, Split, View};
 use super::stream::{StreamState, StreamWriter};
 use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes;
@@ -95,6 +95,9 @@ pub struct WindowOptions {
     pub resume: bool,
     /// The most bytes the window may take.
     pub memory_limit: u64,
+    /// Bytes per value in memory and in the stream: 1 (values below 256)
+    /// or 2 (below 65536).
+    pub width: u8,
     /// The window's sizes.
     pub sizes: WindowSizes,
 }
@@ -135,6 +138,7 @@ pub struct WindowOutcome {
 #[derive(Serialize, Deserialize)]
 struct Saved {
     format: String,
+    width: u8,
     game: String,
     stream: StreamState,
     keep: usize,
@@ -157,22 +161,22 @@ struct Saved {
 }
 
 /// The values a windowed run holds: the front and the tail.
-struct Window {
+struct Window<C> {
     /// Heaps `0..front.len()`, up to `limit` of them.
-    front: Vec<u8>,
+    front: Vec<C>,
     limit: usize,
-    tail: Vec<u8>,
+    tail: Vec<C>,
     /// The heap `tail[0]` holds.
     base: usize,
     keep: usize,
 }
 
-impl Window {
+impl<C: Cell> Window<C> {
     fn heaps(&self) -> usize {
         self.base + self.tail.len()
     }
 
-    fn view(&self) -> View<'_, u8> {
+    fn view(&self) -> View<'_, C> {
         View {
             low: &self.front,
             low_base: 0,
@@ -181,7 +185,7 @@ impl Window {
         }
     }
 
-    fn push(&mut self, v: u8) {
+    fn push(&mut self, v: C) {
         if self.heaps() < self.limit {
             self.front.push(v);
         }
@@ -194,7 +198,7 @@ impl Window {
     }
 
     fn bytes(&self) -> u64 {
-        (self.front.capacity() + self.tail.capacity()) as u64
+        ((self.front.capacity() + self.tail.capacity()) * size_of::<C>()) as u64
     }
 }
 
@@ -208,8 +212,8 @@ struct ReadBack<'a> {
     at: usize,
     error: Option<Error>,
     far: usize,
+    width: usize,
 }
-
 impl Iterator for ReadBack<'_> {
     type Item = u32;
 
@@ -226,8 +230,10 @@ impl Iterator for ReadBack<'_> {
             self.next = stop;
             self.at = 0;
         }
-        self.at += 1;
-        Some(u32::from(self.buffer[self.at - 1]))
+        self.at += self.width;
+        let mut word = [0u8; 4];
+        word[..self.width].copy_from_slice(&self.buffer[self.at - self.width..self.at]);
+        Some(u32::from_le_bytes(word))
     }
 }
 
@@ -239,6 +245,23 @@ impl SparseSolver {
     /// token stops) the window is saved, if a checkpoint is set, and the
     /// run stops with [`Error::Interrupted`].
     pub fn extend_windowed(
+        &self,
+        to: u64,
+        options: &WindowOptions,
+        progress: &mut dyn FnMut(&WindowProgress) -> bool,
+    ) -> Result<WindowOutcome> {
+        match options.width {
+            1 => self.windowed::<u8>(to, options, progress),
+            2 => self.windowed::<u16>(to, options, progress),
+            width => Err(Error::Stream {
+                path: options.stream.display().to_string(),
+                reason: format!("values {width} bytes wide: windowed runs store 1 or 2"),
+            }),
+        }
+    }
+
+    /// [`Self::extend_windowed`] with values stored as `C`.
+    fn windowed<C: Cell>(
         &self,
         to: u64,
         options: &WindowOptions,
@@ -271,51 +294,53 @@ impl SparseSolver {
             _ => (
                 fresh(),
                 self.start(&crate::ValueTable::new()),
-                StreamWriter::create(&options.stream, &options.game)?,
+                StreamWriter::create(&options.stream, &options.game, options.width)?,
                 Counters::default(),
             ),
         };
         let mut scratch = Scratch::default();
-        let mut buffers = (Vec::new(), Vec::new());
+        let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
+        let mut bytes = Vec::new();
         let mut saved_at = Instant::now();
         let mut n = window.heaps();
         while n < end {
             if n == run.next_choice {
                 if run.choose_split() {
-                    self.rebuild_from(&mut run, &mut stream, n, far)?;
+                    self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
                     self.fit_window(&mut window, &run, &mut stream, options, to)?;
                 }
                 run.next_choice *= 2;
             }
-            let v = match self.value_in::<u8, false>(n, window.view(), &run, &mut scratch) {
+            let v = match self.value_in::<C, false>(n, window.view(), &run, &mut scratch) {
                 Ok(v) => v,
                 Err(resume) => {
                     counters.far_scans += 1;
                     let mut scan = FarScan {
                         stream: &mut stream,
                         buffers: &mut buffers,
+                        bytes: &mut bytes,
                         far,
                     };
                     self.far_scan(n, resume, &run, &mut scratch, &mut scan)?
                 }
             };
-            let Ok(byte) = u8::try_from(v) else {
-                return Err(Error::Stream {
-                    path: options.stream.display().to_string(),
-                    reason: format!(
-                        "g({n}) = {v} does not fit one byte; windowed runs hold values below 256"
-                    ),
+            if v >= C::LIMIT {
+                return Err(Error::ValueTooWide {
+                    heap: n as u64,
+                    value: v,
+                    width: options.width,
                 });
-            };
+            }
             run.note(n, v);
-            stream.push(byte)?;
-            window.push(byte);
+            stream.push(v)?;
+            window.push(C::new(v));
             if run.rare.last() == Some(&n) {
                 self.fit_window(&mut window, &run, &mut stream, options, to)?;
             }
             n += 1;
             if n % STRIDE == 0 || n == end {
-                let bytes = window.bytes() + (buffers.0.capacity() + buffers.1.capacity()) as u64;
+                let far_bytes = (buffers.0.capacity() + buffers.1.capacity()) * size_of::<C>();
+                let bytes = window.bytes() + far_bytes as u64;
                 counters.window_bytes = counters.window_bytes.max(bytes);
                 let report = WindowProgress {
                     heaps: n as u64,
@@ -383,9 +408,9 @@ impl SparseSolver {
     /// Grows the tail, reading it back from the stream, when the last rare
     /// heap moved past what it covers: every gathered partner `n - t - r`
     /// must be in it.
-    fn fit_window(
+    fn fit_window<C: Cell>(
         &self,
-        window: &mut Window,
+        window: &mut Window<C>,
         run: &Run,
         stream: &mut StreamWriter,
         options: &WindowOptions,
@@ -408,7 +433,7 @@ impl SparseSolver {
         let base = heaps.saturating_sub(keep);
         if base < window.base {
             let mut tail = Vec::new();
-            stream.read(base as u64, heaps as u64, &mut tail)?;
+            read_cells(stream, base, heaps, &mut Vec::new(), &mut tail)?;
             window.tail = tail;
             window.base = base;
         }
@@ -422,7 +447,7 @@ impl SparseSolver {
         run: &mut Run,
         stream: &mut StreamWriter,
         n: usize,
-        far: usize,
+        (far, width): (usize, usize),
     ) -> Result<()> {
         let mut values = ReadBack {
             stream,
@@ -432,6 +457,7 @@ impl SparseSolver {
             at: 0,
             error: None,
             far,
+            width,
         };
         run.rebuild_rare(values.by_ref());
         values.error.map_or(Ok(()), Err)
@@ -440,31 +466,32 @@ impl SparseSolver {
     /// Goes on with a scan past the window, on views read back from the
     /// stream: the pairs `(a, rest - a)` for `a` in `start..start + far`,
     /// for every splitting digit at once.
-    fn far_scan(
+    fn far_scan<C: Cell>(
         &self,
         n: usize,
         mut resume: Resume,
         run: &Run,
         scratch: &mut Scratch,
-        scan: &mut FarScan<'_>,
+        scan: &mut FarScan<'_, C>,
     ) -> Result<u32> {
         let (stream, (low, high), far) = (&mut *scan.stream, &mut *scan.buffers, scan.far);
+        let bytes = &mut *scan.bytes;
         let digits = self.splits.iter().map(|&(t, _)| t).filter(|&t| t + 2 <= n);
         let (least, most) = digits.fold((usize::MAX, 0), |(l, m), t| (l.min(t), m.max(t)));
         loop {
             let a0 = resume.start;
             let a1 = (a0 + far).min(n);
-            stream.read(a0 as u64, a1 as u64, low)?;
+            read_cells(stream, a0, a1, bytes, low)?;
             let from = (n + 1 - most).saturating_sub(a1);
             let to = n - least - a0;
-            stream.read(from as u64, to as u64 + 1, high)?;
+            read_cells(stream, from, to + 1, bytes, high)?;
             let view = View {
                 low,
                 low_base: a0,
                 high,
                 high_base: from,
             };
-            match self.scan_from::<u8, false>(n, view, run, scratch, resume.m, a0) {
+            match self.scan_from::<C, false>(n, view, run, scratch, resume.m, a0) {
                 Ok(v) => return Ok(v),
                 Err(next) => resume = next,
             }
@@ -473,11 +500,11 @@ impl SparseSolver {
 
     /// A windowed run's state from its checkpoint, with its stream cut back
     /// to it.
-    fn load(
+    fn load<C: Cell>(
         &self,
         path: &Path,
         options: &WindowOptions,
-    ) -> Result<(Window, Run, StreamWriter, Counters)> {
+    ) -> Result<(Window<C>, Run, StreamWriter, Counters)> {
         let refuse = |reason: String| Error::Checkpoint {
             path: path.display().to_string(),
             reason,
@@ -516,16 +543,21 @@ impl SparseSolver {
             )));
         }
         let values = &body[line + 1..];
-        if values.len() != saved.front + saved.tail
+        let width = size_of::<C>();
+        if saved.width != options.width
+            || values.len() != (saved.front + saved.tail) * width
             || saved.base + saved.tail != saved.stream.heaps as usize
             || saved.rare.len() != saved.rare_values.len()
         {
             return Err(refuse("its sizes do not add up".into()));
         }
+        let (mut front, mut tail) = (Vec::new(), Vec::new());
+        decode(&values[..saved.front * width], &mut front);
+        decode(&values[saved.front * width..], &mut tail);
         let window = Window {
-            front: values[..saved.front].to_vec(),
+            front,
             limit: options.sizes.front,
-            tail: values[saved.front..].to_vec(),
+            tail,
             base: saved.base,
             keep: saved.keep,
         };
@@ -540,7 +572,8 @@ impl SparseSolver {
         run.rare_values = saved.rare_values;
         run.histogram = saved.histogram;
         run.stats.mask_choices = saved.mask_choices;
-        let stream = StreamWriter::resume(&options.stream, &options.game, saved.stream)?;
+        let stream =
+            StreamWriter::resume(&options.stream, &options.game, saved.width, saved.stream)?;
         let counters = Counters {
             scans: saved.scans,
             scan_pairs: saved.scan_pairs,
@@ -553,10 +586,43 @@ impl SparseSolver {
 }
 
 /// What a scan past the window reads with: the stream and two buffers.
-struct FarScan<'a> {
+struct FarScan<'a, C> {
     stream: &'a mut StreamWriter,
-    buffers: &'a mut (Vec<u8>, Vec<u8>),
+    buffers: &'a mut (Vec<C>, Vec<C>),
+    bytes: &'a mut Vec<u8>,
     far: usize,
+}
+
+/// Reads heaps `from..to` of the stream into `out`, through `bytes`.
+fn read_cells<C: Cell>(
+    stream: &mut StreamWriter,
+    from: usize,
+    to: usize,
+    bytes: &mut Vec<u8>,
+    out: &mut Vec<C>,
+) -> Result<()> {
+    stream.read(from as u64, to as u64, bytes)?;
+    decode(bytes, out);
+    Ok(())
+}
+
+/// Values stored little-endian, `size_of::<C>()` bytes each, as cells.
+fn decode<C: Cell>(bytes: &[u8], out: &mut Vec<C>) {
+    let width = size_of::<C>();
+    out.clear();
+    out.extend(bytes.chunks_exact(width).map(|b| {
+        let mut word = [0u8; 4];
+        word[..width].copy_from_slice(b);
+        C::new(u32::from_le_bytes(word))
+    }));
+}
+
+/// Cells as little-endian bytes, `size_of::<C>()` each, appended to `out`.
+fn encode<C: Cell>(values: &[C], out: &mut Vec<u8>) {
+    let width = size_of::<C>();
+    for v in values {
+        out.extend_from_slice(&v.get().to_le_bytes()[..width]);
+    }
 }
 
 /// Counters a windowed run carries across a checkpoint.
@@ -576,10 +642,10 @@ fn largest(run: &Run) -> u32 {
 
 /// Saves the window: the stream first flushed to disk, then the checkpoint
 /// written beside its target, synced and renamed over it.
-fn save(
+fn save<C: Cell>(
     path: &Path,
     options: &WindowOptions,
-    window: &Window,
+    window: &Window<C>,
     run: &Run,
     scratch: &Scratch,
     stream: &mut StreamWriter,
@@ -588,6 +654,7 @@ fn save(
     let state = stream.sync()?;
     let saved = Saved {
         format: WINDOW_FORMAT.to_owned(),
+        width: options.width,
         game: options.game.clone(),
         stream: state,
         keep: window.keep,
@@ -614,8 +681,8 @@ fn save(
     };
     let mut bytes = serde_json::to_vec(&saved).map_err(|e| fail(&e))?;
     bytes.push(b'\n');
-    bytes.extend_from_slice(&window.front);
-    bytes.extend_from_slice(&window.tail);
+    encode(&window.front, &mut bytes);
+    encode(&window.tail, &mut bytes);
     let sum = fnv1a(FNV_OFFSET, &bytes);
     bytes.extend(sum.to_le_bytes());
     let partial = PathBuf::from(format!("{}.partial", path.display()));
@@ -626,4 +693,75 @@ fn save(
         std::fs::rename(&partial, path)
     };
     write().map_err(|e| fail(&e))
+}
+
+/// Checks the value stream at `path`: every chunk's checksum and the root
+/// (refusing damage with [`Error::Stream`]), then computes chunks `chunks`
+/// (every chunk when `None`) again with the windowed engine, into a scratch
+/// stream at `scratch` (removed afterwards), and compares them value by
+/// value. Returns the stream and the chunks recomputed.
+pub fn verify_stream(
+    path: &Path,
+    chunks: Option<std::ops::Range<u64>>,
+    scratch: &Path,
+    memory_limit: u64,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<(super::ValueStream, std::ops::Range<u64>)> {
+    let stream = super::ValueStream::open(path)?;
+    stream.for_each_chunk(0..stream.chunks(), &mut |_, _| Ok(()))?;
+    let chunks = chunks.unwrap_or(0..stream.chunks());
+    if chunks.start >= chunks.end || chunks.end > stream.chunks() {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "chunks {}..{} are not in the stream, which has chunks 0..{}",
+                chunks.start,
+                chunks.end,
+                stream.chunks()
+            ),
+        });
+    }
+    let refuse = |reason: String| Error::Stream {
+        path: path.display().to_string(),
+        reason,
+    };
+    let solver = stream
+        .game
+        .parse::<crate::TakeBreak>()
+        .ok()
+        .as_ref()
+        .and_then(SparseSolver::new)
+        .ok_or_else(|| {
+            refuse(format!(
+                "{} is not a game the windowed engine computes",
+                stream.game
+            ))
+        })?;
+    let last = (chunks.end * super::CHUNK_HEAPS as u64).min(stream.heaps) - 1;
+    let options = WindowOptions {
+        game: stream.game.clone(),
+        stream: scratch.to_owned(),
+        checkpoint: None,
+        resume: false,
+        memory_limit,
+        width: stream.width,
+        sizes: WindowSizes::default(),
+    };
+    let computed = solver.extend_windowed(last, &options, progress).map(|_| ());
+    let compared = computed.and_then(|()| {
+        let again = super::ValueStream::open(scratch)?;
+        stream.for_each_chunk(chunks.clone(), &mut |first, values| {
+            let expected = again.values(first, first + values.len() as u64 - 1)?;
+            match (0..values.len()).find(|&i| values[i] != expected[i]) {
+                Some(i) => Err(refuse(format!(
+                    "g({}) is {} in the stream, but the engine computes {}",
+                    first + i as u64,
+                    values[i],
+                    expected[i]
+                ))),
+                None => Ok(()),
+            }
+        })
+    });
+    let _ = std::fs::remove_file(scratch);
+    compared.map(|()| (stream, chunks))
 }
