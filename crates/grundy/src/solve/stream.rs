@@ -247,7 +247,7 @@ impl StreamWriter {
             .map_err(|e| failure(&self.path, e))?;
         self.state.chunk_hash = fnv1a(self.state.chunk_hash, byte);
         self.state.heaps += 1;
-        if self.state.heaps % CHUNK_HEAPS as u64 == 0 {
+        if self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
             self.end_chunk()?;
         }
         Ok(())
@@ -291,7 +291,7 @@ impl StreamWriter {
     /// Ends the stream: the last chunk's checksum and the trailer. Returns
     /// the number of heaps and the root checksum.
     pub fn finish(mut self) -> Result<(u64, u64)> {
-        if self.state.heaps % CHUNK_HEAPS as u64 != 0 {
+        if !self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
             self.end_chunk()?;
         }
         let heaps = self.state.heaps;

@@ -512,7 +512,7 @@ impl SparseSolver {
         let size = std::fs::metadata(path)
             .map_err(|e| refuse(e.to_string()))?
             .len();
-        if size > MAX_CHECKPOINT || size < CHECKSUM {
+        if !(CHECKSUM..=MAX_CHECKPOINT).contains(&size) {
             return Err(refuse(format!(
                 "is {size} bytes: not a windowed checkpoint"
             )));
