@@ -912,6 +912,57 @@ impl SparseSolver {
         }
     }
 
+    /// [`Self::value_in`] (a whole heap) compiled for the widest vector
+    /// instructions the CPU has, for engines whose loop is not compiled so
+    /// (the windowed one): the scan's block search vectorises only then.
+    pub(super) fn value_vectorised<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
+                // SAFETY: the CPU supports these features, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.value_avx512(n, g, run, scratch) };
+            }
+            if has!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.value_avx2(n, g, run, scratch) };
+            }
+        }
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn value_avx512<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn value_avx2<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
     /// [`Self::value`] from the heaps a [`View`] holds: `Err` when the scan
     /// of common pairs needs pairs the view does not hold, to be continued
     /// with [`Self::scan_from`] on a view that holds them.

@@ -311,7 +311,7 @@ impl SparseSolver {
                 }
                 run.next_choice *= 2;
             }
-            let v = match self.value_in::<C, false>(n, window.view(), &run, &mut scratch) {
+            let v = match self.value_vectorised(n, window.view(), &run, &mut scratch) {
                 Ok(v) => v,
                 Err(resume) => {
                     counters.far_scans += 1;
