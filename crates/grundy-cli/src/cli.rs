@@ -83,6 +83,9 @@ pub enum Command {
     /// finish; a rerun with the same --output skips the finished games.
     /// `grundy census merge FILES...` joins shards.
     Census(CensusArgs),
+    /// Value streams written by `analyze --values-out`: check them against
+    /// the engine, print their values or their histogram.
+    Stream(StreamArgs),
 }
 
 #[derive(Debug, Args)]
@@ -142,9 +145,90 @@ pub struct AnalyzeArgs {
     pub table: TableArgs,
     #[command(flatten)]
     pub resumable: ResumeArgs,
+    #[command(flatten)]
+    pub record: RecordArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+/// Record runs: take-and-break codes to billions of heaps in bounded
+/// memory.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Compute with the windowed sparse engine: a few MiB of memory however
+    /// far --to goes, every value written to a stream (--values-out, else
+    /// a scratch file), and a histogram instead of a table. Chosen by
+    /// itself when the table would not fit --memory-limit.
+    #[arg(long)]
+    pub window: bool,
+    /// Write g(0..=N) to FILE as a checksummed value stream (implies
+    /// --window), for `grundy stream`.
+    #[arg(long, value_name = "FILE")]
+    pub values_out: Option<std::path::PathBuf>,
+    /// Print a JSON progress line on stderr every SECONDS (windowed runs).
+    #[arg(long, value_name = "SECONDS")]
+    pub log_every: Option<f64>,
+    /// Bytes per value of a windowed run, in memory and in the stream: 1
+    /// holds values below 256, 2 below 65536 (Grundy's game reaches 256 at
+    /// heap 7,250,049).
+    #[arg(long, value_name = "BYTES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub values_width: u8,
+    /// How often a windowed run saves its --checkpoint, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub checkpoint_every: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    #[command(subcommand)]
+    pub action: StreamAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StreamAction {
+    /// Check every checksum, then compute chunks again with the engine and
+    /// compare them value by value.
+    Verify {
+        /// The stream.
+        file: std::path::PathBuf,
+        /// Recompute only chunks A..B (of 65536 heaps each; default all).
+        #[arg(long, value_name = "A..B")]
+        chunks: Option<String>,
+        /// The most memory the recomputation's window may take.
+        #[arg(long, value_name = "BYTES", default_value = "4G")]
+        memory_limit: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+        format: SumFormat,
+    },
+    /// Print the values of heaps --from..=--to.
+    Cat {
+        /// The stream.
+        file: std::path::PathBuf,
+        /// The first heap.
+        #[arg(long, value_name = "N", default_value = "0", value_parser = size)]
+        from: u64,
+        /// The last heap (default the stream's last, at most 10^7 heaps
+        /// after --from).
+        #[arg(long, value_name = "N", value_parser = size)]
+        to: Option<u64>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// The histogram of heaps 1..=N as `value count` lines, the format of
+    /// Rogalski's published histograms.
+    Hist {
+        /// The stream.
+        file: std::path::PathBuf,
+        /// The last heap counted (default the stream's last).
+        #[arg(long, value_name = "N", value_parser = size)]
+        to: Option<u64>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = SumFormat::Text)]
+        format: SumFormat,
+    },
 }
 
 #[derive(Debug, Args)]

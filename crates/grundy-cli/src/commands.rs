@@ -17,7 +17,8 @@ use grundy::report::{
     FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport,
     LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
     MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, QuotientReport, SumReport, ValuesReport,
+    PositionSumReport, ProgressLine, QuotientReport, RecordReport, StreamHistogramReport,
+    StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
@@ -28,15 +29,19 @@ use grundy::session::{
     GraphSolution, HeapRules, HeapValues, ScriptPlay, analyze_heap_game, play_loopy_graph,
     play_script, solve_graph,
 };
-use grundy::solve::{Checkpoint, Engine};
+use grundy::solve::{
+    Checkpoint, Engine, SparseSolver, ValueStream, WindowOptions, WindowSizes, verify_stream,
+};
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{Cancel, Component, HeapGame, TableSolver, ValueTable, analyze_sum, move_counts};
+use grundy::{
+    Cancel, Component, HeapGame, HeapRuleset, TableSolver, ValueTable, analyze_sum, move_counts,
+};
 
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
     EngineArg, FibonacciNimArgs, GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs,
-    MisereArgs, NimArgs, NimOp, OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, SumArgs, TableArgs,
-    ValuesArgs,
+    MisereArgs, NimArgs, NimOp, OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, StreamAction,
+    StreamArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -173,7 +178,21 @@ fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
 pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game = heap_game(&args.game, Question::Analyze, &args.script)?;
     let limits = limits(&game, args.to.as_deref(), args.max.as_deref())?;
-    let (solver, values) = resumable(solver(&args.table)?, &game, &args.resumable)?;
+    let table = solver(&args.table)?;
+    let sparse = game.as_take_break().and_then(SparseSolver::new);
+    let record = &args.record;
+    let too_large = table
+        .check_fits_for(&game, limits.to.unwrap_or(limits.max))
+        .is_err();
+    if record.window || record.values_out.is_some() || (too_large && sparse.is_some()) {
+        return windowed(&game, sparse, limits.to, &table, args, out);
+    }
+    if record.log_every.is_some() {
+        return Err(Failure::Input(
+            "--log-every is for windowed runs (--window)".into(),
+        ));
+    }
+    let (solver, values) = resumable(table, &game, &args.resumable)?;
     solver.check_fits_for(&game, limits.to.unwrap_or(limits.max))?;
     let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
     let found = analyze_heap_game(
@@ -202,6 +221,210 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         })?;
     }
     output::print(out, args.format, &AnalysisReport::new(&args.game, &found))
+}
+
+/// `grundy analyze GAME --to N --window`: a record run in bounded memory,
+/// its values streamed to disk, resumable from its checkpoint.
+fn windowed(
+    game: &HeapRules,
+    sparse: Option<SparseSolver>,
+    to: Option<u64>,
+    table: &TableSolver,
+    args: &AnalyzeArgs,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let Some(sparse) = sparse else {
+        return Err(Failure::Input(format!(
+            "{game}: windowed runs are for take-and-break codes the sparse engine applies to \
+             (moves leaving at most two heaps, no repeating block)"
+        )));
+    };
+    let Some(to) = to else {
+        return Err(Failure::Input(
+            "a windowed run computes exactly heaps 0..=N: give --to N".into(),
+        ));
+    };
+    let record = &args.record;
+    let seconds = |flag: &str, s: f64| {
+        if s.is_finite() && s > 0.0 {
+            Ok(Duration::from_secs_f64(s))
+        } else {
+            Err(Failure::Input(format!(
+                "{flag} must be a positive number of seconds, not {s}"
+            )))
+        }
+    };
+    let every = record
+        .log_every
+        .map(|s| seconds("--log-every", s))
+        .transpose()?;
+    let checkpoint_every = seconds("--checkpoint-every", record.checkpoint_every)?;
+    let checkpoint = args
+        .resumable
+        .checkpoint
+        .as_ref()
+        .or(args.resumable.resume.as_ref());
+    let scratch = match (&record.values_out, checkpoint) {
+        (Some(_), _) => None,
+        (None, Some(_)) => {
+            return Err(Failure::Input(
+                "a windowed run resumes from its value stream: give --values-out FILE".into(),
+            ));
+        }
+        (None, None) => Some(Scratch(std::env::temp_dir().join(format!(
+            "grundy-{}-{}.values",
+            std::process::id(),
+            to
+        )))),
+    };
+    let stream = record
+        .values_out
+        .clone()
+        .or_else(|| scratch.as_ref().map(|s| s.0.clone()))
+        .unwrap_or_default();
+    let options = WindowOptions {
+        game: game.to_string(),
+        stream,
+        checkpoint: checkpoint.map(|path| (path.clone(), checkpoint_every)),
+        resume: args.resumable.resume.is_some(),
+        memory_limit: table.memory_limit(),
+        width: record.values_width,
+        sizes: WindowSizes::default(),
+    };
+    let bar = progress::heaps(to.saturating_add(1), "record");
+    // Ctrl-C cancels the command's token (see main.rs); the run stops at
+    // its next progress report with its stream and checkpoint in order.
+    let token = Cancel::current();
+    let started = Instant::now();
+    let (mut first, mut logged) = (None, Instant::now());
+    let found = sparse.extend_windowed(to, &options, &mut |p| {
+        bar.set_position(p.heaps);
+        bar.set_message(format!("record: {} rare, largest {}", p.rare, p.largest));
+        let first = *first.get_or_insert(p.heaps);
+        if let Some(every) = every
+            && logged.elapsed() >= every
+        {
+            logged = Instant::now();
+            let line = ProgressLine::new(
+                p,
+                to.saturating_add(1),
+                p.heaps - first,
+                started.elapsed().as_secs_f64(),
+            );
+            if let Ok(json) = serde_json::to_string(&line) {
+                eprintln!("{json}");
+            }
+        }
+        token.as_ref().is_none_or(|t| t.check().is_ok())
+    });
+    bar.finish_and_clear();
+    drop(scratch);
+    let outcome = found.map_err(|e| interruption(e, &args.resumable))?;
+    let kept = record.values_out.as_ref().map(|p| p.display().to_string());
+    output::print(
+        out,
+        args.format,
+        &RecordReport::new(game.to_string(), to, &outcome, kept),
+    )
+}
+
+/// A scratch file, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The most heaps `grundy stream cat` prints at once.
+const CAT_HEAPS: u64 = 10_000_000;
+
+/// `grundy stream verify|cat|hist FILE`.
+pub fn stream(args: &StreamArgs, out: &mut impl Write) -> Result<(), Failure> {
+    match &args.action {
+        StreamAction::Verify {
+            file,
+            chunks,
+            memory_limit,
+            format,
+        } => {
+            let chunks = chunks.as_deref().map(parse_chunks).transpose()?;
+            let scratch = Scratch(std::path::PathBuf::from(format!(
+                "{}.verify-{}",
+                file.display(),
+                std::process::id()
+            )));
+            let heaps = ValueStream::open(file)?.heaps;
+            let bar = progress::heaps(heaps, "verify");
+            let found = verify_stream(
+                file,
+                chunks,
+                &scratch.0,
+                parse_bytes(memory_limit)?,
+                &mut |p| {
+                    bar.set_position(p.heaps);
+                    true
+                },
+            );
+            bar.finish_and_clear();
+            let (stream, chunks) = found?;
+            let report = StreamVerifyReport::new(stream.game, stream.heaps, stream.root, chunks);
+            output::print(out, *format, &report)
+        }
+        StreamAction::Cat {
+            file,
+            from,
+            to,
+            format,
+        } => {
+            let stream = ValueStream::open(file)?;
+            let last = stream.heaps.saturating_sub(1);
+            let to = to.unwrap_or(last.min(from.saturating_add(CAT_HEAPS - 1)));
+            if to.saturating_sub(*from) >= CAT_HEAPS {
+                return Err(Failure::Input(format!(
+                    "stream cat prints at most {CAT_HEAPS} heaps at once; narrow --from/--to"
+                )));
+            }
+            let values = stream.values(*from, to)?;
+            let report = StreamValuesReport {
+                game: stream.game,
+                from: *from,
+                values,
+            };
+            output::print(out, *format, &report)
+        }
+        StreamAction::Hist { file, to, format } => {
+            let stream = ValueStream::open(file)?;
+            let to = to.unwrap_or(stream.heaps.saturating_sub(1));
+            if to >= stream.heaps {
+                return Err(Failure::Input(format!(
+                    "the stream holds heaps 0..={}, not {to}",
+                    stream.heaps.saturating_sub(1)
+                )));
+            }
+            let counts = stream.histogram(to)?;
+            output::print(
+                out,
+                *format,
+                &StreamHistogramReport::new(stream.game, to, &counts),
+            )
+        }
+    }
+}
+
+/// `A..B`: a range of chunks.
+fn parse_chunks(text: &str) -> Result<std::ops::Range<u64>, Failure> {
+    let bad = || Failure::Input(format!("--chunks takes A..B (chunk numbers), not '{text}'"));
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a >= b {
+        return Err(bad());
+    }
+    Ok(a..b)
 }
 
 /// How far an analysis computes: exactly `--to`, or adaptively up to

@@ -47,6 +47,7 @@ impl From<grundy::Error> for Failure {
             grundy::Error::TooManyOptions { .. } => " (raise it with --max-options)",
             grundy::Error::TooManyHeaps { .. } => " (raise it with --max-heaps)",
             grundy::Error::TimeLimit { .. } => " (raise it with --time-limit)",
+            grundy::Error::ValueTooWide { .. } => " (run again with --values-width 2)",
             _ => "",
         };
         Failure::Input(format!("{error}{flag}"))
@@ -136,6 +137,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Sum(args) => commands::sum(&args, out),
         Command::Games(args) => commands::games(&args, out),
         Command::Census(args) => commands::census(&args, out),
+        Command::Stream(args) => commands::stream(&args, out),
     }
 }
 

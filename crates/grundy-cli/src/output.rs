@@ -14,7 +14,8 @@ use grundy::report::{
     FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport,
     LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
     NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
-    SumReport, ValuesReport,
+    RecordReport, StreamHistogramReport, StreamValuesReport, StreamVerifyReport, SumReport,
+    ValueCount, ValuesReport,
 };
 use grundy::solve::Outcome;
 use grundy::spec::CatalogueEntry;
@@ -1220,5 +1221,81 @@ impl Render for CensusMarkdown {
             )?;
         }
         Ok(())
+    }
+}
+
+/// `value count` lines, as Rogalski publishes histograms.
+fn value_counts(out: &mut dyn Write, histogram: &[ValueCount]) -> io::Result<()> {
+    for ValueCount { value, count } in histogram {
+        writeln!(out, "{value} {count}")?;
+    }
+    Ok(())
+}
+
+impl Render for RecordReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}: heaps 0..={} (windowed)", self.game, self.to)?;
+        writeln!(out, "largest value: {}", self.largest)?;
+        let last = self.last_rare.map_or("none".to_owned(), |r| r.to_string());
+        let split = if self.position_parity {
+            ", position parity"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "rare heaps: {} (last {last}; mask {:#x}{split})",
+            self.rare_count, self.mask
+        )?;
+        writeln!(
+            out,
+            "scans: {} heaps, {} pairs; {} ran past the window ({} values read back)",
+            self.scans, self.scan_pairs, self.far_scans, self.values_read
+        )?;
+        writeln!(out, "window: {} bytes at most", self.window_bytes)?;
+        match &self.stream {
+            Some(path) => writeln!(out, "values: {path} (root checksum {})", self.root)?,
+            None => writeln!(out, "values: not kept (root checksum {})", self.root)?,
+        }
+        writeln!(out, "period: {}", self.period)?;
+        writeln!(out, "histogram of heaps 1..={} (value count):", self.to)?;
+        value_counts(out, &self.histogram)
+    }
+}
+
+impl Render for StreamHistogramReport {
+    /// Exactly Rogalski's format, for `diff` against the published files.
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        value_counts(out, &self.histogram)
+    }
+}
+
+impl Render for StreamValuesReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        for (n, v) in (self.from..).zip(&self.values) {
+            writeln!(out, "{n} {v}")?;
+        }
+        Ok(())
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "heap,value")?;
+        for (n, v) in (self.from..).zip(&self.values) {
+            writeln!(out, "{n},{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for StreamVerifyReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let [a, b] = self.recomputed;
+        let [from, to] = self.heaps_recomputed;
+        writeln!(
+            out,
+            "ok: {} heaps of {}, every checksum and the root ({}) match; chunks {a}..{b} \
+             (heaps {from}..{to}) computed again and equal",
+            self.heaps, self.game, self.root
+        )
     }
 }

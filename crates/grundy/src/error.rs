@@ -189,6 +189,28 @@ pub enum Error {
         reason: String,
     },
 
+    /// A windowed run met a value wider than the width it stores.
+    #[error(
+        "g({heap}) = {value} does not fit {width} byte(s) per value, the width of this windowed run"
+    )]
+    ValueTooWide {
+        /// The heap.
+        heap: u64,
+        /// Its value.
+        value: u32,
+        /// Bytes per value of the run.
+        width: u8,
+    },
+
+    /// A value stream could not be written or read, or is damaged.
+    #[error("value stream {path}: {reason}")]
+    Stream {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// A checkpoint file could not be written or read.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {

@@ -31,12 +31,14 @@ mod census;
 mod families;
 mod graphs;
 mod heaps;
+mod stream;
 mod sums;
 
 pub use census::*;
 pub use families::*;
 pub use graphs::*;
 pub use heaps::*;
+pub use stream::*;
 pub use sums::*;
 
 use serde::Serialize;

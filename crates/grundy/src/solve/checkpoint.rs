@@ -45,7 +45,7 @@ pub const CHUNK_HEAPS: usize = 1 << 16;
 pub const MAX_HEADER: usize = 64 << 10;
 
 /// Bytes of one checksum.
-const CHECKSUM: u64 = 8;
+pub(super) const CHECKSUM: u64 = 8;
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -82,13 +82,13 @@ pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
 pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The checksum of chunk `index`, whose values are `bytes`.
-fn chunk_checksum(index: u64, bytes: &[u8]) -> u64 {
+pub(super) fn chunk_checksum(index: u64, bytes: &[u8]) -> u64 {
     fnv1a(fnv1a(FNV_OFFSET, &index.to_le_bytes()), bytes)
 }
 
 /// The length of a file with a header line of `header` bytes and `heaps`
 /// values of `width` bytes, or `None` past `u64`.
-fn file_length(header: u64, heaps: u64, width: u64) -> Option<u64> {
+pub(super) fn file_length(header: u64, heaps: u64, width: u64) -> Option<u64> {
     let chunks = heaps.div_ceil(CHUNK_HEAPS as u64);
     header
         .checked_add(CHECKSUM)?

@@ -6,7 +6,9 @@
 //! - [`TableSolver`] fills a flat table `g(0..=N)` for heap games, using a
 //!   closed form when the ruleset knows one.
 //! - [`SparseSolver`] computes take-and-break games that leave at most two
-//!   heaps by the rare/common method, in time near-linear in the table.
+//!   heaps by the rare/common method, in time near-linear in the table;
+//!   [`SparseSolver::extend_windowed`] does it in bounded memory, writing
+//!   a checksummed [`ValueStream`].
 //! - [`Plain`] hides a heap game's fast paths, for cross-checking them.
 //! - [`loopy_values`] gives games with cycles their generalized Grundy
 //!   values (finite or `∞(K)`), and [`retrograde`] win/lose/draw with
@@ -20,8 +22,10 @@ mod loopy;
 mod memo;
 mod plain;
 mod sparse;
+mod stream;
 mod sweep;
 mod table;
+mod window;
 
 pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};
 pub use loopy::{
@@ -31,5 +35,9 @@ pub use loopy::{
 pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
 pub use plain::Plain;
 pub use sparse::{Pipeline, SparseSolver, SparseStats};
+pub use stream::{STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
 pub use sweep::{Outcomes, sweep_outcomes};
 pub use table::{DEFAULT_TABLE_LIMIT, Engine, TableSolver};
+pub use window::{
+    WINDOW_FORMAT, WindowOptions, WindowOutcome, WindowProgress, WindowSizes, verify_stream,
+};

@@ -87,9 +87,9 @@ pub struct SparseStats {
 #[derive(Clone, Debug)]
 pub struct SparseSolver {
     /// `(t, leave nothing, leave one)` for digits with those bits.
-    takes: Vec<(usize, bool, bool)>,
+    pub(super) takes: Vec<(usize, bool, bool)>,
     /// `(t, parts unequal)` for digits that may leave two heaps, by `t`.
-    splits: Vec<(usize, bool)>,
+    pub(super) splits: Vec<(usize, bool)>,
     pipeline: Pipeline,
 }
 
@@ -256,7 +256,7 @@ enum Outcome {
 }
 
 /// A compact table cell holding values below `LIMIT`.
-trait Cell: Copy + Default + Send + Sync + 'static {
+pub(super) trait Cell: Copy + Default + Send + Sync + 'static {
     /// Every value stored is below this.
     const LIMIT: u32;
     /// The cell of a value below `LIMIT`.
@@ -311,10 +311,10 @@ impl Cell for u16 {
 /// position-parity one; every other value of a split comes from a pair
 /// with a rare heap, which the gathering step sees.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Split {
-    mask: u32,
+pub(super) struct Split {
+    pub(super) mask: u32,
     /// `Some(rho)` for the position-parity split.
-    parity: Option<usize>,
+    pub(super) parity: Option<usize>,
 }
 
 impl Split {
@@ -342,34 +342,98 @@ impl Split {
     }
 }
 
+/// The values a heap's computation reads: heaps `low_base..` in `low` (the
+/// small partners `a` of a scan's pairs) and heaps `high_base..` in `high`
+/// (the heap's own neighbourhood: takes, the partners of rare heaps, the
+/// large partners `rest - a`). A full table is both; a windowed run keeps
+/// the front of the table and a tail behind the heap, and reads a scan that
+/// runs past them back from its value stream (see the `window` module).
+#[derive(Clone, Copy)]
+pub(super) struct View<'a, C> {
+    pub(super) low: &'a [C],
+    pub(super) low_base: usize,
+    pub(super) high: &'a [C],
+    pub(super) high_base: usize,
+}
+
+impl<'a, C: Cell> View<'a, C> {
+    /// Every heap of a full table.
+    #[inline(always)]
+    fn full(g: &'a [C]) -> Self {
+        View {
+            low: g,
+            low_base: 0,
+            high: g,
+            high_base: 0,
+        }
+    }
+
+    /// How many heaps are computed: `high` ends at the last one.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.high_base + self.high.len()
+    }
+
+    /// The value of heap `k`, which `high` holds.
+    #[inline(always)]
+    fn near(&self, k: usize) -> u32 {
+        self.high[k - self.high_base].get()
+    }
+
+    /// The pairs `(a, rest - a)` for `a` in `from..last`, as the slices of
+    /// `a` and of `rest - a` (reversed), if the view holds them.
+    #[inline(always)]
+    fn block(&self, from: usize, last: usize, rest: usize) -> Option<(&'a [C], &'a [C])> {
+        let low = self
+            .low
+            .get(from.checked_sub(self.low_base)?..last.checked_sub(self.low_base)?)?;
+        let high = self.high.get(
+            (rest + 1 - last).checked_sub(self.high_base)?
+                ..=(rest - from).checked_sub(self.high_base)?,
+        )?;
+        Some((low, high))
+    }
+}
+
+/// Where a scan stopped for pairs its view does not hold: every pair below
+/// `a = start` is marked, and `m` is the partial mex so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Resume {
+    pub(super) start: usize,
+    pub(super) m: u32,
+}
+
+/// A heap's value, or where its scan must go on.
+pub(super) type Scanned = std::result::Result<u32, Resume>;
+
 /// The evolving state of one run.
 #[derive(Default)]
-struct Run {
-    split: Split,
+pub(super) struct Run {
+    pub(super) split: Split,
     /// Rare heaps, heap 0 excluded, increasing.
-    rare: Vec<usize>,
+    pub(super) rare: Vec<usize>,
     /// Their values, side by side, so the gathering loop reads one table
     /// entry per pair instead of two.
-    rare_values: Vec<u32>,
+    pub(super) rare_values: Vec<u32>,
     /// `histogram[k mod 2][v]`: heaps of each parity with value `v`.
-    histogram: [Vec<u64>; 2],
+    pub(super) histogram: [Vec<u64>; 2],
     /// The parity of `t` shared by every splitting digit, which the
     /// position-parity split needs.
-    split_parity: Option<usize>,
+    pub(super) split_parity: Option<usize>,
     /// Every table value is below `2^bits`.
-    bits: u32,
-    next_choice: usize,
-    stats: SparseStats,
+    pub(super) bits: u32,
+    pub(super) next_choice: usize,
+    pub(super) stats: SparseStats,
 }
 
 /// What one thread needs to compute a heap: marks and counters.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     /// Option values of the current heap, one byte per value, sized for
     /// every XOR of two table values plus one byte that stays unmarked.
     seen: Vec<u8>,
-    scans: u64,
-    scan_pairs: u64,
+    pub(super) scans: u64,
+    pub(super) scan_pairs: u64,
 }
 
 impl Scratch {
@@ -488,7 +552,7 @@ impl SparseSolver {
 
     /// The state of a run over `values`: counts, and the split chosen for
     /// them with its rare heaps.
-    fn start(&self, values: &ValueTable) -> Run {
+    pub(super) fn start(&self, values: &ValueTable) -> Run {
         let parities: Vec<usize> = self.splits.iter().map(|&(t, _)| t & 1).collect();
         let mut run = Run {
             split: Split::default(),
@@ -509,7 +573,7 @@ impl SparseSolver {
         with_slice!(values.as_slice(), g => if g.len() >= WARM_UP {
             run.choose_mask(g)
         } else {
-            run.rebuild_rare(g)
+            run.rebuild_rare(g.iter().map(|&c| u32::from(c)))
         });
         run
     }
@@ -842,6 +906,74 @@ impl SparseSolver {
         run: &Run,
         scratch: &mut Scratch,
     ) -> u32 {
+        match self.value_in::<C, PARTIAL>(n, View::full(g), run, scratch) {
+            Ok(v) => v,
+            Err(_) => unreachable!("a full table holds every pair of a scan"),
+        }
+    }
+
+    /// [`Self::value_in`] (a whole heap) compiled for the widest vector
+    /// instructions the CPU has, for engines whose loop is not compiled so
+    /// (the windowed one): the scan's block search vectorises only then.
+    pub(super) fn value_vectorised<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
+                // SAFETY: the CPU supports these features, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.value_avx512(n, g, run, scratch) };
+            }
+            if has!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked above.
+                #[allow(unsafe_code)]
+                return unsafe { self.value_avx2(n, g, run, scratch) };
+            }
+        }
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn value_avx512<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn value_avx2<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        self.value_in::<C, false>(n, g, run, scratch)
+    }
+
+    /// [`Self::value`] from the heaps a [`View`] holds: `Err` when the scan
+    /// of common pairs needs pairs the view does not hold, to be continued
+    /// with [`Self::scan_from`] on a view that holds them.
+    #[inline(always)]
+    pub(super) fn value_in<C: Cell, const PARTIAL: bool>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Run,
+        scratch: &mut Scratch,
+    ) -> Scanned {
         scratch.fit(run.bits);
         let seen = &mut scratch.seen[..];
         seen.fill(0);
@@ -853,7 +985,7 @@ impl SparseSolver {
                 mark(seen, 0);
             }
             if one && n > t && !(PARTIAL && t == 1) {
-                mark(seen, g[n - t].get());
+                mark(seen, g.near(n - t));
             }
         }
         for &(t, unequal) in &self.splits {
@@ -872,10 +1004,13 @@ impl SparseSolver {
             // 2^bits - 1 lets the compiler drop the bounds check.
             let top = (1usize << run.bits) - 1;
             let marks = &mut seen[..=top];
+            // Every partner `rest - r` lies in `g.high` (a window is sized
+            // for the last rare heap).
+            let (near, reach) = (g.high, rest - g.high_base);
             let mut gather = |from: usize, to: usize| {
                 let rare = run.rare[from..to].iter().zip(&run.rare_values[from..to]);
                 for (&r, &value) in rare {
-                    marks[(value ^ g[rest - r].get()) as usize & top] = 1;
+                    marks[(value ^ near[reach - r].get()) as usize & top] = 1;
                 }
             };
             // A digit that forbids equal parts skips the one split (r, r),
@@ -897,10 +1032,10 @@ impl SparseSolver {
         // Under the warm-up split every heap is rare, so the gathering above
         // already saw every split.
         if run.split == Split::default() || self.exact(n, m, run) {
-            return m;
+            return Ok(m);
         }
         scratch.scans += 1;
-        self.scan::<C, PARTIAL>(n, g, run, scratch, m)
+        self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, 1)
     }
 
     /// Whether no split of two common heaps can be worth `m`, so that `m`,
@@ -915,21 +1050,25 @@ impl SparseSolver {
                 .any(|&(t, _)| n >= t + 2 && run.split.common_pairs_may_give(m, n - t))
     }
 
-    /// Step 3: finds `g(n)` when the partial mex `m` is rare. Searches the
-    /// splits of two heaps block by block (every splitting digit within a
-    /// block) for one worth `m`, with vector instructions. Values are marked
-    /// only when `m` is found, for the blocks passed since the last mark, so
-    /// that the next `m` accounts for them; a scan that never finds `m`
-    /// marks nothing.
+    /// Step 3: finds `g(n)` when the partial mex `m` is rare, scanning the
+    /// pairs `(a, rest - a)` from `a = start` on (the pairs below are
+    /// marked in `scratch` already). Searches the splits of two heaps block
+    /// by block (every splitting digit within a block) for one worth `m`,
+    /// with vector instructions. Values are marked only when `m` is found,
+    /// for the blocks passed since the last mark, so that the next `m`
+    /// accounts for them; a scan that never finds `m` marks nothing. A
+    /// block the view does not hold ends the scan with `Err`, every pair
+    /// before it marked.
     #[inline(always)]
-    fn scan<C: Cell, const PARTIAL: bool>(
+    pub(super) fn scan_from<C: Cell, const PARTIAL: bool>(
         &self,
         n: usize,
-        g: &[C],
+        g: View<'_, C>,
         run: &Run,
         scratch: &mut Scratch,
         mut m: u32,
-    ) -> u32 {
+        start: usize,
+    ) -> Scanned {
         let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
         // The splits (a, rest - a) for a in `from..to`, per digit.
         let blocks = |from: usize, to: usize| {
@@ -942,7 +1081,7 @@ impl SparseSolver {
                     from
                 };
                 let last = to.min(pairs_of(rest, unequal) + 1);
-                (last > from).then(|| (&g[from..last], &g[rest + 1 - last..=rest - from]))
+                (last > from).then(|| g.block(from, last, rest))
             })
         };
         let most = self
@@ -952,21 +1091,38 @@ impl SparseSolver {
             .map(|&(t, unequal)| pairs_of(n - t, unequal))
             .max()
             .unwrap_or(0);
-        let mut marked = 1;
-        let mut start = 1;
+        let first = start;
+        let mut marked = start;
+        let mut start = start;
+        // As in the gather: XORs of two values below 2^bits stay below it,
+        // so the mask drops the bounds check, and a local slice keeps the
+        // marks' address in a register.
+        let top = (1usize << run.bits) - 1;
+        let mark_pairs = |seen: &mut [u8], from: usize, to: usize| {
+            let marks = &mut seen[..=top];
+            for (low, high) in blocks(from, to).flatten() {
+                for (a, b) in low.iter().zip(high.iter().rev()) {
+                    marks[(a.get() ^ b.get()) as usize & top] = 1;
+                }
+            }
+        };
         while start <= most {
             let stop = (start + BLOCK).min(most + 1);
-            if blocks(start, stop).any(|(low, high)| contains(low, high, m)) {
-                // As in the gather: XORs of two values below 2^bits stay
-                // below it, so the mask drops the bounds check, and a local
-                // slice keeps the marks' address in a register.
-                let top = (1usize << run.bits) - 1;
-                let marks = &mut scratch.seen[..=top];
-                for (low, high) in blocks(marked, stop) {
-                    for (a, b) in low.iter().zip(high.iter().rev()) {
-                        marks[(a.get() ^ b.get()) as usize & top] = 1;
-                    }
+            let mut outside = false;
+            let found = blocks(start, stop).any(|block| match block {
+                Some((low, high)) => contains(low, high, m),
+                None => {
+                    outside = true;
+                    true
                 }
+            });
+            if outside {
+                mark_pairs(&mut scratch.seen, marked, start);
+                scratch.scan_pairs += (start - first) as u64 * self.splits.len() as u64;
+                return Err(Resume { start, m });
+            }
+            if found {
+                mark_pairs(&mut scratch.seen, marked, stop);
                 marked = stop;
                 m = mex_from(&scratch.seen, m);
                 if self.exact(n, m, run) {
@@ -975,8 +1131,8 @@ impl SparseSolver {
             }
             start = stop;
         }
-        scratch.scan_pairs += (start.min(most + 1) - 1) as u64 * self.splits.len() as u64;
-        m
+        scratch.scan_pairs += (start.min(most + 1) - first) as u64 * self.splits.len() as u64;
+        Ok(m)
     }
 }
 
@@ -995,6 +1151,12 @@ impl Run {
     #[inline(always)]
     fn record<C: Cell>(&mut self, table: &mut Vec<C>, n: usize, v: u32) {
         table.push(C::new(v));
+        self.note(n, v);
+    }
+
+    /// Counts `g(n) = v`, and lists `n` if it is rare.
+    #[inline(always)]
+    pub(super) fn note(&mut self, n: usize, v: u32) {
         self.count(n, v);
         if n > 0 && self.split.is_rare(n, v) {
             self.rare.push(n);
@@ -1013,7 +1175,7 @@ impl Run {
         self.bits = self.bits.max(u32::BITS - (v as u32).leading_zeros());
     }
 
-    fn finish(mut self, scratch: &Scratch) -> SparseStats {
+    pub(super) fn finish(mut self, scratch: &Scratch) -> SparseStats {
         self.stats.scans += scratch.scans;
         self.stats.scan_pairs += scratch.scan_pairs;
         self.stats.mask = self.split.mask;
@@ -1032,6 +1194,15 @@ impl Run {
     /// Walsh-Hadamard transform per heap parity gives it for every mask at
     /// once, and every rare count follows from it.
     fn choose_mask<C: Cell>(&mut self, g: &[C]) {
+        if self.choose_split() {
+            self.rebuild_rare(g.iter().map(|c| c.get()));
+        }
+    }
+
+    /// The choice of [`Self::choose_mask`], made from the counts alone:
+    /// `true` when the split changed (or no rare list was built yet) and
+    /// the rare heaps must be listed again.
+    pub(super) fn choose_split(&mut self) -> bool {
         let size = self
             .histogram
             .iter()
@@ -1084,21 +1255,24 @@ impl Run {
             .min_by_key(|&(rare, split)| (rare, split.parity.is_some(), split.mask))
             .map(|(_, split)| split);
         self.stats.mask_choices += 1;
-        if let Some(best) = best
-            && (best != self.split || self.rare.is_empty())
-        {
-            self.split = best;
-            self.rebuild_rare(g);
+        match best {
+            Some(best) if best != self.split || self.rare.is_empty() => {
+                self.split = best;
+                true
+            }
+            _ => false,
         }
     }
 
-    /// The rare heaps (heap 0 excluded) under the current split.
-    fn rebuild_rare<C: Cell>(&mut self, g: &[C]) {
+    /// The rare heaps (heap 0 excluded) under the current split, from the
+    /// values of heaps `0, 1, 2, ...` in order.
+    pub(super) fn rebuild_rare(&mut self, values: impl Iterator<Item = u32>) {
         let split = self.split;
-        self.rare = (1..g.len())
-            .filter(|&k| split.is_rare(k, g[k].get()))
-            .collect();
-        self.rare_values = self.rare.iter().map(|&k| g[k].get()).collect();
+        (self.rare, self.rare_values) = values
+            .enumerate()
+            .skip(1)
+            .filter(|&(k, v)| split.is_rare(k, v))
+            .unzip();
     }
 }
 

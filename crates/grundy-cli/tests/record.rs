@@ -1,0 +1,215 @@
+//! Issue 18: record runs from the command line — windowed runs, their value
+//! streams (histograms in Rogalski's format, verification, damage refused)
+//! and resuming after SIGKILL.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+/// A scratch directory for one test, removed when it ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("grundy-record-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = grundy().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_windowed_run_streams_rogalskis_histograms_and_verifies() {
+    let scratch = Scratch::new("hist");
+    let stream = scratch.file("0.161.values");
+    let (code, _, err) = run(&[
+        "analyze",
+        "0.161",
+        "--to",
+        "2^17",
+        "--values-out",
+        path(&stream),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/octal/rogalski/histograms/0.161"
+    );
+    for k in [10, 16] {
+        let (code, hist, err) = run(&["stream", "hist", path(&stream), "--to", &format!("2^{k}")]);
+        assert_eq!(code, 0, "{err}");
+        let published = std::fs::read_to_string(format!("{data}/{}", 1u64 << k)).unwrap();
+        assert_eq!(hist, published, "0.161 at 2^{k}");
+    }
+    let (code, out, err) = run(&["stream", "verify", path(&stream), "--chunks", "1..2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("ok:"), "{out}");
+    let (_, cat, _) = run(&[
+        "stream",
+        "cat",
+        path(&stream),
+        "--from",
+        "100",
+        "--to",
+        "130",
+        "--format",
+        "csv",
+    ]);
+    let (_, table, _) = run(&["values", "0.161", "--to", "130", "--format", "csv"]);
+    assert_eq!(
+        cat.lines().skip(1).collect::<Vec<_>>(),
+        table.lines().skip(101).collect::<Vec<_>>()
+    );
+    // One flipped bit, or a cut, and every reader refuses with one line.
+    let clean = std::fs::read(&stream).unwrap();
+    let mut flipped = clean.clone();
+    flipped[clean.len() / 3] ^= 1;
+    for bytes in [&flipped[..], &clean[..clean.len() - 5]] {
+        std::fs::write(&stream, bytes).unwrap();
+        for command in ["verify", "hist"] {
+            let (code, _, err) = run(&["stream", command, path(&stream)]);
+            assert_eq!(code, 2, "{command}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.contains("damaged") || err.contains("truncated"),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_record_arguments_are_one_line_errors() {
+    for args in [
+        &["analyze", "kayles", "--window"][..],
+        &["analyze", "lasker", "--window", "--to", "100"],
+        &[
+            "analyze",
+            "0.16",
+            "--to",
+            "100",
+            "--window",
+            "--log-every",
+            "-1",
+        ],
+        &[
+            "analyze",
+            "0.16",
+            "--to",
+            "100",
+            "--window",
+            "--checkpoint",
+            "x.ckpt",
+        ],
+        &[
+            "stream",
+            "verify",
+            "/nonexistent.values",
+            "--chunks",
+            "3..1",
+        ],
+        &["stream", "hist", "/dev/null"],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!((code, err.lines().count()), (2, 1), "{args:?}: {err}");
+    }
+}
+
+/// The JSON report's root checksum.
+fn root(report: &str) -> String {
+    let json: serde_json::Value = serde_json::from_str(report).unwrap();
+    json["root"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
+    let scratch = Scratch::new("kill");
+    let (values, checkpoint) = (scratch.file("g.values"), scratch.file("g.ckpt"));
+    let args = |resume: bool| {
+        let mut args = vec![
+            "analyze".to_owned(),
+            "4!.0".into(),
+            "--to".into(),
+            "120000".into(),
+            "--format".into(),
+            "json".into(),
+            "--values-out".into(),
+            path(&values).into(),
+            "--checkpoint-every".into(),
+            "0.05".into(),
+        ];
+        args.extend([
+            if resume { "--resume" } else { "--checkpoint" }.into(),
+            path(&checkpoint).into(),
+        ]);
+        args
+    };
+    let plain = scratch.file("plain.values");
+    let whole = grundy()
+        .args([
+            "analyze",
+            "4!.0",
+            "--to",
+            "120000",
+            "--format",
+            "json",
+            "--values-out",
+            path(&plain),
+        ])
+        .output()
+        .unwrap();
+    assert!(whole.status.success());
+    let expected = root(&String::from_utf8(whole.stdout).unwrap());
+    let mut kills = 0;
+    for attempt in 0..6 {
+        let mut child = grundy().args(args(checkpoint.exists())).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(150 + 50 * attempt));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            kills += 1;
+        }
+        child.wait().unwrap();
+    }
+    assert!(
+        kills >= 3,
+        "the run finished before it was killed three times"
+    );
+    let last = grundy().args(args(checkpoint.exists())).output().unwrap();
+    assert!(
+        last.status.success(),
+        "{}",
+        String::from_utf8_lossy(&last.stderr)
+    );
+    assert_eq!(root(&String::from_utf8(last.stdout).unwrap()), expected);
+    let (code, out, err) = run(&["stream", "verify", path(&values), "--chunks", "0..1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&expected), "{out}");
+}

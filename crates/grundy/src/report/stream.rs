@@ -1,0 +1,190 @@
+//! Reports of record runs and of the value streams they write.
+
+use serde::Serialize;
+
+use crate::solve::{WindowOutcome, WindowProgress};
+
+/// `value count` pairs over heaps `1..=N`, for every value up to the
+/// largest (zero counts included): the histograms Rogalski publishes for
+/// octal games, line for line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueCount {
+    /// The value.
+    pub value: u32,
+    /// How many heaps of `1..=N` have it.
+    pub count: u64,
+}
+
+fn value_counts(counts: &[u64]) -> Vec<ValueCount> {
+    let len = counts.iter().rposition(|&c| c > 0).map_or(0, |top| top + 1);
+    (0u32..)
+        .zip(&counts[..len])
+        .map(|(value, &count)| ValueCount { value, count })
+        .collect()
+}
+
+/// A root checksum as people compare it: 16 hexadecimal digits.
+fn hex(root: u64) -> String {
+    format!("{root:016x}")
+}
+
+/// A windowed ("record") run of the sparse engine: `grundy analyze GAME
+/// --to N --window`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordReport {
+    /// The game's canonical specification.
+    pub game: String,
+    /// The largest heap computed.
+    pub to: u64,
+    /// `value count` over heaps `1..=to`.
+    pub histogram: Vec<ValueCount>,
+    /// The largest value.
+    pub largest: u32,
+    /// Rare heaps under the final split, and the largest of them.
+    pub rare_count: usize,
+    /// The largest rare heap.
+    pub last_rare: Option<usize>,
+    /// The final mask.
+    pub mask: u32,
+    /// Whether the final split is the position-parity one.
+    pub position_parity: bool,
+    /// Heaps whose partial mex needed a scan of common pairs.
+    pub scans: u64,
+    /// Pairs those scans looked at.
+    pub scan_pairs: u64,
+    /// Heaps whose scan ran past the window and read the stream back.
+    pub far_scans: u64,
+    /// Values read back from the stream (far scans, rare-list rebuilds).
+    pub values_read: u64,
+    /// The most bytes the window held.
+    pub window_bytes: u64,
+    /// The value stream, when one was kept (`--values-out`).
+    pub stream: Option<String>,
+    /// The stream's root checksum, 16 hexadecimal digits.
+    pub root: String,
+    /// Windowed runs keep no table to search for a period in; this says so.
+    pub period: &'static str,
+}
+
+impl RecordReport {
+    /// The report of a windowed run of `game` to heap `to`.
+    pub fn new(game: String, to: u64, outcome: &WindowOutcome, stream: Option<String>) -> Self {
+        RecordReport {
+            game,
+            to,
+            histogram: value_counts(&outcome.histogram),
+            largest: outcome.histogram.iter().rposition(|&c| c > 0).unwrap_or(0) as u32,
+            rare_count: outcome.stats.rare_count,
+            last_rare: outcome.stats.last_rare,
+            mask: outcome.stats.mask,
+            position_parity: outcome.stats.position_parity,
+            scans: outcome.stats.scans,
+            scan_pairs: outcome.stats.scan_pairs,
+            far_scans: outcome.far_scans,
+            values_read: outcome.values_read,
+            window_bytes: outcome.window_bytes,
+            stream,
+            root: hex(outcome.root),
+            period: "not searched: windowed runs keep no table (observed periods need one)",
+        }
+    }
+}
+
+/// One progress line of a long run (`--log-every`), printed as JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgressLine {
+    /// Heaps `0..heaps` are computed.
+    pub heaps: u64,
+    /// The heaps the run computes in all.
+    pub total: u64,
+    /// Heaps per second since the run (or its resumption) started.
+    pub heaps_per_second: f64,
+    /// Rare heaps under the current split.
+    pub rare: usize,
+    /// The largest value so far.
+    pub largest: u32,
+    /// Heaps whose scan read the stream back.
+    pub far_scans: u64,
+    /// Seconds left at the rate so far.
+    pub eta_seconds: f64,
+}
+
+impl ProgressLine {
+    /// Where a run of `total` heaps stands, having computed `done` heaps
+    /// in `seconds` since it (re)started.
+    pub fn new(progress: &WindowProgress, total: u64, done: u64, seconds: f64) -> Self {
+        let rate = done as f64 / seconds.max(1e-9);
+        ProgressLine {
+            heaps: progress.heaps,
+            total,
+            heaps_per_second: rate.round(),
+            rare: progress.rare,
+            largest: progress.largest,
+            far_scans: progress.far_scans,
+            eta_seconds: (total.saturating_sub(progress.heaps) as f64 / rate.max(1e-9)).round(),
+        }
+    }
+}
+
+/// `grundy stream hist FILE`: the histogram a stream holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamHistogramReport {
+    /// The game the stream is of.
+    pub game: String,
+    /// The histogram covers heaps `1..=to`.
+    pub to: u64,
+    /// `value count` pairs.
+    pub histogram: Vec<ValueCount>,
+}
+
+impl StreamHistogramReport {
+    /// The counts `counts[v]` of heaps `1..=to` of `game`.
+    pub fn new(game: String, to: u64, counts: &[u64]) -> Self {
+        StreamHistogramReport {
+            game,
+            to,
+            histogram: value_counts(counts),
+        }
+    }
+}
+
+/// `grundy stream cat FILE`: the values of a range of heaps.
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamValuesReport {
+    /// The game the stream is of.
+    pub game: String,
+    /// The first heap listed.
+    pub from: u64,
+    /// `values[i] = g(from + i)`.
+    pub values: Vec<u32>,
+}
+
+/// `grundy stream verify FILE`: what was checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamVerifyReport {
+    /// The game the stream is of.
+    pub game: String,
+    /// Heaps in the stream.
+    pub heaps: u64,
+    /// The root checksum, checked against every chunk's.
+    pub root: String,
+    /// The chunks whose values were computed again and compared: `[A, B)`.
+    pub recomputed: [u64; 2],
+    /// The heaps those chunks cover: `[from, to)`.
+    pub heaps_recomputed: [u64; 2],
+}
+
+impl StreamVerifyReport {
+    /// A stream of `game` with `heaps` heaps and root checksum `root`,
+    /// whose chunks `chunks` were recomputed.
+    pub fn new(game: String, heaps: u64, root: u64, chunks: std::ops::Range<u64>) -> Self {
+        let chunk = crate::solve::CHUNK_HEAPS as u64;
+        StreamVerifyReport {
+            game,
+            heaps,
+            root: hex(root),
+            recomputed: [chunks.start, chunks.end],
+            heaps_recomputed: [chunks.start * chunk, (chunks.end * chunk).min(heaps)],
+        }
+    }
+}

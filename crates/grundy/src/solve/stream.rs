@@ -1,0 +1,501 @@
+//! Value streams: `g(0..=N)` of a record run on disk, written while the run
+//! goes, checksummed so that anyone can check any stretch of it.
+//!
+//! A stream file (format `grundy-values/1`) is laid out as a checkpoint
+//! (see the `checkpoint` module, whose checksums it uses) with a trailer:
+//!
+//! 1. one JSON header line, `{"format":"grundy-values/1","game":...,
+//!    "width":W,"chunk":65536}` and its newline, at most [`MAX_HEADER`]
+//!    bytes, then the header's FNV-1a checksum (8 bytes, little-endian);
+//! 2. the values in chunks of [`CHUNK_HEAPS`] heaps (the last one shorter),
+//!    `W` bytes per value, each chunk followed by its checksum (FNV-1a over
+//!    the chunk's index, 8 bytes little-endian, then its bytes);
+//! 3. a trailer of 16 bytes: the number of heaps and the *root checksum*,
+//!    both little-endian: FNV-1a over the header's checksum, every chunk's
+//!    checksum in order, and the number of heaps. Two streams with the same
+//!    root hold the same values (up to FNV's collisions: it catches damage,
+//!    not forgery).
+//!
+//! A stream being written has no trailer yet; one without a trailer, or
+//! whose length is not what its trailer promises, is refused as truncated.
+//! [`StreamWriter`] appends values and reads old ones back (a windowed
+//! run's long scans), and resumes from the [`StreamState`] a checkpoint
+//! recorded; [`ValueStream`] reads and checks a finished stream.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::checkpoint::{CHECKSUM, FNV_OFFSET, chunk_checksum, file_length, fnv1a};
+use super::{CHUNK_HEAPS, MAX_HEADER};
+use crate::{Error, Result};
+
+/// The `format` of every value stream this version writes and reads.
+pub const STREAM_FORMAT: &str = "grundy-values/1";
+
+/// Bytes of the trailer: the number of heaps and the root checksum.
+const TRAILER: u64 = 16;
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    format: String,
+    game: String,
+    width: u8,
+    chunk: u64,
+}
+
+fn failure(path: &Path, reason: impl std::fmt::Display) -> Error {
+    Error::Stream {
+        path: path.display().to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// The header line of a stream of `game` and its checksum.
+fn header_bytes(path: &Path, game: &str, width: u8) -> Result<Vec<u8>> {
+    let header = Header {
+        format: STREAM_FORMAT.to_owned(),
+        game: game.to_owned(),
+        width,
+        chunk: CHUNK_HEAPS as u64,
+    };
+    let mut line = serde_json::to_vec(&header).map_err(|e| failure(path, e))?;
+    line.push(b'\n');
+    if line.len() > MAX_HEADER {
+        return Err(failure(path, "the game's name is too long for a header"));
+    }
+    let sum = fnv1a(FNV_OFFSET, &line);
+    line.extend(sum.to_le_bytes());
+    Ok(line)
+}
+
+/// Reads and checks a header; returns it and its length with checksum.
+fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<(Header, u64, u64)> {
+    let mut line = Vec::new();
+    reader
+        .take(MAX_HEADER as u64)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| failure(path, e))?;
+    if line.last() != Some(&b'\n') {
+        return Err(failure(path, "not a value stream (no header line)"));
+    }
+    let header: Header = serde_json::from_slice(&line[..line.len() - 1])
+        .map_err(|e| failure(path, format!("not a value stream ({e})")))?;
+    if header.format != STREAM_FORMAT {
+        return Err(failure(path, format!("unknown format '{}'", header.format)));
+    }
+    let mut stored = [0u8; CHECKSUM as usize];
+    reader
+        .read_exact(&mut stored)
+        .map_err(|_| failure(path, "truncated after its header"))?;
+    let sum = fnv1a(FNV_OFFSET, &line);
+    if u64::from_le_bytes(stored) != sum {
+        return Err(failure(
+            path,
+            "the header is damaged (its checksum does not match)",
+        ));
+    }
+    if ![1, 2].contains(&header.width) || header.chunk != CHUNK_HEAPS as u64 {
+        return Err(failure(
+            path,
+            format!(
+                "width {} and chunks of {} heaps are not supported (this version reads widths 1 and 2, chunks of {CHUNK_HEAPS})",
+                header.width, header.chunk
+            ),
+        ));
+    }
+    Ok((header, line.len() as u64 + CHECKSUM, sum))
+}
+
+/// Where heap `k`'s value lies in a stream of values `width` bytes wide
+/// whose header takes `header` bytes (with its checksum).
+fn offset_of(header: u64, k: u64, width: u64) -> u64 {
+    let chunk = CHUNK_HEAPS as u64;
+    header + (k / chunk) * (chunk * width + CHECKSUM) + k % chunk * width
+}
+
+/// The running state of a stream being written, saved in a checkpoint so
+/// that a resumed run can check the file and go on with the same checksums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamState {
+    /// Heaps written.
+    pub heaps: u64,
+    /// The checksum of the chunk being written, so far.
+    pub chunk_hash: u64,
+    /// The root checksum over the header and every finished chunk.
+    pub root: u64,
+}
+
+/// A stream being written: values are appended through a buffer, and old
+/// ones can be read back.
+pub struct StreamWriter {
+    path: PathBuf,
+    out: BufWriter<File>,
+    back: File,
+    header: u64,
+    width: u64,
+    state: StreamState,
+    /// Values read back so far.
+    pub read_back: u64,
+}
+
+impl StreamWriter {
+    /// Starts a stream of `game` at `path`, values `width` (1 or 2) bytes
+    /// wide, replacing any file there.
+    pub fn create(path: &Path, game: &str, width: u8) -> Result<StreamWriter> {
+        let header = header_bytes(path, game, width)?;
+        let mut file = File::create(path).map_err(|e| failure(path, e))?;
+        file.write_all(&header).map_err(|e| failure(path, e))?;
+        let header_sum =
+            u64::from_le_bytes(header[header.len() - 8..].try_into().expect("8 bytes"));
+        let state = StreamState {
+            heaps: 0,
+            chunk_hash: fnv1a(FNV_OFFSET, &0u64.to_le_bytes()),
+            root: fnv1a(FNV_OFFSET, &header_sum.to_le_bytes()),
+        };
+        StreamWriter::over(path, file, header.len() as u64, u64::from(width), state)
+    }
+
+    /// Goes on with the stream of `game` at `path` from `state`, as saved
+    /// by [`Self::sync`]: values past it are dropped, and the chunk being
+    /// written is read back and checked against the saved checksum.
+    pub fn resume(path: &Path, game: &str, width: u8, state: StreamState) -> Result<StreamWriter> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| failure(path, e))?;
+        let mut reader = BufReader::new(&file);
+        let (header, header_len, _) = read_header(path, &mut reader)?;
+        if header.game != game || header.width != width {
+            return Err(failure(
+                path,
+                format!(
+                    "holds values of {} {} byte(s) wide, not of {game} {width} byte(s) wide",
+                    header.game, header.width
+                ),
+            ));
+        }
+        let width = u64::from(width);
+        let end = offset_of(header_len, state.heaps, width);
+        let size = file.metadata().map_err(|e| failure(path, e))?.len();
+        if size < end {
+            return Err(failure(
+                path,
+                format!("is {size} bytes, shorter than the {end} its checkpoint saw: truncated"),
+            ));
+        }
+        file.set_len(end).map_err(|e| failure(path, e))?;
+        let mut writer = StreamWriter::over(path, file, header_len, width, state)?;
+        let chunk_start = state.heaps - state.heaps % CHUNK_HEAPS as u64;
+        let mut partial = Vec::new();
+        writer.read(chunk_start, state.heaps, &mut partial)?;
+        writer.read_back = 0;
+        let hash = fnv1a(
+            fnv1a(
+                FNV_OFFSET,
+                &(chunk_start / CHUNK_HEAPS as u64).to_le_bytes(),
+            ),
+            &partial,
+        );
+        if hash != state.chunk_hash {
+            return Err(failure(
+                path,
+                format!(
+                    "the values of heaps {chunk_start}..{} are damaged (their checksum does not match the checkpoint's)",
+                    state.heaps
+                ),
+            ));
+        }
+        Ok(writer)
+    }
+
+    fn over(
+        path: &Path,
+        mut file: File,
+        header: u64,
+        width: u64,
+        state: StreamState,
+    ) -> Result<StreamWriter> {
+        file.seek(SeekFrom::End(0)).map_err(|e| failure(path, e))?;
+        let back = File::open(path).map_err(|e| failure(path, e))?;
+        Ok(StreamWriter {
+            path: path.to_owned(),
+            out: BufWriter::with_capacity(1 << 16, file),
+            back,
+            header,
+            width,
+            state,
+            read_back: 0,
+        })
+    }
+
+    /// Heaps written so far.
+    pub fn heaps(&self) -> u64 {
+        self.state.heaps
+    }
+
+    /// Appends the value of the next heap, which fits the stream's width.
+    #[inline]
+    pub fn push(&mut self, value: u32) -> Result<()> {
+        let word = value.to_le_bytes();
+        let byte = &word[..self.width as usize];
+        self.out
+            .write_all(byte)
+            .map_err(|e| failure(&self.path, e))?;
+        self.state.chunk_hash = fnv1a(self.state.chunk_hash, byte);
+        self.state.heaps += 1;
+        if self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
+            self.end_chunk()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the checksum of the chunk just filled and starts the next.
+    fn end_chunk(&mut self) -> Result<()> {
+        let sum = self.state.chunk_hash.to_le_bytes();
+        self.out
+            .write_all(&sum)
+            .map_err(|e| failure(&self.path, e))?;
+        self.state.root = fnv1a(self.state.root, &sum);
+        let next = self.state.heaps.div_ceil(CHUNK_HEAPS as u64);
+        self.state.chunk_hash = fnv1a(FNV_OFFSET, &next.to_le_bytes());
+        Ok(())
+    }
+
+    /// Reads the values of heaps `from..to` (all written) into `out`, as
+    /// bytes (little-endian at the stream's width).
+    pub fn read(&mut self, from: u64, to: u64, out: &mut Vec<u8>) -> Result<()> {
+        self.out.flush().map_err(|e| failure(&self.path, e))?;
+        out.clear();
+        let at = (self.header, self.width);
+        read_values(&self.path, &mut self.back, at, from, to, out)?;
+        self.read_back += to - from;
+        Ok(())
+    }
+
+    /// Flushes what was written to disk and returns the state to save with
+    /// a checkpoint: a checkpoint written after this never promises values
+    /// the disk does not hold.
+    pub fn sync(&mut self) -> Result<StreamState> {
+        self.out.flush().map_err(|e| failure(&self.path, e))?;
+        self.out
+            .get_ref()
+            .sync_data()
+            .map_err(|e| failure(&self.path, e))?;
+        Ok(self.state)
+    }
+
+    /// Ends the stream: the last chunk's checksum and the trailer. Returns
+    /// the number of heaps and the root checksum.
+    pub fn finish(mut self) -> Result<(u64, u64)> {
+        if !self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
+            self.end_chunk()?;
+        }
+        let heaps = self.state.heaps;
+        let root = fnv1a(self.state.root, &heaps.to_le_bytes());
+        let mut trailer = heaps.to_le_bytes().to_vec();
+        trailer.extend(root.to_le_bytes());
+        self.out
+            .write_all(&trailer)
+            .map_err(|e| failure(&self.path, e))?;
+        self.sync()?;
+        Ok((heaps, root))
+    }
+}
+
+/// Reads heaps `from..to` of the stream behind `file`, whose header takes
+/// `header` bytes and whose values `width`, chunk by chunk (skipping the
+/// checksums between them).
+fn read_values(
+    path: &Path,
+    file: &mut File,
+    (header, width): (u64, u64),
+    from: u64,
+    to: u64,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let chunk = CHUNK_HEAPS as u64;
+    let mut k = from;
+    while k < to {
+        let stop = to.min((k / chunk + 1) * chunk);
+        file.seek(SeekFrom::Start(offset_of(header, k, width)))
+            .map_err(|e| failure(path, e))?;
+        let at = out.len();
+        out.resize(at + ((stop - k) * width) as usize, 0);
+        file.read_exact(&mut out[at..])
+            .map_err(|e| failure(path, e))?;
+        k = stop;
+    }
+    Ok(())
+}
+
+/// A finished value stream, its header and trailer checked.
+#[derive(Debug)]
+pub struct ValueStream {
+    path: PathBuf,
+    /// The game's canonical specification.
+    pub game: String,
+    /// Heaps `0..heaps` are in the stream.
+    pub heaps: u64,
+    /// The root checksum its trailer records.
+    pub root: u64,
+    /// Bytes per value: 1 or 2.
+    pub width: u8,
+    header: u64,
+    header_sum: u64,
+}
+
+impl ValueStream {
+    /// Opens a stream, checking its header, and its length against its
+    /// trailer, before any value is read; refuses anything else with
+    /// [`Error::Stream`].
+    pub fn open(path: &Path) -> Result<ValueStream> {
+        let kind = std::fs::metadata(path).map_err(|e| failure(path, e))?;
+        if !kind.is_file() {
+            return Err(failure(path, "not a regular file"));
+        }
+        let mut file = File::open(path).map_err(|e| failure(path, e))?;
+        let size = file.metadata().map_err(|e| failure(path, e))?.len();
+        let (header, header_len, header_sum) = read_header(
+            path,
+            &mut BufReader::new(Read::by_ref(&mut file).take(size)),
+        )?;
+        let mut trailer = [0u8; TRAILER as usize];
+        let truncated = || {
+            failure(
+                path,
+                "truncated (no trailer: the run that wrote it did not finish)",
+            )
+        };
+        if size < header_len + TRAILER {
+            return Err(truncated());
+        }
+        file.seek(SeekFrom::Start(size - TRAILER))
+            .and_then(|_| file.read_exact(&mut trailer))
+            .map_err(|e| failure(path, e))?;
+        let heaps = u64::from_le_bytes(trailer[..8].try_into().expect("8 bytes"));
+        let root = u64::from_le_bytes(trailer[8..].try_into().expect("8 bytes"));
+        let expected = file_length(header_len - CHECKSUM, heaps, u64::from(header.width))
+            .and_then(|l| l.checked_add(TRAILER));
+        if expected != Some(size) {
+            return Err(failure(
+                path,
+                format!("is {size} bytes, which {heaps} heaps do not fill: truncated or damaged"),
+            ));
+        }
+        Ok(ValueStream {
+            path: path.to_owned(),
+            game: header.game,
+            heaps,
+            root,
+            width: header.width,
+            header: header_len,
+            header_sum,
+        })
+    }
+
+    /// The number of chunks.
+    pub fn chunks(&self) -> u64 {
+        self.heaps.div_ceil(CHUNK_HEAPS as u64)
+    }
+
+    /// Reads chunks `chunks` in order, checking each one's checksum, and
+    /// calls `visit(first_heap, values)` for each; with every chunk, also
+    /// checks the root checksum. Refuses damage with [`Error::Stream`]
+    /// naming the heaps.
+    pub fn for_each_chunk(
+        &self,
+        chunks: std::ops::Range<u64>,
+        visit: &mut dyn FnMut(u64, &[u32]) -> Result<()>,
+    ) -> Result<()> {
+        let path = &self.path;
+        let mut file =
+            BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| failure(path, e))?);
+        let all = chunks.start == 0 && chunks.end >= self.chunks();
+        let chunk = CHUNK_HEAPS as u64;
+        let width = usize::from(self.width);
+        file.seek(SeekFrom::Start(offset_of(
+            self.header,
+            chunks.start * chunk,
+            width as u64,
+        )))
+        .map_err(|e| failure(path, e))?;
+        let mut root = fnv1a(FNV_OFFSET, &self.header_sum.to_le_bytes());
+        let mut bytes = vec![0u8; CHUNK_HEAPS * width];
+        let mut values = Vec::with_capacity(CHUNK_HEAPS);
+        let mut stored = [0u8; CHECKSUM as usize];
+        for index in chunks.start..chunks.end.min(self.chunks()) {
+            let first = index * chunk;
+            let count = chunk.min(self.heaps - first) as usize;
+            let bytes = &mut bytes[..count * width];
+            file.read_exact(bytes)
+                .and_then(|()| file.read_exact(&mut stored))
+                .map_err(|e| failure(path, e))?;
+            if u64::from_le_bytes(stored) != chunk_checksum(index, bytes) {
+                return Err(failure(
+                    path,
+                    format!(
+                        "the values of heaps {first}..{} (chunk {index}) are damaged (their checksum does not match)",
+                        first + count as u64
+                    ),
+                ));
+            }
+            root = fnv1a(root, &stored);
+            values.clear();
+            values.extend(bytes.chunks_exact(width).map(|b| {
+                let mut word = [0u8; 4];
+                word[..width].copy_from_slice(b);
+                u32::from_le_bytes(word)
+            }));
+            visit(first, &values)?;
+        }
+        if all && fnv1a(root, &self.heaps.to_le_bytes()) != self.root {
+            return Err(failure(path, "the root checksum does not match its chunks"));
+        }
+        Ok(())
+    }
+
+    /// `counts[v]`: how many of heaps `1..=to` (at most the last heap) have
+    /// value `v` — the histograms Rogalski publishes.
+    pub fn histogram(&self, to: u64) -> Result<Vec<u64>> {
+        let to = to.min(self.heaps.saturating_sub(1));
+        let mut counts = vec![0u64; 1 << (8 * self.width)];
+        let chunks = 0..(to + 1).div_ceil(CHUNK_HEAPS as u64);
+        self.for_each_chunk(chunks, &mut |first, values| {
+            for (k, &v) in (first..).zip(values) {
+                if (1..=to).contains(&k) {
+                    counts[v as usize] += 1;
+                }
+            }
+            Ok(())
+        })?;
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        Ok(counts)
+    }
+
+    /// The values of heaps `from..=to` (checked chunk by chunk).
+    pub fn values(&self, from: u64, to: u64) -> Result<Vec<u32>> {
+        if from > to || to >= self.heaps {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "the stream holds heaps 0..={}",
+                    self.heaps.saturating_sub(1)
+                ),
+            });
+        }
+        let chunk = CHUNK_HEAPS as u64;
+        let mut out = Vec::new();
+        self.for_each_chunk(from / chunk..to / chunk + 1, &mut |first, values| {
+            let lo = from.saturating_sub(first) as usize;
+            let hi = ((to + 1 - first) as usize).min(values.len());
+            out.extend_from_slice(&values[lo..hi]);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,767 @@
+//! The windowed sparse engine: record runs in bounded memory.
+//!
+//! At heap `n` the sparse method (see the `sparse` module) reads the rare
+//! heaps and their values, the heaps `n - t` of its take moves, the
+//! partners `n - t - r` of rare heaps `r`, and the pairs `(a, n - t - a)`
+//! of a scan, which rarely runs far. So a run keeps in memory only
+//!
+//! - the rare heaps with their values and the value counts (the `Run`),
+//! - the *front* of the table, heaps `0..2^20` (the small partners `a`),
+//! - a *tail* of at least `keep` heaps behind `n`, where `keep` exceeds the
+//!   last rare heap plus the largest `t` (so every gathered partner is in
+//!   it), kept as a buffer of up to `2·keep` heaps that drops its older
+//!   half when full;
+//!
+//! and writes every value to a value stream on disk (see the `stream`
+//! module). A scan that runs past the front or the tail goes on with
+//! values read back from the stream, 2^20 pairs at a time; the run counts
+//! how often ([`WindowOutcome::far_scans`]). A new mask means a new rare
+//! list, rebuilt by reading the stream from the start (at most once per
+//! doubling of the table, as in the full-table engine). Values are those
+//! of the full-table engine, heap for heap: both compute the same mex from
+//! the same values; only where the values are read from differs.
+//!
+//! A checkpoint of a windowed run is its window plus the stream's state
+//! ([`StreamState`]), written atomically after the stream is flushed to
+//! disk; resuming cuts the stream back to the checkpoint and goes on, so a
+//! run killed at any moment ends with the stream an uninterrupted run
+//! writes.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
+use super::sparse::{Cell, Resume, Run, Scratch, Split, View};
+use super::stream::{StreamState, StreamWriter};
+use super::{SparseSolver, SparseStats};
+use crate::error::human_bytes;
+use crate::{Error, Result};
+
+/// How much a windowed run keeps in memory. The defaults (2^20 each, a few
+/// MiB in all) keep far scans rare; tests make them tiny to exercise every
+/// path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowSizes {
+    /// Heaps at the front of the table kept in memory.
+    pub front: usize,
+    /// The least tail kept behind the current heap.
+    pub keep: usize,
+    /// Pairs a scan past the window reads back from the stream at a time
+    /// (at least 64, a block of the scan).
+    pub far: usize,
+}
+
+impl Default for WindowSizes {
+    fn default() -> Self {
+        WindowSizes {
+            front: 1 << 20,
+            keep: 1 << 20,
+            far: 1 << 20,
+        }
+    }
+}
+
+impl WindowSizes {
+    /// The bytes a window of these sizes takes, with a tail of `keep` heaps
+    /// (kept as up to twice as many) and the far scan's two buffers.
+    pub fn bytes(&self, keep: usize) -> u64 {
+        (self.front + 2 * keep + 3 * self.far) as u64
+    }
+}
+
+/// Heaps between two calls of the progress callback.
+const STRIDE: usize = 4096;
+
+/// The `format` of a windowed run's checkpoint.
+pub const WINDOW_FORMAT: &str = "grundy-window/1";
+
+/// The largest windowed checkpoint read (a window is a few MiB).
+const MAX_CHECKPOINT: u64 = 1 << 30;
+
+/// How a windowed run is set up.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// The game's canonical specification, written into the stream.
+    pub game: String,
+    /// The value stream.
+    pub stream: PathBuf,
+    /// Where to save the window, and how often.
+    pub checkpoint: Option<(PathBuf, Duration)>,
+    /// Whether to go on from the checkpoint (which must exist).
+    pub resume: bool,
+    /// The most bytes the window may take.
+    pub memory_limit: u64,
+    /// Bytes per value in memory and in the stream: 1 (values below 256)
+    /// or 2 (below 65536).
+    pub width: u8,
+    /// The window's sizes.
+    pub sizes: WindowSizes,
+}
+
+/// Where a windowed run stands, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WindowProgress {
+    /// Heaps `0..heaps` are computed.
+    pub heaps: u64,
+    /// Rare heaps under the current split.
+    pub rare: usize,
+    /// The largest value so far.
+    pub largest: u32,
+    /// Heaps whose scan read values back from the stream.
+    pub far_scans: u64,
+}
+
+/// What a windowed run computed.
+#[derive(Clone, Debug)]
+pub struct WindowOutcome {
+    /// Heaps `0..heaps` are in the stream.
+    pub heaps: u64,
+    /// `histogram[v]`: heaps of `1..heaps` with value `v`.
+    pub histogram: Vec<u64>,
+    /// The sparse engine's counters.
+    pub stats: SparseStats,
+    /// Heaps whose scan ran past the window and read the stream.
+    pub far_scans: u64,
+    /// Values read back from the stream (far scans and rare-list rebuilds).
+    pub values_read: u64,
+    /// The most bytes the window held at once.
+    pub window_bytes: u64,
+    /// The stream's root checksum.
+    pub root: u64,
+}
+
+/// A windowed run's checkpoint, besides its front and tail bytes.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    format: String,
+    width: u8,
+    game: String,
+    stream: StreamState,
+    keep: usize,
+    base: usize,
+    front: usize,
+    tail: usize,
+    mask: u32,
+    parity: Option<usize>,
+    bits: u32,
+    next_choice: usize,
+    rare: Vec<usize>,
+    rare_values: Vec<u32>,
+    histogram: [Vec<u64>; 2],
+    scans: u64,
+    scan_pairs: u64,
+    mask_choices: u32,
+    far_scans: u64,
+    values_read: u64,
+    window_bytes: u64,
+}
+
+/// The values a windowed run holds: the front and the tail.
+struct Window<C> {
+    /// Heaps `0..front.len()`, up to `limit` of them.
+    front: Vec<C>,
+    limit: usize,
+    tail: Vec<C>,
+    /// The heap `tail[0]` holds.
+    base: usize,
+    keep: usize,
+}
+
+impl<C: Cell> Window<C> {
+    fn heaps(&self) -> usize {
+        self.base + self.tail.len()
+    }
+
+    fn view(&self) -> View<'_, C> {
+        View {
+            low: &self.front,
+            low_base: 0,
+            high: &self.tail,
+            high_base: self.base,
+        }
+    }
+
+    fn push(&mut self, v: C) {
+        if self.heaps() < self.limit {
+            self.front.push(v);
+        }
+        self.tail.push(v);
+        if self.tail.len() >= 2 * self.keep {
+            let drop = self.tail.len() - self.keep;
+            self.tail.drain(..drop);
+            self.base += drop;
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        ((self.front.capacity() + self.tail.capacity()) * size_of::<C>()) as u64
+    }
+}
+
+/// The values of a stream's heaps `0..end` in order, read back a megabyte
+/// at a time; the first read error is kept in `error`.
+struct ReadBack<'a> {
+    stream: &'a mut StreamWriter,
+    next: u64,
+    end: u64,
+    buffer: Vec<u8>,
+    at: usize,
+    error: Option<Error>,
+    far: usize,
+    width: usize,
+}
+impl Iterator for ReadBack<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.at == self.buffer.len() {
+            if self.next == self.end || self.error.is_some() {
+                return None;
+            }
+            let stop = self.end.min(self.next + self.far as u64);
+            if let Err(e) = self.stream.read(self.next, stop, &mut self.buffer) {
+                self.error = Some(e);
+                return None;
+            }
+            self.next = stop;
+            self.at = 0;
+        }
+        self.at += self.width;
+        let mut word = [0u8; 4];
+        word[..self.width].copy_from_slice(&self.buffer[self.at - self.width..self.at]);
+        Some(u32::from_le_bytes(word))
+    }
+}
+
+impl SparseSolver {
+    /// Computes heaps `0..=to` into the value stream of `options`, keeping
+    /// only a window of them in memory (see the module docs), and returns
+    /// the histogram and counters. `progress` is called every 4096 heaps;
+    /// when it returns `false` (or the current [`Cancel`](crate::Cancel)
+    /// token stops) the window is saved, if a checkpoint is set, and the
+    /// run stops with [`Error::Interrupted`].
+    pub fn extend_windowed(
+        &self,
+        to: u64,
+        options: &WindowOptions,
+        progress: &mut dyn FnMut(&WindowProgress) -> bool,
+    ) -> Result<WindowOutcome> {
+        match options.width {
+            1 => self.windowed::<u8>(to, options, progress),
+            2 => self.windowed::<u16>(to, options, progress),
+            width => Err(Error::Stream {
+                path: options.stream.display().to_string(),
+                reason: format!("values {width} bytes wide: windowed runs store 1 or 2"),
+            }),
+        }
+    }
+
+    /// [`Self::extend_windowed`] with values stored as `C`.
+    fn windowed<C: Cell>(
+        &self,
+        to: u64,
+        options: &WindowOptions,
+        progress: &mut dyn FnMut(&WindowProgress) -> bool,
+    ) -> Result<WindowOutcome> {
+        let end = usize::try_from(to)
+            .ok()
+            .and_then(|t| t.checked_add(1))
+            .ok_or(Error::NimberOverflow { value: to })?;
+        let reach = self.reach();
+        let sizes = options.sizes;
+        let far = sizes.far.max(64);
+        let fresh = || Window {
+            front: Vec::new(),
+            limit: sizes.front,
+            tail: Vec::new(),
+            base: 0,
+            keep: sizes.keep.max(2 * (reach + 1)),
+        };
+        let bytes = sizes.bytes(sizes.keep.max(2 * (reach + 1)));
+        if bytes > options.memory_limit {
+            return Err(Error::TableTooLarge {
+                to,
+                needed: human_bytes(u128::from(bytes)),
+                limit: human_bytes(u128::from(options.memory_limit)),
+            });
+        }
+        let (mut window, mut run, mut stream, mut counters) = match &options.checkpoint {
+            Some((path, _)) if options.resume => self.load(path, options)?,
+            _ => (
+                fresh(),
+                self.start(&crate::ValueTable::new()),
+                StreamWriter::create(&options.stream, &options.game, options.width)?,
+                Counters::default(),
+            ),
+        };
+        let mut scratch = Scratch::default();
+        let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
+        let mut bytes = Vec::new();
+        let mut saved_at = Instant::now();
+        let mut n = window.heaps();
+        while n < end {
+            if n == run.next_choice {
+                if run.choose_split() {
+                    self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
+                    self.fit_window(&mut window, &run, &mut stream, options, to)?;
+                }
+                run.next_choice *= 2;
+            }
+            let v = match self.value_vectorised(n, window.view(), &run, &mut scratch) {
+                Ok(v) => v,
+                Err(resume) => {
+                    counters.far_scans += 1;
+                    let mut scan = FarScan {
+                        stream: &mut stream,
+                        buffers: &mut buffers,
+                        bytes: &mut bytes,
+                        far,
+                    };
+                    self.far_scan(n, resume, &run, &mut scratch, &mut scan)?
+                }
+            };
+            if v >= C::LIMIT {
+                return Err(Error::ValueTooWide {
+                    heap: n as u64,
+                    value: v,
+                    width: options.width,
+                });
+            }
+            run.note(n, v);
+            stream.push(v)?;
+            window.push(C::new(v));
+            if run.rare.last() == Some(&n) {
+                self.fit_window(&mut window, &run, &mut stream, options, to)?;
+            }
+            n += 1;
+            if n % STRIDE == 0 || n == end {
+                let far_bytes = (buffers.0.capacity() + buffers.1.capacity()) * size_of::<C>();
+                let bytes = window.bytes() + far_bytes as u64;
+                counters.window_bytes = counters.window_bytes.max(bytes);
+                let report = WindowProgress {
+                    heaps: n as u64,
+                    rare: run.rare.len(),
+                    largest: largest(&run),
+                    far_scans: counters.far_scans,
+                };
+                let go_on = progress(&report) && !crate::cancel::stopped();
+                if let Some((path, every)) = &options.checkpoint
+                    && (!go_on || saved_at.elapsed() >= *every)
+                {
+                    counters.values_read = stream.read_back;
+                    save(
+                        path,
+                        options,
+                        &window,
+                        &run,
+                        &scratch,
+                        &mut stream,
+                        &counters,
+                    )?;
+                    saved_at = Instant::now();
+                }
+                if !go_on {
+                    crate::cancel::check()?;
+                    return Err(Error::Interrupted { heaps: n as u64 });
+                }
+            }
+        }
+        counters.values_read = stream.read_back;
+        let (heaps, root) = stream.finish()?;
+        let mut histogram = vec![0u64; run.histogram[0].len().max(run.histogram[1].len())];
+        for counts in &run.histogram {
+            for (v, &c) in counts.iter().enumerate() {
+                histogram[v] += c;
+            }
+        }
+        if let Some(zero) = histogram.first_mut() {
+            *zero -= 1; // heap 0, outside Rogalski's range 1..=N
+        }
+        let mut stats = run.finish(&scratch);
+        stats.scans += counters.scans;
+        stats.scan_pairs += counters.scan_pairs;
+        Ok(WindowOutcome {
+            heaps,
+            histogram,
+            stats,
+            far_scans: counters.far_scans,
+            values_read: counters.values_read,
+            window_bytes: counters.window_bytes,
+            root,
+        })
+    }
+
+    /// The largest `t` of any digit: takes read heap `n - t`, splits pair
+    /// heaps summing to `n - t`.
+    fn reach(&self) -> usize {
+        let takes = self.takes.iter().map(|&(t, _, _)| t);
+        takes
+            .chain(self.splits.iter().map(|&(t, _)| t))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Grows the tail, reading it back from the stream, when the last rare
+    /// heap moved past what it covers: every gathered partner `n - t - r`
+    /// must be in it.
+    fn fit_window<C: Cell>(
+        &self,
+        window: &mut Window<C>,
+        run: &Run,
+        stream: &mut StreamWriter,
+        options: &WindowOptions,
+        to: u64,
+    ) -> Result<()> {
+        let need = run.rare.last().map_or(0, |&r| r + self.reach() + 2);
+        if need <= window.keep {
+            return Ok(());
+        }
+        let keep = need.max(2 * window.keep);
+        let bytes = options.sizes.bytes(keep);
+        if bytes > options.memory_limit {
+            return Err(Error::TableTooLarge {
+                to,
+                needed: human_bytes(u128::from(bytes)),
+                limit: human_bytes(u128::from(options.memory_limit)),
+            });
+        }
+        let heaps = window.heaps();
+        let base = heaps.saturating_sub(keep);
+        if base < window.base {
+            let mut tail = Vec::new();
+            read_cells(stream, base, heaps, &mut Vec::new(), &mut tail)?;
+            window.tail = tail;
+            window.base = base;
+        }
+        window.keep = keep;
+        Ok(())
+    }
+
+    /// Lists the rare heaps again, from the stream, after the split changed.
+    fn rebuild_from(
+        &self,
+        run: &mut Run,
+        stream: &mut StreamWriter,
+        n: usize,
+        (far, width): (usize, usize),
+    ) -> Result<()> {
+        let mut values = ReadBack {
+            stream,
+            next: 0,
+            end: n as u64,
+            buffer: Vec::new(),
+            at: 0,
+            error: None,
+            far,
+            width,
+        };
+        run.rebuild_rare(values.by_ref());
+        values.error.map_or(Ok(()), Err)
+    }
+
+    /// Goes on with a scan past the window, on views read back from the
+    /// stream: the pairs `(a, rest - a)` for `a` in `start..start + far`,
+    /// for every splitting digit at once.
+    fn far_scan<C: Cell>(
+        &self,
+        n: usize,
+        mut resume: Resume,
+        run: &Run,
+        scratch: &mut Scratch,
+        scan: &mut FarScan<'_, C>,
+    ) -> Result<u32> {
+        let (stream, (low, high), far) = (&mut *scan.stream, &mut *scan.buffers, scan.far);
+        let bytes = &mut *scan.bytes;
+        let digits = self.splits.iter().map(|&(t, _)| t).filter(|&t| t + 2 <= n);
+        let (least, most) = digits.fold((usize::MAX, 0), |(l, m), t| (l.min(t), m.max(t)));
+        loop {
+            let a0 = resume.start;
+            let a1 = (a0 + far).min(n);
+            read_cells(stream, a0, a1, bytes, low)?;
+            let from = (n + 1 - most).saturating_sub(a1);
+            let to = n - least - a0;
+            read_cells(stream, from, to + 1, bytes, high)?;
+            let view = View {
+                low,
+                low_base: a0,
+                high,
+                high_base: from,
+            };
+            match self.scan_from::<C, false>(n, view, run, scratch, resume.m, a0) {
+                Ok(v) => return Ok(v),
+                Err(next) => resume = next,
+            }
+        }
+    }
+
+    /// A windowed run's state from its checkpoint, with its stream cut back
+    /// to it.
+    fn load<C: Cell>(
+        &self,
+        path: &Path,
+        options: &WindowOptions,
+    ) -> Result<(Window<C>, Run, StreamWriter, Counters)> {
+        let refuse = |reason: String| Error::Checkpoint {
+            path: path.display().to_string(),
+            reason,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| refuse(e.to_string()))?
+            .len();
+        if !(CHECKSUM..=MAX_CHECKPOINT).contains(&size) {
+            return Err(refuse(format!(
+                "is {size} bytes: not a windowed checkpoint"
+            )));
+        }
+        let mut bytes = Vec::new();
+        File::open(path)
+            .and_then(|f| f.take(size).read_to_end(&mut bytes))
+            .map_err(|e| refuse(e.to_string()))?;
+        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM as usize);
+        if u64::from_le_bytes(sum.try_into().expect("8 bytes")) != fnv1a(FNV_OFFSET, body) {
+            return Err(refuse(
+                "damaged or truncated (its checksum does not match)".into(),
+            ));
+        }
+        let line = body
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or_else(|| refuse("not a windowed checkpoint (no header line)".into()))?;
+        let saved: Saved = serde_json::from_slice(&body[..line])
+            .map_err(|e| refuse(format!("not a windowed checkpoint ({e})")))?;
+        if saved.format != WINDOW_FORMAT {
+            return Err(refuse(format!("unknown format '{}'", saved.format)));
+        }
+        if saved.game != options.game {
+            return Err(refuse(format!(
+                "holds a run of {}, not of {}",
+                saved.game, options.game
+            )));
+        }
+        let values = &body[line + 1..];
+        let width = size_of::<C>();
+        if saved.width != options.width
+            || values.len() != (saved.front + saved.tail) * width
+            || saved.base + saved.tail != saved.stream.heaps as usize
+            || saved.rare.len() != saved.rare_values.len()
+        {
+            return Err(refuse("its sizes do not add up".into()));
+        }
+        let (mut front, mut tail) = (Vec::new(), Vec::new());
+        decode(&values[..saved.front * width], &mut front);
+        decode(&values[saved.front * width..], &mut tail);
+        let window = Window {
+            front,
+            limit: options.sizes.front,
+            tail,
+            base: saved.base,
+            keep: saved.keep,
+        };
+        let mut run = self.start(&crate::ValueTable::new());
+        run.split = Split {
+            mask: saved.mask,
+            parity: saved.parity,
+        };
+        run.bits = saved.bits;
+        run.next_choice = saved.next_choice;
+        run.rare = saved.rare;
+        run.rare_values = saved.rare_values;
+        run.histogram = saved.histogram;
+        run.stats.mask_choices = saved.mask_choices;
+        let stream =
+            StreamWriter::resume(&options.stream, &options.game, saved.width, saved.stream)?;
+        let counters = Counters {
+            scans: saved.scans,
+            scan_pairs: saved.scan_pairs,
+            far_scans: saved.far_scans,
+            values_read: saved.values_read,
+            window_bytes: saved.window_bytes,
+        };
+        Ok((window, run, stream, counters))
+    }
+}
+
+/// What a scan past the window reads with: the stream and two buffers.
+struct FarScan<'a, C> {
+    stream: &'a mut StreamWriter,
+    buffers: &'a mut (Vec<C>, Vec<C>),
+    bytes: &'a mut Vec<u8>,
+    far: usize,
+}
+
+/// Reads heaps `from..to` of the stream into `out`, through `bytes`.
+fn read_cells<C: Cell>(
+    stream: &mut StreamWriter,
+    from: usize,
+    to: usize,
+    bytes: &mut Vec<u8>,
+    out: &mut Vec<C>,
+) -> Result<()> {
+    stream.read(from as u64, to as u64, bytes)?;
+    decode(bytes, out);
+    Ok(())
+}
+
+/// Values stored little-endian, `size_of::<C>()` bytes each, as cells.
+fn decode<C: Cell>(bytes: &[u8], out: &mut Vec<C>) {
+    let width = size_of::<C>();
+    out.clear();
+    out.extend(bytes.chunks_exact(width).map(|b| {
+        let mut word = [0u8; 4];
+        word[..width].copy_from_slice(b);
+        C::new(u32::from_le_bytes(word))
+    }));
+}
+
+/// Cells as little-endian bytes, `size_of::<C>()` each, appended to `out`.
+fn encode<C: Cell>(values: &[C], out: &mut Vec<u8>) {
+    let width = size_of::<C>();
+    for v in values {
+        out.extend_from_slice(&v.get().to_le_bytes()[..width]);
+    }
+}
+
+/// Counters a windowed run carries across a checkpoint.
+#[derive(Default)]
+struct Counters {
+    scans: u64,
+    scan_pairs: u64,
+    far_scans: u64,
+    values_read: u64,
+    window_bytes: u64,
+}
+
+fn largest(run: &Run) -> u32 {
+    let top = |counts: &Vec<u64>| counts.iter().rposition(|&c| c > 0).unwrap_or(0);
+    top(&run.histogram[0]).max(top(&run.histogram[1])) as u32
+}
+
+/// Saves the window: the stream first flushed to disk, then the checkpoint
+/// written beside its target, synced and renamed over it.
+fn save<C: Cell>(
+    path: &Path,
+    options: &WindowOptions,
+    window: &Window<C>,
+    run: &Run,
+    scratch: &Scratch,
+    stream: &mut StreamWriter,
+    counters: &Counters,
+) -> Result<()> {
+    let state = stream.sync()?;
+    let saved = Saved {
+        format: WINDOW_FORMAT.to_owned(),
+        width: options.width,
+        game: options.game.clone(),
+        stream: state,
+        keep: window.keep,
+        base: window.base,
+        front: window.front.len(),
+        tail: window.tail.len(),
+        mask: run.split.mask,
+        parity: run.split.parity,
+        bits: run.bits,
+        next_choice: run.next_choice,
+        rare: run.rare.clone(),
+        rare_values: run.rare_values.clone(),
+        histogram: run.histogram.clone(),
+        scans: counters.scans + scratch.scans,
+        scan_pairs: counters.scan_pairs + scratch.scan_pairs,
+        mask_choices: run.stats.mask_choices,
+        far_scans: counters.far_scans,
+        values_read: counters.values_read,
+        window_bytes: counters.window_bytes,
+    };
+    let fail = |e: &dyn std::fmt::Display| Error::Checkpoint {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut bytes = serde_json::to_vec(&saved).map_err(|e| fail(&e))?;
+    bytes.push(b'\n');
+    encode(&window.front, &mut bytes);
+    encode(&window.tail, &mut bytes);
+    let sum = fnv1a(FNV_OFFSET, &bytes);
+    bytes.extend(sum.to_le_bytes());
+    let partial = PathBuf::from(format!("{}.partial", path.display()));
+    let write = || -> std::io::Result<()> {
+        let mut file = File::create(&partial)?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&partial, path)
+    };
+    write().map_err(|e| fail(&e))
+}
+
+/// Checks the value stream at `path`: every chunk's checksum and the root
+/// (refusing damage with [`Error::Stream`]), then computes chunks `chunks`
+/// (every chunk when `None`) again with the windowed engine, into a scratch
+/// stream at `scratch` (removed afterwards), and compares them value by
+/// value. Returns the stream and the chunks recomputed.
+pub fn verify_stream(
+    path: &Path,
+    chunks: Option<std::ops::Range<u64>>,
+    scratch: &Path,
+    memory_limit: u64,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<(super::ValueStream, std::ops::Range<u64>)> {
+    let stream = super::ValueStream::open(path)?;
+    stream.for_each_chunk(0..stream.chunks(), &mut |_, _| Ok(()))?;
+    let chunks = chunks.unwrap_or(0..stream.chunks());
+    if chunks.start >= chunks.end || chunks.end > stream.chunks() {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "chunks {}..{} are not in the stream, which has chunks 0..{}",
+                chunks.start,
+                chunks.end,
+                stream.chunks()
+            ),
+        });
+    }
+    let refuse = |reason: String| Error::Stream {
+        path: path.display().to_string(),
+        reason,
+    };
+    let solver = stream
+        .game
+        .parse::<crate::TakeBreak>()
+        .ok()
+        .as_ref()
+        .and_then(SparseSolver::new)
+        .ok_or_else(|| {
+            refuse(format!(
+                "{} is not a game the windowed engine computes",
+                stream.game
+            ))
+        })?;
+    let last = (chunks.end * super::CHUNK_HEAPS as u64).min(stream.heaps) - 1;
+    let options = WindowOptions {
+        game: stream.game.clone(),
+        stream: scratch.to_owned(),
+        checkpoint: None,
+        resume: false,
+        memory_limit,
+        width: stream.width,
+        sizes: WindowSizes::default(),
+    };
+    let computed = solver.extend_windowed(last, &options, progress).map(|_| ());
+    let compared = computed.and_then(|()| {
+        let again = super::ValueStream::open(scratch)?;
+        stream.for_each_chunk(chunks.clone(), &mut |first, values| {
+            let expected = again.values(first, first + values.len() as u64 - 1)?;
+            match (0..values.len()).find(|&i| values[i] != expected[i]) {
+                Some(i) => Err(refuse(format!(
+                    "g({}) is {} in the stream, but the engine computes {}",
+                    first + i as u64,
+                    values[i],
+                    expected[i]
+                ))),
+                None => Ok(()),
+            }
+        })
+    });
+    let _ = std::fs::remove_file(scratch);
+    compared.map(|()| (stream, chunks))
+}

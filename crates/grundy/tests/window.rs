@@ -1,0 +1,232 @@
+//! Issue 18: the windowed sparse engine against the full-table one, and its
+//! value stream (checksums, damage, resuming).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use grundy::solve::{SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowSizes};
+use grundy::{TakeBreak, ValueTable};
+use proptest::prelude::*;
+
+/// A scratch directory for one test, removed when it ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("grundy-window-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Tiny windows, so that a few thousand heaps drop their tail, scan past
+/// the front and the tail, and read the stream back in several pieces.
+const TINY: WindowSizes = WindowSizes {
+    front: 40,
+    keep: 100,
+    far: 256,
+};
+
+fn options(game: &str, stream: &Path, sizes: WindowSizes) -> WindowOptions {
+    WindowOptions {
+        width: 1,
+        game: game.to_owned(),
+        stream: stream.to_owned(),
+        checkpoint: None,
+        resume: false,
+        memory_limit: 1 << 30,
+        sizes,
+    }
+}
+
+fn windowed(code: &TakeBreak, to: u64, options: &WindowOptions) -> WindowOutcome {
+    SparseSolver::new(code)
+        .unwrap()
+        .extend_windowed(to, options, &mut |_| true)
+        .unwrap()
+}
+
+fn full(code: &TakeBreak, to: u64) -> ValueTable {
+    let mut values = ValueTable::new();
+    SparseSolver::new(code)
+        .unwrap()
+        .extend(&mut values, to, &mut |_| true)
+        .unwrap();
+    values
+}
+
+/// The counts of heaps `1..` of a table.
+fn histogram(values: &ValueTable) -> Vec<u64> {
+    let mut counts = vec![0u64; values.max().map_or(0, |m| m.get() as usize + 1)];
+    for v in values.iter().skip(1) {
+        counts[v.get() as usize] += 1;
+    }
+    counts
+}
+
+/// The first heap where the stream and the table differ, if any.
+fn first_difference(stream: &Path, values: &ValueTable) -> Option<usize> {
+    let read = ValueStream::open(stream).unwrap();
+    assert_eq!(read.heaps, values.len() as u64);
+    let got = read.values(0, read.heaps - 1).unwrap();
+    (0..values.len()).find(|&n| got[n] != values.at(n).get())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn windowed_runs_equal_full_tables_on_random_codes(
+        d0 in prop_oneof![Just(0u8), Just(4u8)],
+        digits in prop::collection::vec(0u8..8, 1..5),
+        unequal in any::<bool>(),
+    ) {
+        let rest: String = digits.iter().map(|d| d.to_string()).collect();
+        let mark = if unequal && d0 == 4 { "!" } else { "" };
+        let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
+        let expected = full(&code, 3000);
+        // Windowed runs store one or two bytes per value.
+        prop_assume!(expected.width() <= 2);
+        let scratch = Scratch::new(&format!("random-{code}"));
+        let stream = scratch.file("values");
+        let mut options = options(&code.to_string(), &stream, TINY);
+        options.width = expected.width() as u8;
+        let outcome = windowed(&code, 3000, &options);
+        prop_assert_eq!(first_difference(&stream, &expected), None, "{}", code);
+        let mut counts = outcome.histogram.clone();
+        while counts.last() == Some(&0) { counts.pop(); }
+        prop_assert_eq!(counts, histogram(&expected), "{}", code);
+    }
+}
+
+#[test]
+fn grundys_game_windowed_equals_the_full_table_and_reads_far_values_back() {
+    let code: TakeBreak = "4!.0".parse().unwrap();
+    let scratch = Scratch::new("grundy");
+    let stream = scratch.file("values");
+    let outcome = windowed(&code, 12_000, &options("4!.0", &stream, TINY));
+    let expected = full(&code, 12_000);
+    assert_eq!(first_difference(&stream, &expected), None);
+    assert!(
+        outcome.far_scans > 0 && outcome.values_read > 0,
+        "{outcome:?}"
+    );
+    // The same run with the default window never leaves memory.
+    let near = windowed(
+        &code,
+        12_000,
+        &options("4!.0", &stream, WindowSizes::default()),
+    );
+    assert_eq!(near.far_scans, 0);
+    assert_eq!(
+        (near.root, near.histogram),
+        (outcome.root, outcome.histogram)
+    );
+}
+
+#[test]
+fn the_stream_reads_back_its_histogram_and_refuses_damage() {
+    let code: TakeBreak = "0.167".parse().unwrap();
+    let scratch = Scratch::new("damage");
+    let path = scratch.file("values");
+    // Three chunks of 2^16 heaps, the last one short.
+    let outcome = windowed(
+        &code,
+        150_000,
+        &options("0.167", &path, WindowSizes::default()),
+    );
+    let stream = ValueStream::open(&path).unwrap();
+    assert_eq!(
+        (stream.game.as_str(), stream.heaps, stream.chunks()),
+        ("0.167", 150_001, 3)
+    );
+    assert_eq!(stream.root, outcome.root);
+    let mut counts = stream.histogram(150_000).unwrap();
+    counts.resize(outcome.histogram.len(), 0);
+    assert_eq!(counts, outcome.histogram);
+    let clean = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8]| -> String {
+        std::fs::write(&path, bytes).unwrap();
+        match ValueStream::open(&path).and_then(|s| s.histogram(u64::MAX)) {
+            Err(grundy::Error::Stream { reason, .. }) => reason,
+            other => panic!("damage not refused: {other:?}"),
+        }
+    };
+    for at in [10, clean.len() / 2, clean.len() - 20, clean.len() - 1] {
+        let mut bytes = clean.clone();
+        bytes[at] ^= 0x04;
+        let reason = refused(&bytes);
+        assert!(
+            reason.contains("damaged")
+                || reason.contains("not a value stream")
+                || reason.contains("root")
+                || reason.contains("truncated"),
+            "byte {at}: {reason}"
+        );
+    }
+    for len in [0, 30, clean.len() - 16, clean.len() - 1] {
+        assert!(!refused(&clean[..len]).is_empty(), "{len} bytes");
+    }
+}
+
+#[test]
+fn an_interrupted_windowed_run_resumes_to_the_same_stream() {
+    let code: TakeBreak = "4!.0".parse().unwrap();
+    let scratch = Scratch::new("resume");
+    let stream = scratch.file("values");
+    let whole = windowed(&code, 15_000, &options("4!.0", &stream, TINY));
+    let mut resumable = options("4!.0", &stream, TINY);
+    resumable.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
+    let solver = SparseSolver::new(&code).unwrap();
+    // Stopped three times, as Ctrl-C does, each resumed from its checkpoint.
+    for stop in [4_000, 8_000, 12_000] {
+        let stopped = solver.extend_windowed(15_000, &resumable, &mut |p| p.heaps < stop);
+        assert!(
+            matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+            "{stopped:?}"
+        );
+        resumable.resume = true;
+    }
+    let resumed = solver
+        .extend_windowed(15_000, &resumable, &mut |_| true)
+        .unwrap();
+    assert_eq!(resumed.root, whole.root);
+    assert_eq!(resumed.histogram, whole.histogram);
+    assert_eq!(ValueStream::open(&stream).unwrap().root, whole.root);
+}
+
+#[test]
+fn a_value_past_the_width_is_refused_and_two_bytes_hold_it() {
+    // 0.034 reaches 256 at heap 26376.
+    let code: TakeBreak = "0.034".parse().unwrap();
+    let scratch = Scratch::new("wide");
+    let stream = scratch.file("values");
+    let mut narrow = options("0.034", &stream, WindowSizes::default());
+    let refused = SparseSolver::new(&code)
+        .unwrap()
+        .extend_windowed(30_000, &narrow, &mut |_| true);
+    assert!(
+        matches!(
+            refused,
+            Err(grundy::Error::ValueTooWide {
+                heap: 26_376,
+                value: 256,
+                width: 1
+            })
+        ),
+        "{refused:?}"
+    );
+    narrow.width = 2;
+    windowed(&code, 30_000, &narrow);
+    assert_eq!(first_difference(&stream, &full(&code, 30_000)), None);
+}
