@@ -41,6 +41,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, to_bytes};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
@@ -133,6 +134,15 @@ fn routes(computing: usize) -> Router {
         .merge(computed)
         .fallback(|| async {
             failure(StatusCode::NOT_FOUND, "no such page".into()).into_response()
+        })
+        .method_not_allowed_fallback(|| async {
+            failure(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this page does not take that method (POST /api/position and /api/move, GET \
+                 the others)"
+                    .into(),
+            )
+            .into_response()
         })
         .layer(middleware::from_fn(read_body))
 }
@@ -432,7 +442,16 @@ struct TableAnalysis {
     values: Vec<Nimber>,
 }
 
-async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
+/// A query or body axum could not read, as the API's JSON error.
+fn unreadable(status: StatusCode, text: String) -> Response {
+    failure(status, text).into_response()
+}
+
+async fn analyze_game(query: Result<Query<TableQuery>, QueryRejection>) -> Response {
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
     let result = blocking(move || {
         let found = compute(&query)?;
         Ok(TableAnalysis {
@@ -448,7 +467,11 @@ async fn analyze_game(Query(query): Query<TableQuery>) -> Response {
     }
 }
 
-async fn plot(Query(query): Query<TableQuery>) -> Response {
+async fn plot(query: Result<Query<TableQuery>, QueryRejection>) -> Response {
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
     let view = match query.view.as_deref() {
         None | Some("scatter") => View::Scatter,
         Some("table") => View::Table,
@@ -540,7 +563,11 @@ fn explain(
         .map_err(engine_error)
 }
 
-async fn position(Json(request): Json<PositionRequest>) -> Response {
+async fn position(request: Result<Json<PositionRequest>, JsonRejection>) -> Response {
+    let request = match request {
+        Ok(Json(request)) => request,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
     let result = blocking(move || {
         let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
         explain(&game, &table, &request.heaps)
@@ -552,7 +579,11 @@ async fn position(Json(request): Json<PositionRequest>) -> Response {
     }
 }
 
-async fn move_and_reply(Json(request): Json<MoveRequest>) -> Response {
+async fn move_and_reply(request: Result<Json<MoveRequest>, JsonRejection>) -> Response {
+    let request = match request {
+        Ok(Json(request)) => request,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
     let result = blocking(move || {
         let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
         let played = grundy::play_move(
@@ -742,6 +773,130 @@ mod tests {
             json!({ "game": "", "script": "fn options(n) { loop {} }", "heaps": [3] }),
         );
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    /// The router under fuzzed requests: methods, paths and queries built
+    /// from the API's own words, numbers at the edges and stray bytes, and
+    /// bodies that are JSON of every shape, truncated or not JSON at all.
+    /// No request may panic the handler (a 500) or leave it without an
+    /// answer; every refusal is a JSON `{"error": ...}`. Cases come from
+    /// `GRUNDY_FUZZ_CASES` (default 48); for a longer run:
+    /// `GRUNDY_FUZZ_CASES=5000 cargo test --release -p grundy-cli fuzzed`.
+    #[test]
+    fn fuzzed_requests_are_answered_never_panicked() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let cases = std::env::var("GRUNDY_FUZZ_CASES")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(48);
+        let word = prop_oneof![
+            Just("kayles".to_owned()),
+            Just("0.137".to_owned()),
+            Just("0.{2+}".to_owned()),
+            Just("4.{62}".to_owned()),
+            Just("0.&9223372036854775807;".to_owned()),
+            Just("sub(1,3,4)".to_owned()),
+            Just("wythoff".to_owned()),
+            Just("rook(kayles,nim)".to_owned()),
+            Just("grundy".to_owned()),
+            Just("".to_owned()),
+            "[ -~]{0,12}",
+        ];
+        let number = prop_oneof![
+            (0u64..40).prop_map(|n| n.to_string()),
+            Just("-1".to_owned()),
+            Just("18446744073709551616".to_owned()),
+            Just("1e300".to_owned()),
+            Just("2^70".to_owned()),
+            Just("x".to_owned()),
+        ];
+        let path = prop_oneof![
+            Just("/api/analyze"),
+            Just("/api/plot"),
+            Just("/api/position"),
+            Just("/api/move"),
+            Just("/api/games"),
+            Just("/"),
+            Just("/api/../etc/passwd"),
+            Just("/nowhere"),
+        ];
+        let value = prop_oneof![
+            word.clone().prop_map(Value::from),
+            number
+                .clone()
+                .prop_map(|n| n.parse::<u64>().map_or(Value::from(n), Value::from)),
+            prop::collection::vec(0u64..50, 0..4).prop_map(Value::from),
+            Just(Value::Null),
+            Just(json!([[1, 2], {"a": 1}])),
+        ];
+        let body = prop_oneof![
+            (word.clone(), value.clone(), value.clone(), value.clone()).prop_map(
+                |(game, heaps, component, to)| {
+                    json!({"game": game, "heaps": heaps, "component": component, "to": to})
+                        .to_string()
+                }
+            ),
+            (word.clone(), value.clone()).prop_map(|(game, heaps)| {
+                let text = json!({"game": game, "heaps": heaps}).to_string();
+                text[..text.len() / 2].to_owned()
+            }),
+            "[ -~]{0,40}",
+        ];
+        let request = (any::<bool>(), path, word, number, body);
+        let runtime = runtime();
+        let mut runner = TestRunner::new(Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        runner
+            .run(&request, |(is_post, path, game, to, body)| {
+                let query: String = format!("game={game}&to={to}")
+                    .bytes()
+                    .map(|b| match b {
+                        b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'=' | b'&' | b'.' => {
+                            (b as char).to_string()
+                        }
+                        _ => format!("%{b:02X}"),
+                    })
+                    .collect();
+                let uri = format!("{path}?{query}");
+                let request = if is_post {
+                    Request::post(uri)
+                        .header(header::CONTENT_TYPE, "application/json")
+                        .body(Body::from(body))
+                } else {
+                    Request::get(uri).body(Body::empty())
+                }
+                .unwrap();
+                let response = runtime.block_on(async {
+                    tokio::time::timeout(HANG, router().oneshot(request)).await
+                });
+                let response = response.expect("answered before the hang guard").unwrap();
+                let status = response.status();
+                prop_assert!(
+                    status != StatusCode::INTERNAL_SERVER_ERROR,
+                    "{} {}",
+                    path,
+                    query
+                );
+                if status.is_client_error() || status.is_server_error() {
+                    let body = runtime
+                        .block_on(to_bytes(response.into_body(), 1 << 20))
+                        .unwrap();
+                    let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                    prop_assert!(
+                        parsed["error"].is_string(),
+                        "{} {}: {:?}",
+                        status,
+                        path,
+                        body
+                    );
+                }
+                Ok(())
+            })
+            .unwrap();
     }
 
     /// Sends one request to `app` in the current runtime: status and body.
