@@ -349,11 +349,15 @@ impl CoinRule {
     /// For rules whose moves from coin `n` are few (at most `n`), calls
     /// `visit(g(S), S)` for each set `S` of other coins a move may turn,
     /// until `visit` returns true.
+    ///
+    /// The coins come as a closure that lists them, so that only the sets
+    /// kept pay for a list: the table of `N` coins of the ruler game visits
+    /// `N^2 / 2` runs and keeps none (listing each made it cubic).
     fn each_completion(
         &self,
         values: &[Nimber],
         n: usize,
-        visit: &mut dyn FnMut(Nimber, &[usize]) -> bool,
+        visit: &mut dyn FnMut(Nimber, &dyn Fn() -> Vec<usize>) -> bool,
     ) {
         match *self {
             CoinRule::Ruler | CoinRule::Runs(_) => {
@@ -367,11 +371,8 @@ impl CoinRule {
                     if j > 0 {
                         sum ^= values[n - j];
                     }
-                    if j >= 64 || allowed >> j & 1 == 1 {
-                        let run: Vec<usize> = (n - j..n).collect();
-                        if visit(sum, &run) {
-                            return;
-                        }
+                    if (j >= 64 || allowed >> j & 1 == 1) && visit(sum, &|| (n - j..n).collect()) {
+                        return;
                     }
                 }
             }
@@ -379,7 +380,7 @@ impl CoinRule {
                 let mut i = 1;
                 while 1 + i < n - i {
                     let sum = values[1] ^ values[1 + i] ^ values[n - i];
-                    if visit(sum, &[1, 1 + i, n - i]) {
+                    if visit(sum, &|| vec![1, 1 + i, n - i]) {
                         return;
                     }
                     i += 1;
@@ -413,7 +414,7 @@ impl CoinRule {
             CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => {
                 self.each_completion(values, n, &mut |sum, coins| {
                     if sum == target {
-                        found.push(coins.iter().rev().copied().collect());
+                        found.push(coins().into_iter().rev().collect());
                     }
                     found.len() >= limit
                 });
