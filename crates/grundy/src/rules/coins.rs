@@ -57,6 +57,9 @@ pub enum CoinRule {
     Grunt,
 }
 
+/// Lists the coins of one move, when asked (see `CoinRule::each_completion`).
+type ListCoins<'a> = dyn Fn() -> Vec<usize> + 'a;
+
 /// The largest set of coins a `turn(k)` rule may name: the value table
 /// costs `k` bitsets per coin.
 const MAX_TURNED: usize = 64;
@@ -357,7 +360,7 @@ impl CoinRule {
         &self,
         values: &[Nimber],
         n: usize,
-        visit: &mut dyn FnMut(Nimber, &dyn Fn() -> Vec<usize>) -> bool,
+        visit: &mut dyn FnMut(Nimber, &ListCoins) -> bool,
     ) {
         match *self {
             CoinRule::Ruler | CoinRule::Runs(_) => {
