@@ -5,8 +5,9 @@
 //! engine's generic solver ([`grundy::analyze_positions`]) as an explicit
 //! game, so cycles are reported instead of looping.
 
+use grundy::solve::Memo;
 use grundy::solve::{Adjacency, LoopyValue, Outcome, loopy_values, sum_outcome};
-use grundy::{Error, Options, Ruleset, analyze_positions};
+use grundy::{Error, MemoSolver, Options, Ruleset, analyze_positions, analyze_positions_with};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -98,6 +99,10 @@ pub struct GeneralRules {
     /// Where the options of each explored position lie in `listed`.
     explored: Vec<Option<(usize, usize)>>,
     listed: Options<u32>,
+    /// The values found so far: explored positions keep their options, so
+    /// a value once found stays right, and a query searches only what it
+    /// adds (a fresh search per call made calls slower as the cache grew).
+    memo: Memo<u32>,
 }
 
 /// The explored part of a game, as the engine's solvers see it: positions
@@ -241,6 +246,7 @@ impl GeneralRules {
             positions: Vec::new(),
             explored: Vec::new(),
             listed: Options::new(),
+            memo: Memo::default(),
         })
     }
 
@@ -258,7 +264,15 @@ impl GeneralRules {
         positions: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<SumAnalysis> {
         let numbers = self.explore(py, &positions)?;
-        let found = analyze_positions(&Explored(self), &numbers).map_err(|e| self.error(py, e))?;
+        let memo = std::mem::take(&mut self.memo);
+        let (found, memo) = {
+            let explored = Explored(self);
+            let mut solver = MemoSolver::resume(&explored, memo);
+            let found = analyze_positions_with(&mut solver, &numbers);
+            (found, solver.into_memo())
+        };
+        self.memo = memo;
+        let found = found.map_err(|e| self.error(py, e))?;
         let moves = found
             .winning_moves
             .into_iter()

@@ -72,8 +72,8 @@ pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
     Component, ExplainedHeap, ExplainedOption, ExplainedSum, LISTED_OPTIONS_LIMIT, Listing,
     MoveCounts, MoveReply, PositionMove, PositionSum, SumAnalysis, TokenSum, Winner, WinningMove,
-    analyze_positions, analyze_sum, explain_sum, has_option, move_counts, play_move, play_tokens,
-    winning_move_counts, winning_targets,
+    analyze_positions, analyze_positions_with, analyze_sum, explain_sum, has_option, move_counts,
+    play_move, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

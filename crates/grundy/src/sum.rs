@@ -802,7 +802,17 @@ pub fn analyze_positions<R: Ruleset>(
     rules: &R,
     positions: &[R::Position],
 ) -> Result<PositionSum<R::Position>> {
-    let mut solver = MemoSolver::new(rules);
+    analyze_positions_with(&mut MemoSolver::new(rules), positions)
+}
+
+/// [`analyze_positions`] with a solver the caller keeps (see
+/// [`MemoSolver::resume`]): values found by earlier calls are not searched
+/// again.
+pub fn analyze_positions_with<R: Ruleset>(
+    solver: &mut MemoSolver<'_, R>,
+    positions: &[R::Position],
+) -> Result<PositionSum<R::Position>> {
+    let rules = solver.rules();
     sum_by_values(rules, positions, &mut |p| solver.value(p))
 }
 

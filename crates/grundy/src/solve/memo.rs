@@ -26,6 +26,15 @@ enum Slot {
     Done(Nimber),
 }
 
+/// The values a [`MemoSolver`] finished, kept between solvers.
+pub struct Memo<P>(FxHashMap<P, Slot>);
+
+impl<P> Default for Memo<P> {
+    fn default() -> Self {
+        Memo(FxHashMap::default())
+    }
+}
+
 /// How a stack frame combines the values of its options.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Combine {
@@ -97,6 +106,29 @@ impl<'r, R: Ruleset> MemoSolver<'r, R> {
     pub fn with_budget(mut self, positions: usize) -> Self {
         self.budget = positions;
         self
+    }
+
+    /// A solver that starts from the values an earlier one finished
+    /// ([`MemoSolver::into_memo`]) over the same rules, or rules that only
+    /// added positions since (as a game explored step by step does): a
+    /// cache that outlives one borrow of the rules, so that each query costs
+    /// the positions it adds, not every position cached.
+    pub fn resume(rules: &'r R, memo: Memo<R::Position>) -> Self {
+        MemoSolver {
+            memo: memo.0,
+            ..MemoSolver::new(rules)
+        }
+    }
+
+    /// The values finished so far, for [`MemoSolver::resume`].
+    pub fn into_memo(mut self) -> Memo<R::Position> {
+        self.abandon();
+        Memo(std::mem::take(&mut self.memo))
+    }
+
+    /// The rules the solver plays.
+    pub fn rules(&self) -> &'r R {
+        self.rules
     }
 
     /// The number of positions evaluated so far.

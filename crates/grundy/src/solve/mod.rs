@@ -32,7 +32,7 @@ pub use loopy::{
     Adjacency, LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values,
     retrograde, sum_outcome, sum_retrograde,
 };
-pub use memo::{DEFAULT_POSITION_BUDGET, MemoSolver};
+pub use memo::{DEFAULT_POSITION_BUDGET, Memo, MemoSolver};
 pub use plain::Plain;
 pub use sparse::{Pipeline, SparseSolver, SparseStats};
 pub use stream::{STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
