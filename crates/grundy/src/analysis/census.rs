@@ -39,7 +39,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use super::{Analysis, Limits, Periodicity, Support, analyze_from, equality_reach};
+use super::{Analysis, Limits, Periodicity, analyze_from, equality_reach};
 use crate::report::{CensusRow, Digest, Stopped};
 use crate::{Cancel, Error, HeapGame, Result, TableSolver, TakeBreak, ValueTable};
 
@@ -316,16 +316,8 @@ fn empty_row(game: &impl std::fmt::Display) -> CensusRow {
 fn row_of(found: &Analysis, max: u64) -> CensusRow {
     let (max_value, max_value_at) = found.max_value();
     let period = found.periodicity;
-    let (theorem, last_heap_needed) = match (period, found.support) {
-        (
-            Some(_),
-            Support::Proven {
-                theorem,
-                last_heap_needed,
-            },
-        ) => (Some(theorem.name().to_owned()), Some(last_heap_needed)),
-        _ => (None, None),
-    };
+    let (theorem, last_heap_needed) = found.proof().unzip();
+    let theorem = theorem.map(str::to_owned);
     let sparse = found.sparse.as_ref();
     let known = found.values.len();
     let proven = period.filter(|_| found.is_proven());

@@ -286,6 +286,21 @@ impl Analysis {
         self.periodicity.is_some() && self.support != Support::Observed
     }
 
+    /// The theorem that proves the period and the last heap its proof
+    /// needed, when a theorem proves it.
+    pub fn proof(&self) -> Option<(&'static str, usize)> {
+        match (self.periodicity, self.support) {
+            (
+                Some(_),
+                Support::Proven {
+                    theorem,
+                    last_heap_needed,
+                },
+            ) => Some((theorem.name(), last_heap_needed)),
+            _ => None,
+        }
+    }
+
     /// The largest value and the first heap that has it.
     pub fn max_value(&self) -> (Nimber, usize) {
         let max = self.values.max().unwrap_or(Nimber::ZERO);

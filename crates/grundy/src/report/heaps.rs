@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer};
 
 use super::{Decimal, Generalized, Listed};
 use crate::analysis::{
-    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Support, Tuples,
+    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Tuples,
 };
 use crate::solve::{LoopyValue, Outcome};
 use crate::{Nimber, ValueTable};
@@ -161,16 +161,7 @@ impl AnalysisReport {
         let (max_value, max_value_at) = found.max_value();
         let p_positions = Listed::of(found.p_positions());
         let period = found.periodicity;
-        let (theorem, last_heap_needed) = match (period, found.support) {
-            (
-                Some(_),
-                Support::Proven {
-                    theorem,
-                    last_heap_needed,
-                },
-            ) => (Some(theorem.name()), Some(last_heap_needed)),
-            _ => (None, None),
-        };
+        let (theorem, last_heap_needed) = found.proof().unzip();
         let sparse = found.sparse.as_ref();
         AnalysisReport {
             game: written.trim().to_owned(),
