@@ -218,19 +218,20 @@ enum RatioArg {
 }
 
 /// Fibonacci Nim (each take at most `ratio` times the last, rounded down:
-/// an int, or a fraction as a string such as `"3/2"` or `"1.5"`; `limit` the
+/// an int, or a fraction as a string such as `"3/2"` or `"1.5"`; 2 when
+/// not given; `limit` the
 /// largest take now, by default the opening `heap - 1`): the document
 /// `grundy fibonacci-nim --format json` prints (`heap`, `limit`, `ratio`,
 /// `winner`, `winning_takes`, `zeckendorf`).
 #[pyfunction]
-#[pyo3(signature = (heap, *, limit = None, ratio = RatioArg::Whole(2)))]
+#[pyo3(signature = (heap, *, limit = None, ratio = None))]
 fn fibonacci_nim<'py>(
     py: Python<'py>,
     heap: u64,
     limit: Option<u64>,
-    ratio: RatioArg,
+    ratio: Option<RatioArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ratio: Ratio = match ratio {
+    let ratio: Ratio = match ratio.unwrap_or(RatioArg::Whole(2)) {
         RatioArg::Whole(n) => n.to_string(),
         RatioArg::Written(text) => text,
     }

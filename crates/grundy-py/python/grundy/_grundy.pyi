@@ -348,11 +348,12 @@ def hackenbush(pictures: Sequence[str]) -> dict[str, Any]:
     nim-sum, winner, every winning cut; and ``values``."""
 
 def fibonacci_nim(
-    heap: int, *, limit: Optional[int] = None, ratio: Union[int, str] = 2
+    heap: int, *, limit: Optional[int] = None, ratio: Union[int, str, None] = None
 ) -> dict[str, Any]:
     """Fibonacci Nim, as ``grundy fibonacci-nim --format json`` prints it:
     the winner, the winning takes, the Zeckendorf representation. ``ratio``
-    is an int or a fraction written as a string (``"3/2"``, ``"1.5"``)."""
+    is an int or a fraction written as a string (``"3/2"``, ``"1.5"``); 2
+    when not given."""
 
 def nim_add(a: int, b: int) -> int: ...
 def nim_mul(a: int, b: int) -> int: ...
