@@ -284,13 +284,13 @@ impl Hackenbush {
         let fused = self.fuse(None);
         let Fused {
             order,
-            low,
             parent_edge,
             visited,
             part,
             value,
+            ..
         } = &fused;
-        let bridge_into = |w: usize, e: usize| parent_edge[w] == e && low[w] == order[w];
+        let bridge_into = |w: usize, e: usize| fused.is_bridge_into(w, e);
         // Discovery order reaches a part's name after the part it stands on.
         let mut need: Vec<Option<Nimber>> = vec![None; self.names.len()];
         need[0] = Some(target);
@@ -347,15 +347,9 @@ impl Hackenbush {
     pub fn cuts_by_value(&self) -> Result<Vec<(Nimber, u64)>> {
         const UNSEEN: usize = usize::MAX;
         let fused = self.fuse(None);
-        let Fused {
-            order,
-            low,
-            parent_edge,
-            visited,
-            part,
-            value,
-        } = &fused;
-        let bridge_into = |w: usize, e: usize| parent_edge[w] == e && low[w] == order[w];
+        let bridge_into = |w: usize, e: usize| fused.is_bridge_into(w, e);
+        let (order, parent_edge, part, value) =
+            (&fused.order, &fused.parent_edge, &fused.part, &fused.value);
         let mut counts: std::collections::BTreeMap<u32, u64> = Default::default();
         let mut loops = vec![0u64; self.names.len()];
         let mut reshaping = Vec::new();
@@ -389,7 +383,7 @@ impl Hackenbush {
         let bits = usize::BITS - (self.edges.len() + 1).leading_zeros() + 1;
         let mut tries = ValueTries::new(bits);
         let mut root: Vec<u32> = vec![NO_NODE; self.names.len()];
-        for &v in visited {
+        for &v in &fused.visited {
             if part[v] == v && loops[v] > 0 {
                 let key = (value[v] ^ Nimber::new(1)).get();
                 let single = tries.single(key, loops[v]);
@@ -398,7 +392,7 @@ impl Hackenbush {
         }
         // Reverse discovery order finishes every part standing on part `p`
         // before `p` itself.
-        for &c in visited.iter().rev() {
+        for &c in fused.visited.iter().rev() {
             let e = parent_edge[c];
             if e == UNSEEN || !bridge_into(c, e) {
                 continue;
@@ -570,6 +564,13 @@ impl ValueTries {
                 }
             }
         }
+    }
+}
+
+impl Fused {
+    /// Whether edge `e` is the search-tree edge into `w` and a bridge.
+    fn is_bridge_into(&self, w: usize, e: usize) -> bool {
+        self.parent_edge[w] == e && self.low[w] == self.order[w]
     }
 }
 
