@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+mod common;
+
 /// The hang guard.
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -26,21 +28,7 @@ fn stdout(args: &[&str]) -> String {
 /// Bad input or a refused budget: exit code 2, nothing on stdout, one line
 /// on stderr that contains every `needle`.
 fn rejects(args: &[&str], needles: &[&str]) {
-    let assert = grundy(args).code(2);
-    let output = assert.get_output();
-    assert!(output.stdout.is_empty(), "{args:?}: no output on stdout");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line, got {stderr:?}"
-    );
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {stderr:?} should mention {needle:?}"
-        );
-    }
+    common::refused(grundy(args), args, needles);
 }
 
 /// The last value of a `--format csv` table.

@@ -3,6 +3,9 @@
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
+mod common;
+use common::Scratch;
+
 fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
     Command::cargo_bin("grundy").unwrap().args(args).assert()
 }
@@ -12,49 +15,10 @@ fn stdout_json(args: &[&str]) -> Value {
     serde_json::from_slice(&output).expect("valid JSON")
 }
 
-/// A fresh directory for one test's files, removed when the test ends
-/// (passing or not).
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("grundy-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = std::path::Path;
-
-    fn deref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Bad input: exit code 2, nothing on stdout, one line on stderr that
 /// contains `needle`.
 fn rejects(args: &[&str], needle: &str) {
-    let assert = grundy(args).code(2);
-    let output = assert.get_output();
-    assert!(output.stdout.is_empty(), "{args:?}: no output on stdout");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line, got {stderr:?}"
-    );
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{args:?}: {stderr:?} should mention {needle:?}"
-    );
+    common::refused(grundy(args), args, &[needle]);
 }
 
 #[test]

@@ -2,35 +2,17 @@
 //! streams (histograms in Rogalski's format, verification, damage refused)
 //! and resuming after SIGKILL.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
 
+mod common;
+use common::Scratch;
+
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
-}
-
-/// A scratch directory for one test, removed when it ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("grundy-record-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -49,7 +31,7 @@ fn path(p: &Path) -> &str {
 #[test]
 fn a_windowed_run_streams_rogalskis_histograms_and_verifies() {
     let scratch = Scratch::new("hist");
-    let stream = scratch.file("0.161.values");
+    let stream = scratch.join("0.161.values");
     let (code, _, err) = run(&[
         "analyze",
         "0.161",
@@ -152,7 +134,7 @@ fn root(report: &str) -> String {
 #[test]
 fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
     let scratch = Scratch::new("kill");
-    let (values, checkpoint) = (scratch.file("g.values"), scratch.file("g.ckpt"));
+    let (values, checkpoint) = (scratch.join("g.values"), scratch.join("g.ckpt"));
     let args = |resume: bool| {
         let mut args = vec![
             "analyze".to_owned(),
@@ -172,7 +154,7 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
         ]);
         args
     };
-    let plain = scratch.file("plain.values");
+    let plain = scratch.join("plain.values");
     let whole = grundy()
         .args([
             "analyze",
