@@ -375,7 +375,8 @@ pub fn guess_report(values: &[Nimber], analysis: Option<&super::Analysis>) -> Gu
     }
 }
 
-pub(super) fn gcd(a: u64, b: u64) -> u64 {
+/// The greatest common divisor, by Euclid's algorithm (`gcd(a, 0) = a`).
+pub(crate) fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 

@@ -25,7 +25,7 @@ pub use count::{
     TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
     count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
-use guess::gcd;
+pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};

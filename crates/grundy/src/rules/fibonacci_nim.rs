@@ -53,10 +53,7 @@ impl Ratio {
         if numerator == 0 || denominator == 0 {
             return None;
         }
-        let (mut a, mut b) = (numerator, denominator);
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
+        let a = crate::analysis::gcd(numerator, denominator);
         Some(Ratio {
             numerator: numerator / a,
             denominator: denominator / a,
