@@ -16,9 +16,9 @@
 //!   heaps. At transform point `w` each heap's `x^{g(h)}` becomes its sign
 //!   `+1` or `-1`; if `P` heaps have `+1` and `M` have `-1` (so `P - M` is
 //!   `W(H)(w)` and `P + M = N`), the product is `(1 - y)^{-P} (1 + y)^{-M}`
-//!   (or `(1 + y)^P (1 - y)^M`), whose coefficient of `y^k` is a sum of `k +
-//!   1` products of binomials. Ordered tuples of distinct heaps are the
-//!   sets times `k!`.
+//!   (or `(1 + y)^P (1 - y)^M`), whose coefficient of `y^k` follows a
+//!   three-term recurrence in `k` steps (see `coefficients_by_recurrence`).
+//!   Ordered tuples of distinct heaps are the sets times `k!`.
 //! - `c` copies of one component are `W(H)^c`, a pointwise power.
 //! - Histograms of games with a proven period come from it, for ranges up
 //!   to `10^18` heaps: the heaps before the pre-period, whole periods, and
@@ -26,8 +26,9 @@
 //!
 //! Counts are exact big integers, or residues modulo `m`: with the
 //! transform when `m` is odd (so `V = 2^b` is invertible), by direct
-//! convolution otherwise; counts of unordered positions modulo `m` are
-//! computed exactly and reduced.
+//! convolution otherwise; counts of unordered positions take residues at
+//! every step modulo an odd prime above the number of heaps, and are
+//! computed exactly and reduced modulo any other `m`.
 
 use std::fmt;
 
