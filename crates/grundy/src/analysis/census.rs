@@ -462,7 +462,7 @@ struct Joined {
 /// to its class when each link of its chain is: both periodicities proven,
 /// plain, and the values agreeing on `0..equality_reach` (for a shifted
 /// game the pre-period of `g(n + 1)` is one less). Equality on fingerprints is up to hash collisions, which
-/// [`Fingerprint`] makes improbable rather than impossible.
+/// `Fingerprint` makes improbable rather than impossible.
 pub fn classify(rows: &mut [CensusRow]) {
     let horizon = |r: &CensusRow| r.digests.last().map_or(0, |d| d.heaps);
     let mut order: Vec<usize> = (0..rows.len()).collect();

@@ -577,13 +577,13 @@ pub const EXACT_COPIES_LIMIT: u64 = 100_000;
 
 /// The most heaps a count of unordered positions, or of ordered ones of
 /// distinct heaps, takes (each transform point runs a recurrence of `k`
-/// steps; see [`coefficients_by_recurrence`]).
+/// steps; see `coefficients_by_recurrence`).
 pub const UNORDERED_HEAPS_LIMIT: u64 = 1_000_000;
 
 /// The default for the most machine-word operations an unordered count may
 /// cost (about ten seconds on one core): transform points times heaps,
 /// times the words of the numbers when counting exactly (see
-/// [`unordered_cost`]).
+/// `unordered_cost`).
 pub const UNORDERED_WORK_LIMIT: u64 = 1_000_000_000;
 
 /// The budgets of [`count_tuples`] for unordered and distinct counts.
@@ -593,7 +593,7 @@ pub struct TupleBudget {
     /// [`UNORDERED_HEAPS_LIMIT`]; the recurrence keeps a table of `k`
     /// inverses modulo a prime).
     pub max_heaps: u64,
-    /// The most machine-word operations ([`unordered_cost`]; default
+    /// The most machine-word operations (`unordered_cost`; default
     /// [`UNORDERED_WORK_LIMIT`]).
     pub work: u64,
 }
@@ -657,7 +657,7 @@ pub fn count_copies(
 /// tuples, multisets or sets (by generating functions; see the module
 /// notes), within `budget` unless ordered: at most `budget.max_heaps`
 /// heaps (past them, [`Error::TooManyHeaps`]) and `budget.work`
-/// operations ([`unordered_cost`]).
+/// operations (`unordered_cost`).
 ///
 /// Modulo a prime `m > k` every step is a residue operation; otherwise the
 /// counts are computed exactly and then reduced.
@@ -842,7 +842,7 @@ fn coefficients_by_recurrence<R: Recurrence>(
     now
 }
 
-/// What [`coefficients_by_recurrence`] computes in: exact integers, or
+/// What `coefficients_by_recurrence` computes in: exact integers, or
 /// residues modulo a prime larger than every divisor. Multipliers are
 /// machine integers (at most the number of heaps plus `k`), so each step
 /// is linear in the size of the numbers.
