@@ -27,7 +27,9 @@ pub use coins::{
 pub use divisor::DivisorGame;
 pub use fibonacci_nim::{FibonacciNim, Ratio, TakeOutcome, zeckendorf};
 pub use graph::{GameGraph, GraphValues};
-pub use hackenbush::{Hackenbush, HackenbushSum, analyze_hackenbush, hackenbush_move_counts};
+pub use hackenbush::{
+    Hackenbush, HackenbushSum, REVALUE_BUDGET, analyze_hackenbush, hackenbush_move_counts,
+};
 pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
