@@ -25,6 +25,7 @@ mod sparse;
 mod stream;
 mod sweep;
 mod table;
+mod wanted;
 mod window;
 
 pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};

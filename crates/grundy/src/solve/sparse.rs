@@ -37,6 +37,7 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
+use super::wanted::Wanted;
 use crate::transform::walsh_hadamard;
 use crate::values::Cells;
 use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
@@ -44,8 +45,13 @@ use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
 
-/// Pairs searched together in one block of a scan.
+/// Pairs searched together in the first block of a scan: most scans find
+/// their value within a few blocks, so the first ones are short.
 const BLOCK: usize = 64;
+
+/// The longest block of a scan: each block is twice the last (up to this),
+/// so that a long scan spends its time comparing, not on blocks' bounds.
+const LONGEST_BLOCK: usize = 4096;
 
 /// Counters describing a sparse run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -256,13 +262,33 @@ enum Outcome {
 }
 
 /// A compact table cell holding values below `LIMIT`.
-pub(super) trait Cell: Copy + Default + Send + Sync + 'static {
+pub(super) trait Cell:
+    Copy + Default + Eq + std::ops::BitXor<Output = Self> + Send + Sync + 'static
+{
     /// Every value stored is below this.
     const LIMIT: u32;
     /// The cell of a value below `LIMIT`.
     fn new(v: u32) -> Self;
     /// The value.
     fn get(self) -> u32;
+    /// Whether a pair `(low[i], high[high.len() - 1 - i])` is worth a value
+    /// in `wanted`.
+    #[inline(always)]
+    fn any_wanted(wanted: &Wanted, low: &[Self], high: &[Self]) -> bool {
+        low.iter()
+            .zip(high.iter().rev())
+            .any(|(&a, &b)| wanted.contains((a ^ b).get()))
+    }
+    /// Crosses off of `wanted` the values of the pairs `(low[i],
+    /// high[high.len() - 1 - i])`.
+    #[inline(always)]
+    fn cross_off(wanted: &mut Wanted, low: &[Self], high: &[Self]) {
+        wanted.cross_off_plain(
+            low.iter()
+                .zip(high.iter().rev())
+                .map(|(&a, &b)| (a ^ b).get()),
+        );
+    }
 }
 
 impl Cell for u8 {
@@ -274,6 +300,14 @@ impl Cell for u8 {
     #[inline(always)]
     fn get(self) -> u32 {
         u32::from(self)
+    }
+    #[inline(always)]
+    fn any_wanted(wanted: &Wanted, low: &[u8], high: &[u8]) -> bool {
+        wanted.any_in_pairs(low, high)
+    }
+    #[inline(always)]
+    fn cross_off(wanted: &mut Wanted, low: &[u8], high: &[u8]) {
+        wanted.cross_off_pairs(low, high);
     }
 }
 
@@ -432,6 +466,8 @@ pub(super) struct Scratch {
     /// Option values of the current heap, one byte per value, sized for
     /// every XOR of two table values plus one byte that stays unmarked.
     seen: Vec<u8>,
+    /// The values a scan still has to find.
+    wanted: Wanted,
     pub(super) scans: u64,
     pub(super) scan_pairs: u64,
 }
@@ -1052,13 +1088,19 @@ impl SparseSolver {
 
     /// Step 3: finds `g(n)` when the partial mex `m` is rare, scanning the
     /// pairs `(a, rest - a)` from `a = start` on (the pairs below are
-    /// marked in `scratch` already). Searches the splits of two heaps block
-    /// by block (every splitting digit within a block) for one worth `m`,
-    /// with vector instructions. Values are marked only when `m` is found,
-    /// for the blocks passed since the last mark, so that the next `m`
-    /// accounts for them; a scan that never finds `m` marks nothing. A
-    /// block the view does not hold ends the scan with `Err`, every pair
-    /// before it marked.
+    /// marked in `scratch` already).
+    ///
+    /// Every common value below `c`, the least unmarked value that no pair
+    /// of common heaps can be worth ([`Self::exact`]), was gathered; so
+    /// `g(n)` is the least of the unmarked values from `m` up to `c` that no
+    /// pair is worth, or `c`. The scan lists those values ([`Wanted`]) and
+    /// tests blocks of pairs for them — every splitting digit within a
+    /// block, with vector instructions, in blocks that grow from 64 pairs to
+    /// 4096 — looking pair by pair only at the pairs of a block that the
+    /// test finds worth a value still wanted, which it then crosses off. It stops
+    /// when none is left (`g(n) = c`) or the pairs run out (the least one
+    /// left). A block the view does not hold ends the scan with `Err`, the
+    /// values found marked.
     #[inline(always)]
     pub(super) fn scan_from<C: Cell, const PARTIAL: bool>(
         &self,
@@ -1066,7 +1108,7 @@ impl SparseSolver {
         g: View<'_, C>,
         run: &Run,
         scratch: &mut Scratch,
-        mut m: u32,
+        m: u32,
         start: usize,
     ) -> Scanned {
         let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
@@ -1091,59 +1133,64 @@ impl SparseSolver {
             .map(|&(t, unequal)| pairs_of(n - t, unequal))
             .max()
             .unwrap_or(0);
-        let first = start;
-        let mut marked = start;
-        let mut start = start;
-        // As in the gather: XORs of two values below 2^bits stay below it,
-        // so the mask drops the bounds check, and a local slice keeps the
-        // marks' address in a register.
-        let top = (1usize << run.bits) - 1;
-        let mark_pairs = |seen: &mut [u8], from: usize, to: usize| {
-            let marks = &mut seen[..=top];
-            for (low, high) in blocks(from, to).flatten() {
-                for (a, b) in low.iter().zip(high.iter().rev()) {
-                    marks[(a.get() ^ b.get()) as usize & top] = 1;
-                }
-            }
+        let Scratch {
+            seen,
+            wanted,
+            scan_pairs,
+            ..
+        } = scratch;
+        let count = |scan_pairs: &mut u64, to: usize| {
+            *scan_pairs += (to.min(most + 1) - start) as u64 * self.splits.len() as u64;
         };
-        while start <= most {
-            let stop = (start + BLOCK).min(most + 1);
-            let mut outside = false;
-            let found = blocks(start, stop).any(|block| match block {
-                Some((low, high)) => contains(low, high, m),
-                None => {
-                    outside = true;
-                    true
-                }
-            });
-            if outside {
-                mark_pairs(&mut scratch.seen, marked, start);
-                scratch.scan_pairs += (start - first) as u64 * self.splits.len() as u64;
-                return Err(Resume { start, m });
+        // The values to find. `seen` ends with a byte never marked, at
+        // 2^bits, where `exact` holds: the loop stops there at the latest.
+        wanted.reset(seen.len());
+        let mut c = m;
+        while seen[c as usize] != 0 || !self.exact(n, c, run) {
+            if seen[c as usize] == 0 {
+                wanted.insert(c);
             }
-            if found {
-                mark_pairs(&mut scratch.seen, marked, stop);
-                marked = stop;
-                m = mex_from(&scratch.seen, m);
-                if self.exact(n, m, run) {
-                    break;
-                }
-            }
-            start = stop;
+            c += 1;
         }
-        scratch.scan_pairs += (start.min(most + 1) - first) as u64 * self.splits.len() as u64;
-        Ok(m)
+        let (mut at, mut width) = (start, BLOCK);
+        while at <= most {
+            let stop = (at + width).min(most + 1);
+            let mut outside = false;
+            for block in blocks(at, stop) {
+                let Some((low, high)) = block else {
+                    outside = true;
+                    break;
+                };
+                if C::any_wanted(wanted, low, high) {
+                    C::cross_off(wanted, low, high);
+                }
+            }
+            if outside {
+                if width > BLOCK {
+                    // Near the end of a window's view: go on in short
+                    // blocks, which it holds.
+                    width = BLOCK;
+                    continue;
+                }
+                // Every value below `c` not wanted is now gathered or found.
+                for v in m..c {
+                    if !wanted.contains(v) {
+                        seen[v as usize] = 1;
+                    }
+                }
+                count(scan_pairs, at);
+                let m = wanted.members(m, c).next().unwrap_or(c);
+                return Err(Resume { start: at, m });
+            }
+            if wanted.is_empty() {
+                count(scan_pairs, stop);
+                return Ok(c);
+            }
+            (at, width) = (stop, (2 * width).min(LONGEST_BLOCK));
+        }
+        count(scan_pairs, at);
+        Ok(wanted.members(m, c).next().unwrap_or(c))
     }
-}
-
-/// Whether `low[i] ^ high[high.len() - 1 - i] == m` for some `i`: the pairs
-/// `(a, rest - a)` of a block. Written as a branch-free fold so the compiler
-/// vectorises it.
-#[inline(always)]
-fn contains<C: Cell>(low: &[C], high: &[C], m: u32) -> bool {
-    low.iter()
-        .zip(high.iter().rev())
-        .fold(false, |found, (a, b)| found | (a.get() ^ b.get() == m))
 }
 
 impl Run {
