@@ -271,16 +271,9 @@ pub(super) trait Cell:
     fn new(v: u32) -> Self;
     /// The value.
     fn get(self) -> u32;
-    /// Whether a pair `(low[i], high[high.len() - 1 - i])` is worth a value
-    /// in `wanted`.
-    #[inline(always)]
-    fn any_wanted(wanted: &Wanted, low: &[Self], high: &[Self]) -> bool {
-        low.iter()
-            .zip(high.iter().rev())
-            .any(|(&a, &b)| wanted.contains((a ^ b).get()))
-    }
     /// Crosses off of `wanted` the values of the pairs `(low[i],
-    /// high[high.len() - 1 - i])`.
+    /// high[high.len() - 1 - i])`: pair by pair here, with a vector test
+    /// of 32 pairs at a time for one- and two-byte cells.
     #[inline(always)]
     fn cross_off(wanted: &mut Wanted, low: &[Self], high: &[Self]) {
         wanted.cross_off_plain(
@@ -300,10 +293,6 @@ impl Cell for u8 {
     #[inline(always)]
     fn get(self) -> u32 {
         u32::from(self)
-    }
-    #[inline(always)]
-    fn any_wanted(wanted: &Wanted, low: &[u8], high: &[u8]) -> bool {
-        wanted.any_in_pairs(low, high)
     }
     #[inline(always)]
     fn cross_off(wanted: &mut Wanted, low: &[u8], high: &[u8]) {
@@ -332,6 +321,10 @@ impl Cell for u16 {
     #[inline(always)]
     fn get(self) -> u32 {
         u32::from(self)
+    }
+    #[inline(always)]
+    fn cross_off(wanted: &mut Wanted, low: &[u16], high: &[u16]) {
+        wanted.cross_off_pairs(low, high);
     }
 }
 
@@ -1161,9 +1154,7 @@ impl SparseSolver {
                     outside = true;
                     break;
                 };
-                if C::any_wanted(wanted, low, high) {
-                    C::cross_off(wanted, low, high);
-                }
+                C::cross_off(wanted, low, high);
             }
             if outside {
                 if width > BLOCK {
