@@ -428,11 +428,10 @@ mod tests {
         assert_eq!(wanted.members(0, 300).collect::<Vec<_>>(), [3, 200, 299]);
         wanted.remove(200);
         wanted.remove(200);
+        // The pairs (200, 0) and (2, 1).
         wanted.cross_off_pairs(&[200u8, 2], &[1, 0]);
-        assert_eq!(wanted.members(0, 300).collect::<Vec<_>>(), [3, 299]);
+        assert_eq!(wanted.members(0, 300).collect::<Vec<_>>(), [299]);
         wanted.cross_off_pairs(&[298u16], &[1]);
-        assert_eq!(wanted.members(0, 300).collect::<Vec<_>>(), [3]);
-        wanted.remove(3);
         assert!(wanted.is_empty());
         wanted.reset(300);
         assert_eq!(wanted.members(0, 300).count(), 0);
