@@ -17,8 +17,8 @@ use grundy::report::{
     FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport,
     LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
     MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, ProgressLine, QuotientReport, RecordReport, StreamHistogramReport,
-    StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
+    PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
+    StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
@@ -185,7 +185,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         .check_fits_for(&game, limits.to.unwrap_or(limits.max))
         .is_err();
     if record.window || record.values_out.is_some() || (too_large && sparse.is_some()) {
-        return windowed(&game, sparse, limits.to, &table, args, out);
+        return windowed(&game, limits.to, &table, args, out);
     }
     if record.log_every.is_some() {
         return Err(Failure::Input(
@@ -227,18 +227,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
 /// its values streamed to disk, resumable from its checkpoint.
 fn windowed(
     game: &HeapRules,
-    sparse: Option<SparseSolver>,
     to: Option<u64>,
     table: &TableSolver,
     args: &AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let Some(sparse) = sparse else {
-        return Err(Failure::Input(format!(
-            "{game}: windowed runs are for take-and-break codes the sparse engine applies to \
-             (moves leaving at most two heaps, no repeating block)"
-        )));
-    };
     let Some(to) = to else {
         return Err(Failure::Input(
             "a windowed run computes exactly heaps 0..=N: give --to N".into(),
@@ -297,7 +290,8 @@ fn windowed(
     let token = Cancel::current();
     let started = Instant::now();
     let (mut first, mut logged) = (None, Instant::now());
-    let found = sparse.extend_windowed(to, &options, &mut |p| {
+    let period_window = usize::try_from(record.period_window).unwrap_or(usize::MAX);
+    let found = analysis::analyze_record(game, to, &options, period_window, &mut |p| {
         bar.set_position(p.heaps);
         bar.set_message(format!("record: {} rare, largest {}", p.rare, p.largest));
         let first = *first.get_or_insert(p.heaps);
@@ -319,12 +313,12 @@ fn windowed(
     });
     bar.finish_and_clear();
     drop(scratch);
-    let outcome = found.map_err(|e| interruption(e, &args.resumable))?;
+    let found = found.map_err(|e| interruption(e, &args.resumable))?;
     let kept = record.values_out.as_ref().map(|p| p.display().to_string());
     output::print(
         out,
         args.format,
-        &RecordReport::new(game.to_string(), to, &outcome, kept),
+        &AnalysisReport::of_record(&args.game, &found, kept),
     )
 }
 

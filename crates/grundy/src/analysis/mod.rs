@@ -13,6 +13,7 @@ mod guess;
 mod misere;
 mod period;
 mod quotient;
+mod record;
 mod theorem;
 
 pub use census::{
@@ -30,6 +31,7 @@ pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_repor
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation, generator_letter};
+pub use record::{PERIOD_WINDOW, RecordAnalysis, RecordSummary, analyze_record};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
@@ -182,25 +184,22 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
         // bound will refute it.
         let candidate = theorem.zip(period_candidate(&values));
         let mut needed = None;
-        if let Some((theorem, found)) = candidate
-            && let Some(last) = theorem.last_heap_needed(found.preperiod, found.period)
-        {
-            if last < values.len()
-                && found.holds_on(&values, found.preperiod, last + 1 - found.period)
-            {
-                return Ok(Analysis {
-                    game: game.to_string(),
-                    values,
-                    periodicity: Some(found),
-                    support: Support::Proven {
-                        theorem,
-                        last_heap_needed: last,
-                    },
-                    sparse,
-                    theorem: Some(theorem),
-                });
+        if let Some((theorem, found)) = candidate {
+            match prove(theorem, &found, values.len(), |from, to| {
+                found.holds_on(&values, from, to)
+            }) {
+                Ok(support) => {
+                    return Ok(Analysis {
+                        game: game.to_string(),
+                        values,
+                        periodicity: Some(found),
+                        support,
+                        sparse,
+                        theorem: Some(theorem),
+                    });
+                }
+                Err(last) => needed = last.map(|last| last as u64),
             }
-            needed = Some(last as u64);
         }
         if limits.to.is_some() || target >= limits.max {
             // A closed-form theorem gives the periodicity outright; a short
@@ -241,6 +240,35 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
     }
 }
 
+/// What `theorem` makes of the plain periodicity `found` in a sequence of
+/// `heaps` computed values, where `holds_on(from, to)` checks
+/// `g(n + p) = g(n)` for `from <= n < to`: `Ok` with the proof when the
+/// heaps its window needs (up to [`Theorem::last_heap_needed`]) are
+/// computed and the window checks; else `Err` with that last heap (`None`
+/// when its bound overflows). The one place a periodicity becomes proven,
+/// for full tables and windowed runs alike.
+fn prove(
+    theorem: Theorem,
+    found: &Periodicity,
+    heaps: usize,
+    holds_on: impl FnOnce(usize, usize) -> bool,
+) -> std::result::Result<Support, Option<usize>> {
+    let last = theorem.last_heap_needed(found.preperiod, found.period);
+    match last {
+        Some(last)
+            if found.saltus == 0
+                && last < heaps
+                && holds_on(found.preperiod, last + 1 - found.period) =>
+        {
+            Ok(Support::Proven {
+                theorem,
+                last_heap_needed: last,
+            })
+        }
+        _ => Err(last),
+    }
+}
+
 /// Whether every computed value equals the game's closed form, which is
 /// itself a theorem (Nim, Lasker's Nim).
 fn follows_closed_form<G: HeapRuleset + ?Sized>(game: &G, values: &ValueTable) -> bool {
@@ -250,7 +278,20 @@ fn follows_closed_form<G: HeapRuleset + ?Sized>(game: &G, values: &ValueTable) -
         .all(|(n, v)| game.closed_form(n) == Some(u64::from(v)))
 }
 
-impl Analysis {
+/// A periodicity claim: what was found, how it is supported, and the
+/// theorem that applies to the game; the same for full-table analyses
+/// ([`Analysis::claim`]) and windowed runs ([`RecordAnalysis::claim`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The periodic behaviour found, if any.
+    pub periodicity: Option<Periodicity>,
+    /// How it is supported (meaningless without one).
+    pub support: Support,
+    /// The periodicity theorem that applies to the game, if any.
+    pub theorem: Option<Theorem>,
+}
+
+impl Claim {
     /// For an observed (not proven) plain period, the largest heap whose
     /// value the applicable theorem would need to prove it.
     pub fn heaps_needed_for_proof(&self) -> Option<usize> {
@@ -260,11 +301,6 @@ impl Analysis {
         }
         self.theorem?
             .last_heap_needed(found.preperiod, found.period)
-    }
-
-    /// The largest heap computed.
-    pub fn computed_to(&self) -> usize {
-        self.values.len() - 1
     }
 
     /// How the periodicity is supported, in the one spelling every front end
@@ -299,6 +335,42 @@ impl Analysis {
             ) => Some((theorem.name(), last_heap_needed)),
             _ => None,
         }
+    }
+}
+
+impl Analysis {
+    /// The periodicity claim of this analysis.
+    pub fn claim(&self) -> Claim {
+        Claim {
+            periodicity: self.periodicity,
+            support: self.support,
+            theorem: self.theorem,
+        }
+    }
+
+    /// See [`Claim::heaps_needed_for_proof`].
+    pub fn heaps_needed_for_proof(&self) -> Option<usize> {
+        self.claim().heaps_needed_for_proof()
+    }
+
+    /// The largest heap computed.
+    pub fn computed_to(&self) -> usize {
+        self.values.len() - 1
+    }
+
+    /// See [`Claim::support_label`].
+    pub fn support_label(&self) -> &'static str {
+        self.claim().support_label()
+    }
+
+    /// See [`Claim::is_proven`].
+    pub fn is_proven(&self) -> bool {
+        self.claim().is_proven()
+    }
+
+    /// See [`Claim::proof`].
+    pub fn proof(&self) -> Option<(&'static str, usize)> {
+        self.claim().proof()
     }
 
     /// The largest value and the first heap that has it.

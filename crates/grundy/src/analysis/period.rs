@@ -96,7 +96,7 @@ fn convincing(length: usize, period: usize, total: usize) -> bool {
 /// at least [`CONVINCING_REPEATS`] times (a long pre-period, as 4.0477's
 /// 25959, leaves a short tail, but 32 repeats of 210 values are no
 /// coincidence).
-fn reportable(length: usize, period: usize, total: usize) -> bool {
+pub(super) fn reportable(length: usize, period: usize, total: usize) -> bool {
     convincing(length, period, total) || length >= CONVINCING_REPEATS * period
 }
 
