@@ -185,7 +185,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         .check_fits_for(&game, limits.to.unwrap_or(limits.max))
         .is_err();
     if record.window || record.values_out.is_some() || (too_large && sparse.is_some()) {
-        return windowed(&game, limits.to, &table, args, out);
+        return windowed(&game, &limits, &table, args, out);
     }
     if record.log_every.is_some() {
         return Err(Failure::Input(
@@ -223,20 +223,16 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     output::print(out, args.format, &AnalysisReport::new(&args.game, &found))
 }
 
-/// `grundy analyze GAME --to N --window`: a record run in bounded memory,
+/// `grundy analyze GAME [--to N] --window`: a record run in bounded memory,
 /// its values streamed to disk, resumable from its checkpoint.
 fn windowed(
     game: &HeapRules,
-    to: Option<u64>,
+    limits: &Limits,
     table: &TableSolver,
     args: &AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let Some(to) = to else {
-        return Err(Failure::Input(
-            "a windowed run computes exactly heaps 0..=N: give --to N".into(),
-        ));
-    };
+    let to = limits.to.unwrap_or(limits.max);
     let record = &args.record;
     let seconds = |flag: &str, s: f64| {
         if s.is_finite() && s > 0.0 {
@@ -291,7 +287,7 @@ fn windowed(
     let started = Instant::now();
     let (mut first, mut logged) = (None, Instant::now());
     let period_window = usize::try_from(record.period_window).unwrap_or(usize::MAX);
-    let found = analysis::analyze_record(game, to, &options, period_window, &mut |p| {
+    let found = analysis::analyze_record(game, limits, &options, period_window, &mut |p| {
         bar.set_position(p.heaps);
         bar.set_message(format!("record: {} rare, largest {}", p.rare, p.largest));
         let first = *first.get_or_insert(p.heaps);

@@ -231,20 +231,20 @@ fn a_value_past_the_width_is_refused_and_two_bytes_hold_it() {
     assert_eq!(first_difference(&stream, &full(&code, 30_000)), None);
 }
 
-/// The analysis report of `code` to heap `to`: by the full table of the
-/// sparse engine, and by a
-/// windowed run with tiny windows searching its last `period_window` heaps
-/// for a period, without the windowed run's own fields.
+/// The analysis report of `code` to heap `to` (adaptively when `None`):
+/// by the full table of the sparse engine, and by a windowed run with tiny
+/// windows searching its last `period_window` heaps for a period, without
+/// the windowed run's own fields.
 fn both_reports(
     code: &str,
-    to: u64,
+    to: Option<u64>,
     period_window: usize,
 ) -> (serde_json::Value, serde_json::Value) {
     use grundy::analysis::{Limits, analyze, analyze_record};
     use grundy::report::AnalysisReport;
     let game: grundy::HeapGame = code.parse().unwrap();
     let limits = Limits {
-        to: Some(to),
+        to,
         ..Limits::default()
     };
     // The sparse engine on one thread, whose statistics the windowed run's
@@ -254,20 +254,25 @@ fn both_reports(
         .with_threads(1);
     let table = analyze(&game, &limits, &solver, &mut |_| true).unwrap();
     let full = serde_json::to_value(AnalysisReport::new(code, &table)).unwrap();
-    let scratch = Scratch::new(&format!("period-{code}-{to}-{period_window}"));
+    let scratch = Scratch::new(&format!("period-{code}-{to:?}-{period_window}"));
     let stream = scratch.file("values");
     let record = analyze_record(
         &game,
-        to,
+        &limits,
         &options(&game.to_string(), &stream, TINY),
         period_window,
         &mut |_| true,
     )
     .unwrap();
+    // An adaptive run leaves no scratch checkpoint behind.
+    assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 1);
     let mut windowed =
         serde_json::to_value(AnalysisReport::of_record(code, &record, None)).unwrap();
     let own = windowed.as_object_mut().unwrap().remove("record").unwrap();
-    assert_eq!(own["period_window"], period_window.min(to as usize + 1));
+    assert_eq!(
+        own["period_window"],
+        period_window.min(record.computed_to() + 1)
+    );
     let mut full = full;
     assert_eq!(
         full.as_object_mut().unwrap().remove("record"),
@@ -277,7 +282,7 @@ fn both_reports(
 }
 
 /// [`both_reports`], which must be equal: the windowed one.
-fn same_reports(code: &str, to: u64, period_window: usize) -> serde_json::Value {
+fn same_reports(code: &str, to: Option<u64>, period_window: usize) -> serde_json::Value {
     let (full, windowed) = both_reports(code, to, period_window);
     let differ: Vec<String> = full
         .as_object()
@@ -286,7 +291,7 @@ fn same_reports(code: &str, to: u64, period_window: usize) -> serde_json::Value 
         .filter(|&(key, value)| windowed.get(key) != Some(value))
         .map(|(key, value)| format!("{key}: {value} (windowed: {:?})", windowed.get(key)))
         .collect();
-    assert!(differ.is_empty(), "{code} to {to}: {differ:#?}");
+    assert!(differ.is_empty(), "{code} to {to:?}: {differ:#?}");
     windowed
 }
 
@@ -304,7 +309,7 @@ fn windowed_runs_find_and_prove_the_full_tables_periods() {
         ("0.165", 14_000, 4_096, 5_181, 1_550),
         ("0.127", 95_000, 256, 46_578, 4),
     ] {
-        let windowed = same_reports(code, to, period_window);
+        let windowed = same_reports(code, Some(to), period_window);
         assert_eq!(
             (
                 &windowed["support"],
@@ -320,17 +325,17 @@ fn windowed_runs_find_and_prove_the_full_tables_periods() {
 #[test]
 fn windowed_runs_report_observed_periods_and_none_as_full_tables_do() {
     // 0.165 to 12000: the period shows, its proof needs g(0..=13464).
-    let windowed = same_reports("0.165", 12_000, 4_096);
+    let windowed = same_reports("0.165", Some(12_000), 4_096);
     assert_eq!(
         (&windowed["support"], &windowed["heaps_needed_for_proof"]),
         (&"observed".into(), &13_464.into())
     );
     // Grundy's game has no period (and no theorem) in range.
-    let windowed = same_reports("4!.0", 6_000, 2_048);
+    let windowed = same_reports("4!.0", Some(6_000), 2_048);
     assert_eq!(windowed["support"], "none");
     // A window shorter than two periods cannot see 0.165's 1550: none,
     // where the full table proves it (so the reports differ).
-    let (full, windowed) = both_reports("0.165", 14_000, 3_000);
+    let (full, windowed) = both_reports("0.165", Some(14_000), 3_000);
     assert_eq!(full["support"], "theorem");
     assert_eq!(
         (
@@ -344,4 +349,15 @@ fn windowed_runs_report_observed_periods_and_none_as_full_tables_do() {
             &serde_json::json!([])
         )
     );
+}
+
+/// Without `--to`, a windowed analysis takes the full table's steps and
+/// stops where it does, at the first proof (each step going on from the
+/// last one's checkpoint).
+#[test]
+fn adaptive_windowed_runs_stop_where_full_tables_do() {
+    for (code, period_window) in [("0.77", 64), ("0.156", 1_024)] {
+        let windowed = same_reports(code, None, period_window);
+        assert_eq!(windowed["support"], "theorem", "{code}");
+    }
 }

@@ -167,7 +167,7 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
     let theorem = Theorem::for_rules(game);
-    let mut sparse = None;
+    let mut sparse: Option<SparseStats> = None;
     if let Some(to) = limits.to {
         values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
     }
@@ -176,9 +176,16 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
         .to
         .unwrap_or(limits.start.min(limits.max).max(resumed.min(limits.max)));
     loop {
-        sparse = solver
-            .extend(game, &mut values, target, progress)?
-            .or(sparse);
+        // Each step's statistics count its own heaps' scans; the report
+        // counts every heap's.
+        sparse = match (solver.extend(game, &mut values, target, progress)?, sparse) {
+            (Some(mut step), Some(before)) => {
+                step.scans += before.scans;
+                step.scan_pairs += before.scan_pairs;
+                Some(step)
+            }
+            (step, before) => step.or(before),
+        };
         // A candidate period needs no more evidence than the theorem asks:
         // either its window checks and it is proven, or the values up to its
         // bound will refute it.
@@ -228,16 +235,22 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 theorem,
             });
         }
-        // Jump to what the candidate's proof needs (growing by at least a
-        // sixteenth, so refuted candidates cannot make us creep), or grow by
-        // half: a period shows as a candidate once its tail spans two
-        // periods, and smaller steps overshoot the proof's bound less.
-        target = match needed {
-            Some(last) if last > target => last.max(target + target / 16),
-            _ => target.saturating_add(target / 2).max(target + 1),
-        }
-        .min(limits.max);
+        target = next_target(target, needed, limits.max);
     }
+}
+
+/// The next heap an adaptive analysis computes to, after `target`, when
+/// the candidate period's proof needs heaps up to `needed`: that heap
+/// (growing by at least a sixteenth, so refuted candidates cannot make us
+/// creep), or half as far again: a period shows as a candidate once its
+/// tail spans two periods, and smaller steps overshoot the proof's bound
+/// less. At most `max`.
+fn next_target(target: u64, needed: Option<u64>, max: u64) -> u64 {
+    match needed {
+        Some(last) if last > target => last.max(target + target / 16),
+        _ => target.saturating_add(target / 2).max(target + 1),
+    }
+    .min(max)
 }
 
 /// What `theorem` makes of the plain periodicity `found` in a sequence of

@@ -34,12 +34,14 @@
 //! pass's check of every heap from `n0` on.
 
 use super::period::reportable;
-use super::{Claim, Periodicity, Support, Theorem, period_candidate, prove};
+use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
 use crate::solve::{
     CHUNK_HEAPS, SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowProgress,
 };
 use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::{Error, HeapGame, HeapRuleset, Nimber, Result, ValueTable};
 
@@ -107,17 +109,24 @@ impl RecordAnalysis {
     }
 }
 
-/// Runs `game`, a take-and-break code, to heap `to` with the windowed engine (see
-/// [`SparseSolver::extend_windowed`]), then searches the last
-/// `period_window` heaps of its stream for a period, proves it when the
-/// game's theorem allows, and summarises the values (see the module docs).
+/// Runs `game`, a take-and-break code, with the windowed engine (see
+/// [`SparseSolver::extend_windowed`]) to heap `limits.to`, or adaptively as
+/// [`analyze`](super::analyze) does (further and further, the same steps,
+/// until a period is proven or `limits.max` is reached); after each step
+/// searches the last `period_window` heaps of its stream for a period,
+/// proves it when the game's theorem allows, and summarises the values (see
+/// the module docs).
+///
+/// An adaptive run goes on from where its last step ended, through its
+/// checkpoint: `options.checkpoint`, or a scratch one beside the stream
+/// (`STREAM.window`, removed at the end).
 ///
 /// The period window takes `period_window` times five bytes (six for
 /// two-byte values) of `options.memory_limit`;
 /// [`Error::PeriodSearchTooLarge`] refuses more.
 pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
-    to: u64,
+    limits: &Limits,
     options: &WindowOptions,
     period_window: usize,
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
@@ -128,42 +137,70 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         return Err(Error::EngineUnavailable {
             reason: format!(
                 "{game}: windowed runs are for take-and-break codes the sparse engine applies to \
-             (moves leaving at most two heaps, no repeating block)"
+                 (moves leaving at most two heaps, no repeating block)"
             ),
         });
     };
-    let heaps = usize::try_from(to)
+    let last = limits.to.unwrap_or(limits.max);
+    let heaps = usize::try_from(last)
         .ok()
         .and_then(|t| t.checked_add(1))
-        .ok_or(Error::NimberOverflow { value: to })?;
-    let window = period_window.clamp(1, heaps);
-    let needed = window as u64 * (u64::from(options.width) + SEARCH_BYTES_PER_HEAP);
+        .ok_or(Error::NimberOverflow { value: last })?;
+    let largest_window = period_window.clamp(1, heaps);
+    let needed = largest_window as u64 * (u64::from(options.width) + SEARCH_BYTES_PER_HEAP);
     if needed > options.memory_limit {
         return Err(Error::PeriodSearchTooLarge {
-            heaps: window as u64,
+            heaps: largest_window as u64,
             needed: crate::error::human_bytes(u128::from(needed)),
             limit: crate::error::human_bytes(u128::from(options.memory_limit)),
         });
     }
-    let outcome = solver.extend_windowed(to, options, progress)?;
-    let stream = ValueStream::open(&options.stream)?;
     let theorem = Theorem::for_game(&HeapGame::TakeBreak(code.clone()));
-    let (claim, summary) = examine(&stream, window, theorem)?;
-    Ok(RecordAnalysis {
-        game: code.to_string(),
-        outcome,
-        claim,
-        period_window: window,
-        summary,
-    })
+    let mut step = options.clone();
+    let scratch = (limits.to.is_none() && options.checkpoint.is_none()).then(|| {
+        let path = PathBuf::from(format!("{}.window", options.stream.display()));
+        step.checkpoint = Some((path.clone(), Duration::MAX)); // saved at each step's end
+        Scratch(path)
+    });
+    let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
+    loop {
+        let outcome = solver.extend_windowed(target, &step, progress)?;
+        step.resume = step.checkpoint.is_some();
+        let stream = ValueStream::open(&options.stream)?;
+        let window = period_window.clamp(1, stream.heaps as usize);
+        let (claim, summary, needed) = examine(&stream, window, theorem)?;
+        let done = outcome.heaps - 1;
+        if limits.to.is_some() || claim.is_proven() || done >= limits.max {
+            drop(scratch);
+            return Ok(RecordAnalysis {
+                game: code.to_string(),
+                outcome,
+                claim,
+                period_window: window,
+                summary,
+            });
+        }
+        target = next_target(done.max(target), needed.map(|n| n as u64), limits.max);
+    }
+}
+
+/// A scratch checkpoint, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// The period search and the pass over `stream` of the module docs.
+/// Returns the claim, the summary and, when the game's theorem applies to
+/// the candidate but its proof needs more heaps, the last heap it needs.
 fn examine(
     stream: &ValueStream,
     window: usize,
     theorem: Option<Theorem>,
-) -> Result<(Claim, RecordSummary)> {
+) -> Result<(Claim, RecordSummary, Option<usize>)> {
     let heaps = stream.heaps as usize;
     let start = heaps - window;
     let chunk = CHUNK_HEAPS as u64;
@@ -222,9 +259,14 @@ fn examine(
     });
     // Every heap from the pre-period on was checked in the pass.
     let checked_from = found.map_or(usize::MAX, |f| f.preperiod);
-    let proven = theorem.zip(found).and_then(|(theorem, found)| {
-        prove(theorem, &found, heaps, |from, _| from >= checked_from).ok()
-    });
+    let proof = theorem
+        .zip(found)
+        .map(|(theorem, found)| prove(theorem, &found, heaps, |from, _| from >= checked_from));
+    let (proven, needed) = match proof {
+        Some(Ok(support)) => (Some(support), None),
+        Some(Err(last)) => (None, last),
+        None => (None, None),
+    };
     let claim = match (found, proven) {
         (Some(found), Some(support)) => Claim {
             periodicity: Some(found),
@@ -251,5 +293,5 @@ fn examine(
         }
         None => summary.exceptions = Listed::default(),
     }
-    Ok((claim, summary))
+    Ok((claim, summary, needed))
 }

@@ -30,7 +30,7 @@ fn hex(root: u64) -> String {
 }
 
 /// What a windowed ("record") run adds to its [`AnalysisReport`](super::AnalysisReport):
-/// `grundy analyze GAME --to N --window`, or a run too large for a table.
+/// `grundy analyze GAME --window`, or a run too large for a table.
 #[derive(Clone, Debug, Serialize)]
 pub struct RecordRun {
     /// `value count` over heaps `1..=N`, every value up to the largest:
