@@ -147,7 +147,8 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         .and_then(|t| t.checked_add(1))
         .ok_or(Error::NimberOverflow { value: last })?;
     let largest_window = period_window.clamp(1, heaps);
-    let needed = largest_window as u64 * (u64::from(options.width) + SEARCH_BYTES_PER_HEAP);
+    let needed =
+        (largest_window as u64).saturating_mul(u64::from(options.width) + SEARCH_BYTES_PER_HEAP);
     if needed > options.memory_limit {
         return Err(Error::PeriodSearchTooLarge {
             heaps: largest_window as u64,
@@ -232,6 +233,7 @@ fn examine(
     };
     let mut breaks_after = None; // the last heap the candidate does not predict
     stream.for_each_chunk(0..stream.chunks(), &mut |first, values| {
+        crate::cancel::check()?; // a pass over 2^40 heaps takes an hour
         for (n, &v) in (first as usize..).zip(values) {
             if n < VALUES_LISTED {
                 summary.first_values.push(v);
