@@ -114,7 +114,7 @@ const CONVINCING_REPEATS: usize = 16;
 /// `l - border(l)`, where `border` is the Knuth–Morris–Pratt failure
 /// function of `r`. Longer tables would need four bytes per heap for that,
 /// more than the table itself, so they are searched through the positions of
-/// one *marker* value instead (see [`candidate_by_markers`]).
+/// one *marker* value instead (see `candidate_by_markers`).
 pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
     with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
         candidate_by_failure_function(s)

@@ -18,7 +18,8 @@
 //!    value's first heap, and checks every chunk's checksum and the root.
 //!
 //! Memory is the window (one or two bytes a heap, and four for the
-//! failure function up to 2^22 heaps) and a thousand listed heaps, however
+//! failure function up to 2^22 heaps, then four for each heap of one
+//! period, at most half the window) and a thousand listed heaps, however
 //! long the run; time is one read of the stream.
 //!
 //! The candidate is the full-table one whenever that one's tail spans two
@@ -28,10 +29,13 @@
 //! then holds on all of `q`'s tail (any `n` there is congruent mod `q` to a
 //! heap of the window's first `q` heaps, where `p` holds), so `p`'s tail is
 //! the longest. Periods above `L/2` whose tail covers the window are not
-//! seen: the run reports none, or a shorter tail, as observed — never as
-//! proven, since a proven period is the sequence's true one. A candidate is
-//! proven by the same code as a full table's ([`super::prove`]), with the
-//! pass's check of every heap from `n0` on.
+//! seen: the run reports none, or a shorter tail, as observed — never a
+//! different proven period: a proven period holds for every heap, so its
+//! tail is the longest of all (a longer tail of another period `P` would
+//! share an infinite stretch with it, so `p | P`, and `p` would hold on
+//! that longer tail). A candidate is proven by the same code as a full
+//! table's (`analysis::prove`), with the pass's check of every heap from
+//! `n0` on.
 
 use super::period::reportable;
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
@@ -216,12 +220,18 @@ fn examine(
             Ok(())
         },
     )?;
-    // The heap of the window's last period that predicts heap `n`.
     let period = period_candidate(&tail).map(|c| c.period);
-    let predicted = |n: usize, p: usize| {
-        let last = heaps - p; // the first heap of the last period
-        tail.at(last + (n % p + p - last % p) % p - start).get()
+    // The values of the window's last period, `block[phase(n)]` predicting
+    // heap `n`; the pass below steps the phase instead of dividing.
+    let p = period.unwrap_or(1);
+    let block: Vec<u32> = match period {
+        Some(p) => (heaps - p..heaps)
+            .map(|m| tail.at(m - start).get())
+            .collect(),
+        None => Vec::new(),
     };
+    drop(tail);
+    let phase = |n: usize| (n % p + p - (heaps - p) % p) % p;
     let mut summary = RecordSummary {
         first_values: Vec::new(),
         repeats: Vec::new(),
@@ -232,6 +242,7 @@ fn examine(
         exceptions: Listed::default(),
     };
     let mut breaks_after = None; // the last heap the candidate does not predict
+    let mut at = phase(0);
     stream.for_each_chunk(0..stream.chunks(), &mut |first, values| {
         crate::cancel::check()?; // a pass over 2^40 heaps takes an hour
         for (n, &v) in (first as usize..).zip(values) {
@@ -244,11 +255,12 @@ fn examine(
             if v == 0 {
                 summary.p_positions.push(n);
             }
-            if let Some(p) = period
-                && v != predicted(n, p)
-            {
-                summary.exceptions.push(n);
-                breaks_after = Some(n);
+            if period.is_some() {
+                if v != block[at] {
+                    summary.exceptions.push(n);
+                    breaks_after = Some(n);
+                }
+                at = if at + 1 == p { 0 } else { at + 1 };
             }
             summary.last_value = v;
         }
@@ -290,7 +302,7 @@ fn examine(
         Some(found) => {
             summary.repeats = (found.preperiod..heaps)
                 .take(found.period.min(VALUES_LISTED))
-                .map(|n| predicted(n, found.period))
+                .map(|n| block[phase(n)])
                 .collect();
         }
         None => summary.exceptions = Listed::default(),

@@ -89,7 +89,8 @@ pub struct WindowOptions {
     pub game: String,
     /// The value stream.
     pub stream: PathBuf,
-    /// Where to save the window, and how often.
+    /// Where to save the window, and how often; it is saved when the run
+    /// ends too, so that a later run can go on to a larger `to`.
     pub checkpoint: Option<(PathBuf, Duration)>,
     /// Whether to go on from the checkpoint (which must exist).
     pub resume: bool,
