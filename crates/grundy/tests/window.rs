@@ -361,3 +361,25 @@ fn adaptive_windowed_runs_stop_where_full_tables_do() {
         assert_eq!(windowed["support"], "theorem", "{code}");
     }
 }
+
+/// An adaptive windowed run stopped mid-step (as Ctrl-C stops it) goes on
+/// from its checkpoint and proves the same period.
+#[test]
+fn an_interrupted_adaptive_windowed_run_resumes_and_proves_the_period() {
+    use grundy::analysis::{Limits, analyze_record};
+    let game: grundy::HeapGame = "0.156".parse().unwrap();
+    let scratch = Scratch::new("adaptive-resume");
+    let mut options = options("0.156", &scratch.file("values"), TINY);
+    options.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
+    let limits = Limits::default();
+    let stopped = analyze_record(&game, &limits, &options, 1_024, &mut |p| p.heaps < 5_000);
+    assert!(
+        matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+        "{stopped:?}"
+    );
+    options.resume = true;
+    let resumed = analyze_record(&game, &limits, &options, 1_024, &mut |_| true).unwrap();
+    let found = resumed.claim.periodicity.unwrap();
+    assert!(resumed.claim.is_proven());
+    assert_eq!((found.preperiod, found.period), (3_479, 349));
+}
