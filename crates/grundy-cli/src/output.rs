@@ -291,7 +291,14 @@ impl Render for AnalysisReport {
                     )?;
                 }
             }
-            _ => writeln!(out, "period       none found in g(0..={to})")?,
+            _ => match &self.record {
+                Some(record) => writeln!(
+                    out,
+                    "period       none found in g(0..={to}) (periods up to {} searched)",
+                    record.period_window / 2
+                )?,
+                None => writeln!(out, "period       none found in g(0..={to})")?,
+            },
         }
         writeln!(
             out,
