@@ -174,6 +174,12 @@ pub struct RecordArgs {
     /// heap 7,250,049).
     #[arg(long, value_name = "BYTES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub values_width: u8,
+    /// A windowed run searches its last HEAPS heaps for a period (read back
+    /// from its stream, five bytes a heap of --memory-limit), so it finds
+    /// periods up to HEAPS/2; a period found is then checked on every heap
+    /// and proven as a full table's.
+    #[arg(long, value_name = "HEAPS", default_value = "2^22", value_parser = size)]
+    pub period_window: u64,
     /// How often a windowed run saves its --checkpoint, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub checkpoint_every: f64,

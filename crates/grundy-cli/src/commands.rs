@@ -17,8 +17,8 @@ use grundy::report::{
     FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport,
     LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
     MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, ProgressLine, QuotientReport, RecordReport, StreamHistogramReport,
-    StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
+    PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
+    StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
@@ -185,7 +185,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         .check_fits_for(&game, limits.to.unwrap_or(limits.max))
         .is_err();
     if record.window || record.values_out.is_some() || (too_large && sparse.is_some()) {
-        return windowed(&game, sparse, limits.to, &table, args, out);
+        return windowed(&game, &limits, &table, args, out);
     }
     if record.log_every.is_some() {
         return Err(Failure::Input(
@@ -223,27 +223,16 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     output::print(out, args.format, &AnalysisReport::new(&args.game, &found))
 }
 
-/// `grundy analyze GAME --to N --window`: a record run in bounded memory,
+/// `grundy analyze GAME [--to N] --window`: a record run in bounded memory,
 /// its values streamed to disk, resumable from its checkpoint.
 fn windowed(
     game: &HeapRules,
-    sparse: Option<SparseSolver>,
-    to: Option<u64>,
+    limits: &Limits,
     table: &TableSolver,
     args: &AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let Some(sparse) = sparse else {
-        return Err(Failure::Input(format!(
-            "{game}: windowed runs are for take-and-break codes the sparse engine applies to \
-             (moves leaving at most two heaps, no repeating block)"
-        )));
-    };
-    let Some(to) = to else {
-        return Err(Failure::Input(
-            "a windowed run computes exactly heaps 0..=N: give --to N".into(),
-        ));
-    };
+    let to = limits.to.unwrap_or(limits.max);
     let record = &args.record;
     let seconds = |flag: &str, s: f64| {
         if s.is_finite() && s > 0.0 {
@@ -297,7 +286,8 @@ fn windowed(
     let token = Cancel::current();
     let started = Instant::now();
     let (mut first, mut logged) = (None, Instant::now());
-    let found = sparse.extend_windowed(to, &options, &mut |p| {
+    let period_window = usize::try_from(record.period_window).unwrap_or(usize::MAX);
+    let found = analysis::analyze_record(game, limits, &options, period_window, &mut |p| {
         bar.set_position(p.heaps);
         bar.set_message(format!("record: {} rare, largest {}", p.rare, p.largest));
         let first = *first.get_or_insert(p.heaps);
@@ -319,12 +309,12 @@ fn windowed(
     });
     bar.finish_and_clear();
     drop(scratch);
-    let outcome = found.map_err(|e| interruption(e, &args.resumable))?;
+    let found = found.map_err(|e| interruption(e, &args.resumable))?;
     let kept = record.values_out.as_ref().map(|p| p.display().to_string());
     output::print(
         out,
         args.format,
-        &RecordReport::new(game.to_string(), to, &outcome, kept),
+        &AnalysisReport::of_record(&args.game, &found, kept),
     )
 }
 

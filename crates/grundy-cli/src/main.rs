@@ -44,6 +44,9 @@ impl From<grundy::Error> for Failure {
             grundy::Error::TableTooLarge { .. }
             | grundy::Error::HistogramTooLarge { .. }
             | grundy::Error::MemoryLimit { .. } => " (raise it with --memory-limit)",
+            grundy::Error::PeriodSearchTooLarge { .. } => {
+                " (raise it with --memory-limit, or search fewer heaps with --period-window)"
+            }
             grundy::Error::TooManyOptions { .. } => " (raise it with --max-options)",
             grundy::Error::TooManyHeaps { .. } => " (raise it with --max-heaps)",
             grundy::Error::TimeLimit { .. } => " (raise it with --time-limit)",

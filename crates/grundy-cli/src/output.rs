@@ -14,7 +14,7 @@ use grundy::report::{
     FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport,
     LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
     NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
-    RecordReport, StreamHistogramReport, StreamValuesReport, StreamVerifyReport, SumReport,
+    RecordRun, StreamHistogramReport, StreamValuesReport, StreamVerifyReport, SumReport,
     ValueCount, ValuesReport,
 };
 use grundy::solve::Outcome;
@@ -291,7 +291,14 @@ impl Render for AnalysisReport {
                     )?;
                 }
             }
-            _ => writeln!(out, "period       none found in g(0..={to})")?,
+            _ => match &self.record {
+                Some(record) => writeln!(
+                    out,
+                    "period       none found in g(0..={to}) (periods up to {} searched)",
+                    record.period_window / 2
+                )?,
+                None => writeln!(out, "period       none found in g(0..={to})")?,
+            },
         }
         writeln!(
             out,
@@ -313,8 +320,55 @@ impl Render for AnalysisReport {
             out,
             "histogram    {}",
             listing_of(&histogram, histogram.len(), 40)
-        )
+        )?;
+        match &self.record {
+            Some(record) => record_run(out, self, record),
+            None => Ok(()),
+        }
     }
+}
+
+/// What a windowed run adds to its analysis: the engine's counters, the
+/// stream, and the histogram in Rogalski's format.
+fn record_run(out: &mut dyn Write, report: &AnalysisReport, record: &RecordRun) -> io::Result<()> {
+    let last = report
+        .last_rare
+        .map_or("none".to_owned(), |r| r.to_string());
+    let split = if report.position_parity == Some(true) {
+        ", position parity"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "rare heaps   {} (last {last}; mask {:#x}{split})",
+        report.rare_count.unwrap_or(0),
+        report.rare_values.unwrap_or(0)
+    )?;
+    writeln!(
+        out,
+        "scans        {} heaps, {} pairs; {} ran past the window ({} values read back)",
+        report.sparse_scans.unwrap_or(0),
+        report.sparse_scan_pairs.unwrap_or(0),
+        record.far_scans,
+        record.values_read
+    )?;
+    writeln!(
+        out,
+        "window       {} bytes at most (windowed run); periods up to {} searched",
+        record.window_bytes,
+        record.period_window / 2
+    )?;
+    match &record.stream {
+        Some(path) => writeln!(out, "values       {path} (root checksum {})", record.root)?,
+        None => writeln!(out, "values       not kept (root checksum {})", record.root)?,
+    }
+    writeln!(
+        out,
+        "histogram of heaps 1..={} (value count):",
+        report.computed_to
+    )?;
+    value_counts(out, &record.histogram)
 }
 
 impl Render for ComparisonReport {
@@ -1230,37 +1284,6 @@ fn value_counts(out: &mut dyn Write, histogram: &[ValueCount]) -> io::Result<()>
         writeln!(out, "{value} {count}")?;
     }
     Ok(())
-}
-
-impl Render for RecordReport {
-    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "{}: heaps 0..={} (windowed)", self.game, self.to)?;
-        writeln!(out, "largest value: {}", self.largest)?;
-        let last = self.last_rare.map_or("none".to_owned(), |r| r.to_string());
-        let split = if self.position_parity {
-            ", position parity"
-        } else {
-            ""
-        };
-        writeln!(
-            out,
-            "rare heaps: {} (last {last}; mask {:#x}{split})",
-            self.rare_count, self.mask
-        )?;
-        writeln!(
-            out,
-            "scans: {} heaps, {} pairs; {} ran past the window ({} values read back)",
-            self.scans, self.scan_pairs, self.far_scans, self.values_read
-        )?;
-        writeln!(out, "window: {} bytes at most", self.window_bytes)?;
-        match &self.stream {
-            Some(path) => writeln!(out, "values: {path} (root checksum {})", self.root)?,
-            None => writeln!(out, "values: not kept (root checksum {})", self.root)?,
-        }
-        writeln!(out, "period: {}", self.period)?;
-        writeln!(out, "histogram of heaps 1..={} (value count):", self.to)?;
-        value_counts(out, &self.histogram)
-    }
 }
 
 impl Render for StreamHistogramReport {

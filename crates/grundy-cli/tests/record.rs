@@ -91,8 +91,7 @@ fn a_windowed_run_streams_rogalskis_histograms_and_verifies() {
 #[test]
 fn bad_record_arguments_are_one_line_errors() {
     for args in [
-        &["analyze", "kayles", "--window"][..],
-        &["analyze", "lasker", "--window", "--to", "100"],
+        &["analyze", "lasker", "--window", "--to", "100"][..],
         &[
             "analyze",
             "0.16",
@@ -128,7 +127,58 @@ fn bad_record_arguments_are_one_line_errors() {
 /// The JSON report's root checksum.
 fn root(report: &str) -> String {
     let json: serde_json::Value = serde_json::from_str(report).unwrap();
-    json["root"].as_str().unwrap().to_owned()
+    json["record"]["root"].as_str().unwrap().to_owned()
+}
+
+/// A windowed `analyze --format json` has every field of a full-table one,
+/// with the same values (its period searched in its last 64 heaps, proven
+/// by the same theorem), and its own under `record`; the text says the
+/// same.
+#[test]
+fn a_windowed_analysis_reports_what_a_full_table_reports() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    // To heap 300, and adaptively (to the first proof, at heap 216).
+    for to in [&["--to", "300"][..], &[]] {
+        let common = [&["analyze", "kayles", "--format", "json"][..], to].concat();
+        let full = json(&common);
+        let mut windowed = json(&[&common[..], &["--window", "--period-window", "64"]].concat());
+        let record = windowed.as_object_mut().unwrap().remove("record").unwrap();
+        assert_eq!(record["period_window"], 64);
+        assert_eq!(record["root"].as_str().map(str::len), Some(16), "{record}");
+        let full = full.as_object().unwrap();
+        assert_eq!(full["record"], serde_json::Value::Null);
+        for (key, value) in full.iter().filter(|(key, _)| *key != "record") {
+            assert_eq!(&windowed[key], value, "{key}");
+        }
+        assert_eq!(
+            (&full["period"], &full["preperiod"], &full["proven"]),
+            (&12.into(), &71.into(), &true.into())
+        );
+    }
+    let (code, text, err) = run(&["analyze", "kayles", "--to", "300", "--window"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("period       12, pre-period 71: PROVEN"),
+        "{text}"
+    );
+    // The period search is held to the memory limit.
+    let (code, _, err) = run(&[
+        "analyze",
+        "kayles",
+        "--to",
+        "10^6",
+        "--window",
+        "--period-window",
+        "10^6",
+        "--memory-limit",
+        "4M",
+    ]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("--period-window"), "{err}");
 }
 
 #[test]

@@ -85,6 +85,21 @@ pub enum Error {
         limit: String,
     },
 
+    /// The period search of a windowed run would need more memory than
+    /// allowed: its window holds the last heaps of the run and their
+    /// failure function.
+    #[error(
+        "a period search over the last {heaps} heaps needs {needed}, over the limit of {limit}"
+    )]
+    PeriodSearchTooLarge {
+        /// The heaps searched.
+        heaps: u64,
+        /// The memory the search needs, human-readable.
+        needed: String,
+        /// The memory limit in force, human-readable.
+        limit: String,
+    },
+
     /// The histogram of an analysis (one count per distinct value) would
     /// need more memory than allowed: games such as Nim have a value per
     /// heap.

@@ -230,3 +230,156 @@ fn a_value_past_the_width_is_refused_and_two_bytes_hold_it() {
     windowed(&code, 30_000, &narrow);
     assert_eq!(first_difference(&stream, &full(&code, 30_000)), None);
 }
+
+/// The analysis report of `code` to heap `to` (adaptively when `None`):
+/// by the full table of the sparse engine, and by a windowed run with tiny
+/// windows searching its last `period_window` heaps for a period, without
+/// the windowed run's own fields.
+fn both_reports(
+    code: &str,
+    to: Option<u64>,
+    period_window: usize,
+) -> (serde_json::Value, serde_json::Value) {
+    use grundy::analysis::{Limits, analyze, analyze_record};
+    use grundy::report::AnalysisReport;
+    let game: grundy::HeapGame = code.parse().unwrap();
+    let limits = Limits {
+        to,
+        ..Limits::default()
+    };
+    // The sparse engine on one thread, whose statistics the windowed run's
+    // must equal (a second thread's speculative scans count apart).
+    let solver = grundy::TableSolver::new()
+        .with_engine(grundy::solve::Engine::Sparse)
+        .with_threads(1);
+    let table = analyze(&game, &limits, &solver, &mut |_| true).unwrap();
+    let full = serde_json::to_value(AnalysisReport::new(code, &table)).unwrap();
+    let scratch = Scratch::new(&format!("period-{code}-{to:?}-{period_window}"));
+    let stream = scratch.file("values");
+    let record = analyze_record(
+        &game,
+        &limits,
+        &options(&game.to_string(), &stream, TINY),
+        period_window,
+        &mut |_| true,
+    )
+    .unwrap();
+    // An adaptive run leaves no scratch checkpoint behind.
+    assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 1);
+    let mut windowed =
+        serde_json::to_value(AnalysisReport::of_record(code, &record, None)).unwrap();
+    let own = windowed.as_object_mut().unwrap().remove("record").unwrap();
+    assert_eq!(
+        own["period_window"],
+        period_window.min(record.computed_to() + 1)
+    );
+    let mut full = full;
+    assert_eq!(
+        full.as_object_mut().unwrap().remove("record"),
+        Some(serde_json::Value::Null)
+    );
+    (full, windowed)
+}
+
+/// [`both_reports`], which must be equal: the windowed one.
+fn same_reports(code: &str, to: Option<u64>, period_window: usize) -> serde_json::Value {
+    let (full, windowed) = both_reports(code, to, period_window);
+    let differ: Vec<String> = full
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|&(key, value)| windowed.get(key) != Some(value))
+        .map(|(key, value)| format!("{key}: {value} (windowed: {:?})", windowed.get(key)))
+        .collect();
+    assert!(differ.is_empty(), "{code} to {to:?}: {differ:#?}");
+    windowed
+}
+
+/// Issue 18: windowed runs find, check and prove periods in bounded memory.
+/// Their period window (the last heaps searched) is far shorter than the
+/// pre-period, so the pre-period is found by the pass over the stream.
+#[test]
+fn windowed_runs_find_and_prove_the_full_tables_periods() {
+    // Code, last heap, period window; pre-period and period from
+    // testdata/octal/periods.tsv. 0.127 runs under the position-parity
+    // split.
+    for (code, to, period_window, n0, p) in [
+        ("0.77", 300, 64, 71, 12),
+        ("0.156", 8_000, 1_024, 3_479, 349),
+        ("0.165", 14_000, 4_096, 5_181, 1_550),
+        ("0.127", 95_000, 256, 46_578, 4),
+    ] {
+        let windowed = same_reports(code, Some(to), period_window);
+        assert_eq!(
+            (
+                &windowed["support"],
+                &windowed["preperiod"],
+                &windowed["period"]
+            ),
+            (&"theorem".into(), &n0.into(), &p.into()),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn windowed_runs_report_observed_periods_and_none_as_full_tables_do() {
+    // 0.165 to 12000: the period shows, its proof needs g(0..=13464).
+    let windowed = same_reports("0.165", Some(12_000), 4_096);
+    assert_eq!(
+        (&windowed["support"], &windowed["heaps_needed_for_proof"]),
+        (&"observed".into(), &13_464.into())
+    );
+    // Grundy's game has no period (and no theorem) in range.
+    let windowed = same_reports("4!.0", Some(6_000), 2_048);
+    assert_eq!(windowed["support"], "none");
+    // A window shorter than two periods cannot see 0.165's 1550: none,
+    // where the full table proves it (so the reports differ).
+    let (full, windowed) = both_reports("0.165", Some(14_000), 3_000);
+    assert_eq!(full["support"], "theorem");
+    assert_eq!(
+        (
+            &windowed["support"],
+            &windowed["period"],
+            &windowed["exceptions"]
+        ),
+        (
+            &"none".into(),
+            &serde_json::Value::Null,
+            &serde_json::json!([])
+        )
+    );
+}
+
+/// Without `--to`, a windowed analysis takes the full table's steps and
+/// stops where it does, at the first proof (each step going on from the
+/// last one's checkpoint).
+#[test]
+fn adaptive_windowed_runs_stop_where_full_tables_do() {
+    for (code, period_window) in [("0.77", 64), ("0.156", 1_024)] {
+        let windowed = same_reports(code, None, period_window);
+        assert_eq!(windowed["support"], "theorem", "{code}");
+    }
+}
+
+/// An adaptive windowed run stopped mid-step (as Ctrl-C stops it) goes on
+/// from its checkpoint and proves the same period.
+#[test]
+fn an_interrupted_adaptive_windowed_run_resumes_and_proves_the_period() {
+    use grundy::analysis::{Limits, analyze_record};
+    let game: grundy::HeapGame = "0.156".parse().unwrap();
+    let scratch = Scratch::new("adaptive-resume");
+    let mut options = options("0.156", &scratch.file("values"), TINY);
+    options.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
+    let limits = Limits::default();
+    let stopped = analyze_record(&game, &limits, &options, 1_024, &mut |p| p.heaps < 5_000);
+    assert!(
+        matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+        "{stopped:?}"
+    );
+    options.resume = true;
+    let resumed = analyze_record(&game, &limits, &options, 1_024, &mut |_| true).unwrap();
+    let found = resumed.claim.periodicity.unwrap();
+    assert!(resumed.claim.is_proven());
+    assert_eq!((found.preperiod, found.period), (3_479, 349));
+}

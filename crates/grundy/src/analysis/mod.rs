@@ -13,6 +13,7 @@ mod guess;
 mod misere;
 mod period;
 mod quotient;
+mod record;
 mod theorem;
 
 pub use census::{
@@ -30,6 +31,7 @@ pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_repor
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation, generator_letter};
+pub use record::{PERIOD_WINDOW, RecordAnalysis, RecordSummary, analyze_record};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
@@ -165,7 +167,7 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
     let theorem = Theorem::for_rules(game);
-    let mut sparse = None;
+    let mut sparse: Option<SparseStats> = None;
     if let Some(to) = limits.to {
         values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
     }
@@ -174,33 +176,37 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
         .to
         .unwrap_or(limits.start.min(limits.max).max(resumed.min(limits.max)));
     loop {
-        sparse = solver
-            .extend(game, &mut values, target, progress)?
-            .or(sparse);
+        // Each step's statistics count its own heaps' scans; the report
+        // counts every heap's.
+        sparse = match (solver.extend(game, &mut values, target, progress)?, sparse) {
+            (Some(mut step), Some(before)) => {
+                step.scans += before.scans;
+                step.scan_pairs += before.scan_pairs;
+                Some(step)
+            }
+            (step, before) => step.or(before),
+        };
         // A candidate period needs no more evidence than the theorem asks:
         // either its window checks and it is proven, or the values up to its
         // bound will refute it.
         let candidate = theorem.zip(period_candidate(&values));
         let mut needed = None;
-        if let Some((theorem, found)) = candidate
-            && let Some(last) = theorem.last_heap_needed(found.preperiod, found.period)
-        {
-            if last < values.len()
-                && found.holds_on(&values, found.preperiod, last + 1 - found.period)
-            {
-                return Ok(Analysis {
-                    game: game.to_string(),
-                    values,
-                    periodicity: Some(found),
-                    support: Support::Proven {
-                        theorem,
-                        last_heap_needed: last,
-                    },
-                    sparse,
-                    theorem: Some(theorem),
-                });
+        if let Some((theorem, found)) = candidate {
+            match prove(theorem, &found, values.len(), |from, to| {
+                found.holds_on(&values, from, to)
+            }) {
+                Ok(support) => {
+                    return Ok(Analysis {
+                        game: game.to_string(),
+                        values,
+                        periodicity: Some(found),
+                        support,
+                        sparse,
+                        theorem: Some(theorem),
+                    });
+                }
+                Err(last) => needed = last.map(|last| last as u64),
             }
-            needed = Some(last as u64);
         }
         if limits.to.is_some() || target >= limits.max {
             // A closed-form theorem gives the periodicity outright; a short
@@ -229,15 +235,50 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 theorem,
             });
         }
-        // Jump to what the candidate's proof needs (growing by at least a
-        // sixteenth, so refuted candidates cannot make us creep), or grow by
-        // half: a period shows as a candidate once its tail spans two
-        // periods, and smaller steps overshoot the proof's bound less.
-        target = match needed {
-            Some(last) if last > target => last.max(target + target / 16),
-            _ => target.saturating_add(target / 2).max(target + 1),
+        target = next_target(target, needed, limits.max);
+    }
+}
+
+/// The next heap an adaptive analysis computes to, after `target`, when
+/// the candidate period's proof needs heaps up to `needed`: that heap
+/// (growing by at least a sixteenth, so refuted candidates cannot make us
+/// creep), or half as far again: a period shows as a candidate once its
+/// tail spans two periods, and smaller steps overshoot the proof's bound
+/// less. At most `max`.
+fn next_target(target: u64, needed: Option<u64>, max: u64) -> u64 {
+    match needed {
+        Some(last) if last > target => last.max(target + target / 16),
+        _ => target.saturating_add(target / 2).max(target + 1),
+    }
+    .min(max)
+}
+
+/// What `theorem` makes of the plain periodicity `found` in a sequence of
+/// `heaps` computed values, where `holds_on(from, to)` checks
+/// `g(n + p) = g(n)` for `from <= n < to`: `Ok` with the proof when the
+/// heaps its window needs (up to [`Theorem::last_heap_needed`]) are
+/// computed and the window checks; else `Err` with that last heap (`None`
+/// when its bound overflows). The one place a periodicity becomes proven,
+/// for full tables and windowed runs alike.
+fn prove(
+    theorem: Theorem,
+    found: &Periodicity,
+    heaps: usize,
+    holds_on: impl FnOnce(usize, usize) -> bool,
+) -> std::result::Result<Support, Option<usize>> {
+    let last = theorem.last_heap_needed(found.preperiod, found.period);
+    match last {
+        Some(last)
+            if found.saltus == 0
+                && last < heaps
+                && holds_on(found.preperiod, last + 1 - found.period) =>
+        {
+            Ok(Support::Proven {
+                theorem,
+                last_heap_needed: last,
+            })
         }
-        .min(limits.max);
+        _ => Err(last),
     }
 }
 
@@ -250,7 +291,20 @@ fn follows_closed_form<G: HeapRuleset + ?Sized>(game: &G, values: &ValueTable) -
         .all(|(n, v)| game.closed_form(n) == Some(u64::from(v)))
 }
 
-impl Analysis {
+/// A periodicity claim: what was found, how it is supported, and the
+/// theorem that applies to the game; the same for full-table analyses
+/// ([`Analysis::claim`]) and windowed runs ([`RecordAnalysis::claim`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The periodic behaviour found, if any.
+    pub periodicity: Option<Periodicity>,
+    /// How it is supported (meaningless without one).
+    pub support: Support,
+    /// The periodicity theorem that applies to the game, if any.
+    pub theorem: Option<Theorem>,
+}
+
+impl Claim {
     /// For an observed (not proven) plain period, the largest heap whose
     /// value the applicable theorem would need to prove it.
     pub fn heaps_needed_for_proof(&self) -> Option<usize> {
@@ -260,11 +314,6 @@ impl Analysis {
         }
         self.theorem?
             .last_heap_needed(found.preperiod, found.period)
-    }
-
-    /// The largest heap computed.
-    pub fn computed_to(&self) -> usize {
-        self.values.len() - 1
     }
 
     /// How the periodicity is supported, in the one spelling every front end
@@ -299,6 +348,42 @@ impl Analysis {
             ) => Some((theorem.name(), last_heap_needed)),
             _ => None,
         }
+    }
+}
+
+impl Analysis {
+    /// The periodicity claim of this analysis.
+    pub fn claim(&self) -> Claim {
+        Claim {
+            periodicity: self.periodicity,
+            support: self.support,
+            theorem: self.theorem,
+        }
+    }
+
+    /// See [`Claim::heaps_needed_for_proof`].
+    pub fn heaps_needed_for_proof(&self) -> Option<usize> {
+        self.claim().heaps_needed_for_proof()
+    }
+
+    /// The largest heap computed.
+    pub fn computed_to(&self) -> usize {
+        self.values.len() - 1
+    }
+
+    /// See [`Claim::support_label`].
+    pub fn support_label(&self) -> &'static str {
+        self.claim().support_label()
+    }
+
+    /// See [`Claim::is_proven`].
+    pub fn is_proven(&self) -> bool {
+        self.claim().is_proven()
+    }
+
+    /// See [`Claim::proof`].
+    pub fn proof(&self) -> Option<(&'static str, usize)> {
+        self.claim().proof()
     }
 
     /// The largest value and the first heap that has it.

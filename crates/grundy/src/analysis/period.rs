@@ -96,7 +96,7 @@ fn convincing(length: usize, period: usize, total: usize) -> bool {
 /// at least [`CONVINCING_REPEATS`] times (a long pre-period, as 4.0477's
 /// 25959, leaves a short tail, but 32 repeats of 210 values are no
 /// coincidence).
-fn reportable(length: usize, period: usize, total: usize) -> bool {
+pub(super) fn reportable(length: usize, period: usize, total: usize) -> bool {
     convincing(length, period, total) || length >= CONVINCING_REPEATS * period
 }
 
@@ -114,7 +114,7 @@ const CONVINCING_REPEATS: usize = 16;
 /// `l - border(l)`, where `border` is the Knuth–Morris–Pratt failure
 /// function of `r`. Longer tables would need four bytes per heap for that,
 /// more than the table itself, so they are searched through the positions of
-/// one *marker* value instead (see [`candidate_by_markers`]).
+/// one *marker* value instead (see `candidate_by_markers`).
 pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
     with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
         candidate_by_failure_function(s)

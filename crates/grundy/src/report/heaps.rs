@@ -3,11 +3,12 @@
 
 use serde::{Serialize, Serializer};
 
-use super::{Decimal, Generalized, Listed};
+use super::{Decimal, Generalized, Listed, RecordRun};
 use crate::analysis::{
-    Analysis, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, Tuples,
+    Analysis, Claim, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts,
+    RecordAnalysis, RecordSummary, Tuples,
 };
-use crate::solve::{LoopyValue, Outcome};
+use crate::solve::{LoopyValue, Outcome, SparseStats};
 use crate::{Nimber, ValueTable};
 
 /// `g(0..=N)` of a heap game: `{"game", "canonical", "values"}`.
@@ -91,7 +92,7 @@ impl LoopyHeapsReport {
 
 /// How many of the first values, and of the repeating block, a report
 /// lists.
-const VALUES_LISTED: usize = 100;
+pub(crate) const VALUES_LISTED: usize = 100;
 
 /// An analysis: the period, how it is supported, the sparse engine's
 /// statistics and the values' summary (`grundy analyze --format json`).
@@ -153,61 +154,123 @@ pub struct AnalysisReport {
     /// The first values of the repeating block, `g(preperiod..)`, at most
     /// 100 of them.
     pub repeats: Vec<u32>,
+    /// A windowed run's own fields (its stream, checksum, window, far
+    /// scans, Rogalski's histogram); `null` for a full table.
+    pub record: Option<RecordRun>,
+}
+
+/// The values' side of an analysis report, from a table or a stream.
+struct Values {
+    computed_to: usize,
+    histogram: Vec<(Nimber, u64)>,
+    summary: RecordSummary,
 }
 
 impl AnalysisReport {
     /// The report of `found`, a game written `written`.
     pub fn new(written: &str, found: &Analysis) -> Self {
         let (max_value, max_value_at) = found.max_value();
-        let p_positions = Listed::of(found.p_positions());
-        let period = found.periodicity;
-        let (theorem, last_heap_needed) = found.proof().unzip();
-        let sparse = found.sparse.as_ref();
-        AnalysisReport {
-            game: written.trim().to_owned(),
-            canonical: found.game.clone(),
-            period: period.map(|p| p.period),
-            preperiod: period.map(|p| p.preperiod),
-            saltus: period.map(|p| p.saltus),
-            proven: found.is_proven(),
-            support: found.support_label(),
-            theorem,
-            last_heap_needed,
-            heaps_needed_for_proof: found.heaps_needed_for_proof(),
-            applicable_theorem: found.theorem.map(|t| t.name()),
-            rare_values: sparse.map(|s| s.mask),
-            rare_count: sparse.map(|s| s.rare_count),
-            last_rare: sparse.and_then(|s| s.last_rare),
-            position_parity: sparse.map(|s| s.position_parity),
-            sparse_scans: sparse.map(|s| s.scans),
-            sparse_scan_pairs: sparse.map(|s| s.scan_pairs),
-            computed_to: found.computed_to(),
-            max_value: max_value.get(),
-            max_value_at,
-            last_value: found.values.get(found.computed_to()).map_or(0, Nimber::get),
-            histogram: found
-                .histogram()
-                .into_iter()
-                .map(|(v, c)| [u64::from(v), c])
-                .collect(),
-            p_position_count: p_positions.count,
-            p_positions,
-            exceptions: Listed::of(found.exceptions()),
+        let repeats = found.periodicity.map_or_else(Vec::new, |p| {
+            found
+                .values
+                .iter()
+                .skip(p.preperiod)
+                .take(p.period.min(VALUES_LISTED))
+                .map(Nimber::get)
+                .collect()
+        });
+        let summary = RecordSummary {
             first_values: found
                 .values
                 .iter()
                 .take(VALUES_LISTED)
                 .map(Nimber::get)
                 .collect(),
-            repeats: period.map_or_else(Vec::new, |p| {
-                found
-                    .values
-                    .iter()
-                    .skip(p.preperiod)
-                    .take(p.period.min(VALUES_LISTED))
-                    .map(Nimber::get)
-                    .collect()
-            }),
+            repeats,
+            max_value: max_value.get(),
+            max_value_at,
+            last_value: found.values.get(found.computed_to()).map_or(0, Nimber::get),
+            p_positions: Listed::of(found.p_positions()),
+            exceptions: Listed::of(found.exceptions()),
+        };
+        let values = Values {
+            computed_to: found.computed_to(),
+            histogram: found.histogram(),
+            summary,
+        };
+        Self::of(
+            written,
+            &found.game,
+            &found.claim(),
+            found.sparse.as_ref(),
+            values,
+        )
+    }
+
+    /// The report of a windowed run, `found`, of a game written `written`,
+    /// whose stream was kept at `stream` (or not kept): the fields of a
+    /// full-table analysis, and the run's own in `record`.
+    pub fn of_record(written: &str, found: &RecordAnalysis, stream: Option<String>) -> Self {
+        let values = Values {
+            computed_to: found.computed_to(),
+            histogram: found.histogram(),
+            summary: found.summary.clone(),
+        };
+        let mut report = Self::of(
+            written,
+            &found.game,
+            &found.claim,
+            Some(&found.outcome.stats),
+            values,
+        );
+        report.record = Some(RecordRun::new(found, stream));
+        report
+    }
+
+    /// The fields every analysis report has.
+    fn of(
+        written: &str,
+        canonical: &str,
+        claim: &Claim,
+        sparse: Option<&SparseStats>,
+        values: Values,
+    ) -> Self {
+        let period = claim.periodicity;
+        let (theorem, last_heap_needed) = claim.proof().unzip();
+        let summary = values.summary;
+        AnalysisReport {
+            game: written.trim().to_owned(),
+            canonical: canonical.to_owned(),
+            period: period.map(|p| p.period),
+            preperiod: period.map(|p| p.preperiod),
+            saltus: period.map(|p| p.saltus),
+            proven: claim.is_proven(),
+            support: claim.support_label(),
+            theorem,
+            last_heap_needed,
+            heaps_needed_for_proof: claim.heaps_needed_for_proof(),
+            applicable_theorem: claim.theorem.map(|t| t.name()),
+            rare_values: sparse.map(|s| s.mask),
+            rare_count: sparse.map(|s| s.rare_count),
+            last_rare: sparse.and_then(|s| s.last_rare),
+            position_parity: sparse.map(|s| s.position_parity),
+            sparse_scans: sparse.map(|s| s.scans),
+            sparse_scan_pairs: sparse.map(|s| s.scan_pairs),
+            computed_to: values.computed_to,
+            max_value: summary.max_value,
+            max_value_at: summary.max_value_at,
+            last_value: summary.last_value,
+            histogram: values
+                .histogram
+                .into_iter()
+                .map(|(v, c)| [u64::from(v), c])
+                .collect(),
+            p_position_count: summary.p_positions.count,
+            p_positions: summary.p_positions,
+            exceptions: summary.exceptions,
+            first_values: summary.first_values,
+            repeats: summary.repeats,
+            record: None,
         }
     }
 

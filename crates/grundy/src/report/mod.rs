@@ -55,7 +55,7 @@ pub const HEAPS_LISTED: usize = 1000;
 /// iterator, so that a table of 10^9 heaps needs no list of them.
 ///
 /// JSON: the list itself when it is complete, else `{"count", "first"}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listed {
     /// How many there are.
     pub count: usize,
@@ -66,17 +66,18 @@ pub struct Listed {
 impl Listed {
     /// Counts `heaps`, keeping the first [`HEAPS_LISTED`].
     pub fn of(heaps: impl Iterator<Item = usize>) -> Listed {
-        let mut listed = Listed {
-            count: 0,
-            first: Vec::new(),
-        };
-        for heap in heaps {
-            if listed.count < HEAPS_LISTED {
-                listed.first.push(heap);
-            }
-            listed.count += 1;
-        }
+        let mut listed = Listed::default();
+        heaps.for_each(|heap| listed.push(heap));
         listed
+    }
+
+    /// Counts one more heap, keeping it while fewer than [`HEAPS_LISTED`]
+    /// are kept.
+    pub fn push(&mut self, heap: usize) {
+        if self.count < HEAPS_LISTED {
+            self.first.push(heap);
+        }
+        self.count += 1;
     }
 
     /// Whether every heap is in [`Listed::first`].

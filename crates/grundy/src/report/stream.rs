@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::solve::{WindowOutcome, WindowProgress};
+use crate::analysis::RecordAnalysis;
+use crate::solve::WindowProgress;
 
 /// `value count` pairs over heaps `1..=N`, for every value up to the
 /// largest (zero counts included): the histograms Rogalski publishes for
@@ -28,30 +29,13 @@ fn hex(root: u64) -> String {
     format!("{root:016x}")
 }
 
-/// A windowed ("record") run of the sparse engine: `grundy analyze GAME
-/// --to N --window`.
+/// What a windowed ("record") run adds to its [`AnalysisReport`](super::AnalysisReport):
+/// `grundy analyze GAME --window`, or a run too large for a table.
 #[derive(Clone, Debug, Serialize)]
-pub struct RecordReport {
-    /// The game's canonical specification.
-    pub game: String,
-    /// The largest heap computed.
-    pub to: u64,
-    /// `value count` over heaps `1..=to`.
+pub struct RecordRun {
+    /// `value count` over heaps `1..=N`, every value up to the largest:
+    /// Rogalski's published format.
     pub histogram: Vec<ValueCount>,
-    /// The largest value.
-    pub largest: u32,
-    /// Rare heaps under the final split, and the largest of them.
-    pub rare_count: usize,
-    /// The largest rare heap.
-    pub last_rare: Option<usize>,
-    /// The final mask.
-    pub mask: u32,
-    /// Whether the final split is the position-parity one.
-    pub position_parity: bool,
-    /// Heaps whose partial mex needed a scan of common pairs.
-    pub scans: u64,
-    /// Pairs those scans looked at.
-    pub scan_pairs: u64,
     /// Heaps whose scan ran past the window and read the stream back.
     pub far_scans: u64,
     /// Values read back from the stream (far scans, rare-list rebuilds).
@@ -60,32 +44,27 @@ pub struct RecordReport {
     pub window_bytes: u64,
     /// The value stream, when one was kept (`--values-out`).
     pub stream: Option<String>,
-    /// The stream's root checksum, 16 hexadecimal digits.
+    /// The stream's root checksum, 16 hexadecimal digits (checked again
+    /// when the period was searched).
     pub root: String,
-    /// Windowed runs keep no table to search for a period in; this says so.
-    pub period: &'static str,
+    /// The last heaps searched for a period: periods up to half of this
+    /// are found.
+    pub period_window: usize,
 }
 
-impl RecordReport {
-    /// The report of a windowed run of `game` to heap `to`.
-    pub fn new(game: String, to: u64, outcome: &WindowOutcome, stream: Option<String>) -> Self {
-        RecordReport {
-            game,
-            to,
+impl RecordRun {
+    /// The record-run part of the report of `found`, whose stream was kept
+    /// at `stream` (or not kept).
+    pub fn new(found: &RecordAnalysis, stream: Option<String>) -> Self {
+        let outcome = &found.outcome;
+        RecordRun {
             histogram: value_counts(&outcome.histogram),
-            largest: outcome.histogram.iter().rposition(|&c| c > 0).unwrap_or(0) as u32,
-            rare_count: outcome.stats.rare_count,
-            last_rare: outcome.stats.last_rare,
-            mask: outcome.stats.mask,
-            position_parity: outcome.stats.position_parity,
-            scans: outcome.stats.scans,
-            scan_pairs: outcome.stats.scan_pairs,
             far_scans: outcome.far_scans,
             values_read: outcome.values_read,
             window_bytes: outcome.window_bytes,
             stream,
             root: hex(outcome.root),
-            period: "not searched: windowed runs keep no table (observed periods need one)",
+            period_window: found.period_window,
         }
     }
 }

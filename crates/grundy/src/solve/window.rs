@@ -89,7 +89,8 @@ pub struct WindowOptions {
     pub game: String,
     /// The value stream.
     pub stream: PathBuf,
-    /// Where to save the window, and how often.
+    /// Where to save the window, and how often; it is saved when the run
+    /// ends too, so that a later run can go on to a larger `to`.
     pub checkpoint: Option<(PathBuf, Duration)>,
     /// Whether to go on from the checkpoint (which must exist).
     pub resume: bool,
@@ -371,6 +372,19 @@ impl SparseSolver {
             }
         }
         counters.values_read = stream.read_back;
+        // The end is saved too, so that a finished run can go on to a
+        // larger `to` (an adaptive analysis does, step by step).
+        if let Some((path, _)) = &options.checkpoint {
+            save(
+                path,
+                options,
+                &window,
+                &run,
+                &scratch,
+                &mut stream,
+                &counters,
+            )?;
+        }
         let (heaps, root) = stream.finish()?;
         let mut histogram = vec![0u64; run.histogram[0].len().max(run.histogram[1].len())];
         for counts in &run.histogram {
