@@ -45,13 +45,25 @@ use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
 
-/// Pairs searched together in the first block of a scan: most scans find
-/// their value within a few blocks, so the first ones are short.
+/// Pairs tested together in the first blocks of a scan: most scans find
+/// what they look for within a few blocks, so the first ones are short.
 const BLOCK: usize = 64;
 
-/// The longest block of a scan: each block is twice the last (up to this),
-/// so that a long scan spends its time comparing, not on blocks' bounds.
-const LONGEST_BLOCK: usize = 4096;
+/// The longest block of a scan (see [`block_end`]).
+pub(super) const LONGEST_BLOCK: usize = 4096;
+
+/// Where the block of a scan that starts at pair `a` ends. Blocks grow
+/// with `a` — 64 pairs up to `a = 128`, then `[128, 256)`, `[256, 512)`,
+/// ... up to [`LONGEST_BLOCK`] — so that a long scan spends its time
+/// testing pairs, not on blocks' bounds, while a short one stops early.
+/// They lie on one grid fixed by `a` alone, so that a scan resumed at a
+/// block's start (by a windowed run) passes the same blocks in the same
+/// order as one that was not, and counts the same pairs.
+#[inline(always)]
+fn block_end(a: usize) -> usize {
+    let width = (1usize << a.max(1).ilog2()).clamp(BLOCK, LONGEST_BLOCK);
+    (a / width + 1) * width
+}
 
 /// Counters describing a sparse run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -96,6 +108,9 @@ pub struct SparseSolver {
     pub(super) takes: Vec<(usize, bool, bool)>,
     /// `(t, parts unequal)` for digits that may leave two heaps, by `t`.
     pub(super) splits: Vec<(usize, bool)>,
+    /// `Some(t)` when the digits that split are exactly two, taking `t`
+    /// and `t + 1` tokens, both allowing equal parts.
+    neighbour_splits: Option<usize>,
     pipeline: Pipeline,
 }
 
@@ -272,8 +287,9 @@ pub(super) trait Cell:
     /// The value.
     fn get(self) -> u32;
     /// Crosses off of `wanted` the values of the pairs `(low[i],
-    /// high[high.len() - 1 - i])`: pair by pair here, with a vector test
-    /// of 32 pairs at a time for one- and two-byte cells.
+    /// high[high.len() - 1 - i])`, stopping when none is left. Pair by pair
+    /// here, with a vector test of 32 pairs at a time for one- and two-byte
+    /// cells.
     #[inline(always)]
     fn cross_off(wanted: &mut Wanted, low: &[Self], high: &[Self]) {
         wanted.cross_off_plain(
@@ -509,6 +525,41 @@ fn mex_from(seen: &[u8], from: u32) -> u32 {
         .map_or(offset + tail.len(), |i| offset + i) as u32
 }
 
+/// Marks `values[i] ^ near[reach - rare[i] - d]` for every rare heap
+/// `rare[i]` and every `d` in `0..=also`: the splits `(r, rest - d - r)`
+/// of the digits that take `t + d` tokens, `reach` being `rest`'s place
+/// in `near`. `marks.len()` is a power of two above every value.
+#[inline(always)]
+fn mark_rare_splits<C: Cell>(
+    marks: &mut [u8],
+    near: &[C],
+    reach: usize,
+    (rare, values): (&[usize], &[u32]),
+    also: usize,
+) {
+    let top = marks.len() - 1;
+    // Every partner `reach - d - r` is a heap of `near`: `rare` increases,
+    // so checking the first and the last suffices, once rather than at
+    // every rare heap.
+    let inside = match (rare.first(), rare.last()) {
+        (Some(&first), Some(&last)) => last + also <= reach && reach - first < near.len(),
+        _ => true,
+    };
+    assert!(inside, "a rare heap's partner lies outside the view");
+    for (&r, &value) in rare.iter().zip(values) {
+        for d in 0..=also {
+            // SAFETY: `reach - d - r < near.len()` (checked above), and the
+            // XOR of two values below 2^bits is at most `top`, below
+            // `marks.len()`.
+            #[allow(unsafe_code)]
+            unsafe {
+                let partner = near.get_unchecked(reach - d - r).get();
+                *marks.get_unchecked_mut((value ^ partner) as usize & top) = 1;
+            }
+        }
+    }
+}
+
 impl SparseSolver {
     /// The solver for `code`, if the method applies: a finite code whose
     /// moves leave at most two heaps, unconstrained or unequal.
@@ -519,14 +570,19 @@ impl SparseSolver {
             .filter(|&&(_, leaves, _)| leaves & 3 != 0)
             .map(|&(t, leaves, _)| (t, leaves & 1 != 0, leaves & 2 != 0))
             .collect();
-        let splits = digits
+        let splits: Vec<(usize, bool)> = digits
             .iter()
             .filter(|&&(_, leaves, _)| leaves & 4 != 0)
             .map(|&(t, _, unequal)| (t, unequal))
             .collect();
+        let neighbour_splits = match splits[..] {
+            [(t, false), (u, false)] if u == t + 1 => Some(t),
+            _ => None,
+        };
         Some(SparseSolver {
             takes,
             splits,
+            neighbour_splits,
             pipeline: Pipeline::Off,
         })
     }
@@ -1017,7 +1073,20 @@ impl SparseSolver {
                 mark(seen, g.near(n - t));
             }
         }
-        for &(t, unequal) in &self.splits {
+        // Two digits splitting after taking t and t + 1 tokens read
+        // neighbouring partners: one pass over the rare heaps marks both,
+        // when every rare heap is a part of both (the usual case).
+        let mut splits = &self.splits[..];
+        if let Some(t) = self.neighbour_splits {
+            let top = (1usize << run.bits) - 1;
+            let rest = n.saturating_sub(t);
+            if !PARTIAL && run.rare.last().is_some_and(|&last| last + 1 < rest) {
+                let rare = (&run.rare[..], &run.rare_values[..]);
+                mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
+                splits = &[];
+            }
+        }
+        for &(t, unequal) in splits {
             let Some(rest) = n.checked_sub(t) else { break };
             // Rare heaps are mostly small: usually all of them are below.
             let below = match run.rare.last() {
@@ -1037,10 +1106,8 @@ impl SparseSolver {
             // for the last rare heap).
             let (near, reach) = (g.high, rest - g.high_base);
             let mut gather = |from: usize, to: usize| {
-                let rare = run.rare[from..to].iter().zip(&run.rare_values[from..to]);
-                for (&r, &value) in rare {
-                    marks[(value ^ near[reach - r].get()) as usize & top] = 1;
-                }
+                let rare = (&run.rare[from..to], &run.rare_values[from..to]);
+                mark_rare_splits(marks, near, reach, rare, 0);
             };
             // A digit that forbids equal parts skips the one split (r, r),
             // found once here rather than tested at every rare heap.
@@ -1089,7 +1156,7 @@ impl SparseSolver {
     /// pair is worth, or `c`. The scan lists those values ([`Wanted`]) and
     /// tests blocks of pairs for them — every splitting digit within a
     /// block, with vector instructions, in blocks that grow from 64 pairs to
-    /// 4096 — looking pair by pair only at the pairs of a block that the
+    /// 4096 ([`block_end`]) — looking pair by pair only at the pairs that the
     /// test finds worth a value still wanted, which it then crosses off. It stops
     /// when none is left (`g(n) = c`) or the pairs run out (the least one
     /// left). A block the view does not hold ends the scan with `Err`, the
@@ -1145,9 +1212,9 @@ impl SparseSolver {
             }
             c += 1;
         }
-        let (mut at, mut width) = (start, BLOCK);
+        let mut at = start;
         while at <= most {
-            let stop = (at + width).min(most + 1);
+            let stop = block_end(at).min(most + 1);
             let mut outside = false;
             for block in blocks(at, stop) {
                 let Some((low, high)) = block else {
@@ -1157,12 +1224,6 @@ impl SparseSolver {
                 C::cross_off(wanted, low, high);
             }
             if outside {
-                if width > BLOCK {
-                    // Near the end of a window's view: go on in short
-                    // blocks, which it holds.
-                    width = BLOCK;
-                    continue;
-                }
                 // Every value below `c` not wanted is now gathered or found.
                 for v in m..c {
                     if !wanted.contains(v) {
@@ -1177,7 +1238,7 @@ impl SparseSolver {
                 count(scan_pairs, stop);
                 return Ok(c);
             }
-            (at, width) = (stop, (2 * width).min(LONGEST_BLOCK));
+            at = stop;
         }
         count(scan_pairs, at);
         Ok(wanted.members(m, c).next().unwrap_or(c))

@@ -131,7 +131,7 @@ impl Wanted {
     }
 
     /// Crosses off every member some pair `(low[i], high[high.len() - 1 -
-    /// i])` is worth.
+    /// i])` is worth, stopping when none is left.
     #[inline(always)]
     pub(super) fn cross_off_pairs<T: Lane>(&mut self, low: &[T], high: &[T]) {
         #[cfg(target_arch = "x86_64")]
@@ -140,13 +140,17 @@ impl Wanted {
             #[allow(unsafe_code)]
             return unsafe { self.cross_off_pairs_avx2(low, high) };
         }
-        self.cross_off_plain(pair_values(low, high));
+        self.cross_off_plain(pair_values(low, high))
     }
 
-    /// Crosses off every member among `values`.
+    /// Crosses off every member among `values`, stopping when none is
+    /// left.
     #[inline(always)]
     pub(super) fn cross_off_plain(&mut self, values: impl Iterator<Item = u32>) {
         for v in values {
+            if self.is_empty() {
+                return;
+            }
             self.remove(v);
         }
     }
@@ -169,6 +173,9 @@ impl Wanted {
                 while lanes != 0 {
                     self.remove(pair(32 * step + lanes.trailing_zeros() as usize));
                     lanes &= lanes - 1;
+                }
+                if self.is_empty() {
+                    return;
                 }
                 lookup = Lookup::new(self);
             }

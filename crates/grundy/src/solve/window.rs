@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{Cell, Resume, Run, Scratch, Split, View};
+use super::sparse::{Cell, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
 use super::stream::{StreamState, StreamWriter};
 use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes;
@@ -274,7 +274,9 @@ impl SparseSolver {
             .ok_or(Error::NimberOverflow { value: to })?;
         let reach = self.reach();
         let sizes = options.sizes;
-        let far = sizes.far.max(64);
+        // At least one whole block of a scan, which stops only at the
+        // blocks' starts.
+        let far = sizes.far.max(LONGEST_BLOCK);
         let fresh = || Window {
             front: Vec::new(),
             limit: sizes.front,
