@@ -271,7 +271,12 @@ mod tests {
             again.insert(v);
         }
         assert_eq!(again, span);
-        assert_eq!(XorBasis::below_power_of_two(3).vectors().collect::<Vec<_>>(), [1, 2, 4]);
+        assert_eq!(
+            XorBasis::below_power_of_two(3)
+                .vectors()
+                .collect::<Vec<_>>(),
+            [1, 2, 4]
+        );
     }
 
     #[test]

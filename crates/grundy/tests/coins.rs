@@ -387,8 +387,16 @@ fn grid_counts_equal_the_positions_listed_for_every_nim_sum() {
                 }
                 let total = 1u64 << (columns * rows);
                 let p = listed[&0];
-                assert_eq!(counts.total.to_string(), reduce(total).to_string(), "{what}");
-                assert_eq!(counts.p_positions().to_string(), reduce(p).to_string(), "{what}");
+                assert_eq!(
+                    counts.total.to_string(),
+                    reduce(total).to_string(),
+                    "{what}"
+                );
+                assert_eq!(
+                    counts.p_positions().to_string(),
+                    reduce(p).to_string(),
+                    "{what}"
+                );
                 assert_eq!(
                     counts.n_positions().to_string(),
                     reduce(total - p).to_string(),
@@ -439,7 +447,10 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
     let cells = u128::from(side) * u128::from(side);
     let expected = power_of_two_mod_prime(cells - 64, p);
     assert_eq!(counts.p_positions().to_string(), expected.to_string());
-    assert_eq!(counts.with_nim_sum(u64::MAX).to_string(), expected.to_string());
+    assert_eq!(
+        counts.with_nim_sum(u64::MAX).to_string(),
+        expected.to_string()
+    );
     assert_eq!(
         counts.total.to_string(),
         power_of_two_mod_prime(cells, p).to_string()

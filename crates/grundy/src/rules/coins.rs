@@ -854,7 +854,14 @@ mod tests {
         }
         assert_eq!(span, computed);
         let ruler: CoinRule = "ruler".parse().unwrap();
-        assert_eq!(ruler.value_span(u64::MAX, LIMIT, &mut |_| true).unwrap().0.rank(), 64);
+        assert_eq!(
+            ruler
+                .value_span(u64::MAX, LIMIT, &mut |_| true)
+                .unwrap()
+                .0
+                .rank(),
+            64
+        );
         assert!(ruler.value_span(0, LIMIT, &mut |_| true).is_err());
     }
 
