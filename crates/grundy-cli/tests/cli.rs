@@ -1213,4 +1213,5 @@ fn count_counts_the_positions_of_coin_grids() {
         &["count", "kayles", "--to", "10", "--nim-sum", "1"],
         "--nim-sum",
     );
+    rejects(&["count", "--range", "mock-turtles:1..5"], "--to X,Y");
 }
