@@ -13,8 +13,9 @@
 //! The span needs only the spans of the column and row values: by
 //! bilinearity of nim-multiplication it is spanned by the products of
 //! their bases. So a grid costs the two rules' value spans (a theorem for
-//! rules with a closed form, for sides up to `2^64 - 1`; a table of one
-//! side's coins otherwise) and at most `64 x 64` products.
+//! rules with a closed form, for sides up to `2^64 - 1`, Mock Turtles
+//! `2^63`; a table of one side's coins otherwise) and at most `64 x 64`
+//! products.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

@@ -258,8 +258,9 @@ impl CoinRule {
     /// and whether a theorem gave it (`true`) or the values were computed
     /// (by [`CoinRule::values`], within `memory_limit`, with `progress`).
     ///
-    /// With a closed form the span needs no table, for any `to` up to
-    /// `2^64 - 1`: the values `g(1..=to)` contain every power of two up to
+    /// With a closed form the span needs no table, for any `to` whose
+    /// values stay below `2^64` (every `u64`; Mock Turtles up to coin
+    /// `2^63`, past which [`Error::InvalidRange`]): the values `g(1..=to)` contain every power of two up to
     /// their largest value `M`, so they span every number below
     /// `2^bits(M)`. Turning Turtles takes the values `1..=to`, Twins
     /// `0..to`, the ruler game the powers of two up to `to`, and Mock
@@ -286,6 +287,15 @@ impl CoinRule {
         };
         if let Some(m) = largest {
             return Ok((XorBasis::below_power_of_two(64 - m.leading_zeros()), true));
+        }
+        if self.closed_form(1).is_some() {
+            // Mock Turtles past coin 2^63: values past 2^64 - 1.
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "the values of {self} on coins 1..={to} pass 2^64 - 1, past the nim field \
+                     the engine computes in"
+                ),
+            });
         }
         let mut span = XorBasis::new();
         for v in self.values(to, memory_limit, progress)?.iter().skip(1) {
@@ -863,6 +873,18 @@ mod tests {
             64
         );
         assert!(ruler.value_span(0, LIMIT, &mut |_| true).is_err());
+        let mock: CoinRule = "mock-turtles".parse().unwrap();
+        assert_eq!(
+            mock.value_span(1 << 63, LIMIT, &mut |_| true)
+                .unwrap()
+                .0
+                .rank(),
+            64
+        );
+        assert!(matches!(
+            mock.value_span((1 << 63) + 1, LIMIT, &mut |_| true),
+            Err(Error::InvalidRange { .. })
+        ));
     }
 
     /// Every set of other coins a move turning `n` may turn, by the rule's
