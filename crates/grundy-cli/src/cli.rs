@@ -597,9 +597,15 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", default_value = "1")]
     pub from: String,
     /// The largest heap of the range: up to 10^18 when the game's period is
-    /// proven, 2^22 otherwise.
+    /// proven, 2^22 otherwise. For a coin-turning rule, the row's last coin
+    /// (positions of coins 1..=N); for a product A*B, the grid's last coin
+    /// X,Y (columns 1..=X, rows 1..=Y; N alone for N x N), up to 10^18 each
+    /// way for rules with a closed form.
     #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges", "histogram"])]
     pub to: Option<String>,
+    /// For a row or grid of coins: also count the positions of nim-sum V.
+    #[arg(long, value_name = "V", value_parser = size)]
+    pub nim_sum: Option<u64>,
     /// Count positions of K heaps from the range, by nim-sum (without it:
     /// how many heaps have each value); unordered counts take up to 10^6
     /// heaps (`1e6`).

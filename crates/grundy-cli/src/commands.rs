@@ -7,21 +7,21 @@ use std::time::{Duration, Instant};
 
 use grundy::analysis::{
     self, Arithmetic, CensusLimits, Certificate, Histogram, Limits, Misere, MisereQuotient,
-    TupleBudget, Tuples, census_game, classify, count_ordered, count_tuples, expand_family,
-    expand_list, expected_cost, formula_histogram, in_census_order, pair_histogram, shard,
-    value_histogram,
+    TupleBudget, Tuples, census_game, classify, count_grid, count_ordered, count_tuples,
+    expand_family, expand_list, expected_cost, formula_histogram, in_census_order, pair_histogram,
+    shard, value_histogram,
 };
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedPositions, CountedRange,
-    FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport,
-    LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
-    MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
-    StreamVerifyReport, SumReport, ValuesReport,
+    FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport,
+    HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
+    MisereSumReport, MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport,
+    PairValuesReport, PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport,
+    StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
-    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
+    CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
     ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts,
     parse_size, tartan_table,
 };
@@ -714,6 +714,20 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         None => Arithmetic::Exact,
     };
     let spec = args.game.as_deref().unwrap_or("").trim();
+    if args.game.is_some() {
+        match GameSpec::parse(spec) {
+            Ok(GameSpec::Coins(rule)) => return count_coins(&rule, None, args, arithmetic, out),
+            Ok(GameSpec::CoinGrid(columns, rows)) => {
+                return count_coins(&columns, Some(&rows), args, arithmetic, out);
+            }
+            _ => {}
+        }
+    }
+    if args.nim_sum.is_some() {
+        return Err(Failure::Input(
+            "--nim-sum is for rows and grids of coins; --all lists every nim-sum of heaps".into(),
+        ));
+    }
     if !args.moves.is_empty() {
         let (games, names, components) = components(spec, &args.moves, &args.script)?;
         games.iter().for_each(HeapRules::start);
@@ -790,6 +804,71 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         ranges: vec![range],
     };
     let report = NimSumCountReport::new(positions, &counts, args.modulus, args.all);
+    output::print(out, args.format, &report)
+}
+
+/// `grundy count RULE --to N` or `grundy count A*B --to X,Y`: the
+/// positions of a row or grid of coins by nim-sum.
+fn count_coins(
+    columns_rule: &CoinRule,
+    rows_rule: Option<&CoinRule>,
+    args: &CountArgs,
+    arithmetic: Arithmetic,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let refused = [
+        (args.heaps.is_some(), "--heaps"),
+        (!args.ranges.is_empty(), "--range"),
+        (!args.moves.is_empty(), "--moves"),
+        (args.by_formula, "--by-formula"),
+        (args.max.is_some(), "--max"),
+        (
+            args.all,
+            "--all (every nim-sum of the span has the same count: ask one with --nim-sum V)",
+        ),
+        (
+            parse_size(&args.from)? != 1,
+            "--from (the coins start at 1)",
+        ),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(Failure::Input(format!(
+            "counting the positions of coins does not take {option}"
+        )));
+    }
+    let to = args.to.as_deref().ok_or_else(|| {
+        Failure::Input("give the last coin: --to N for a row, --to X,Y for a grid".into())
+    })?;
+    let (columns, rows) = match (to.split_once(','), rows_rule) {
+        (Some((x, y)), Some(_)) => (parse_size(x)?, parse_size(y)?),
+        (None, Some(_)) => (parse_size(to)?, parse_size(to)?),
+        (None, None) => (parse_size(to)?, 1),
+        (Some(_), None) => {
+            return Err(Failure::Input(format!(
+                "'{to}': a row of coins ends at one coin, --to N; a grid is played by a product A*B"
+            )));
+        }
+    };
+    let limit = parse_bytes(&args.table.memory_limit)?;
+    let bar = progress::heaps(columns.max(rows), "coins");
+    let counts = count_grid(
+        columns_rule,
+        rows_rule,
+        columns,
+        rows,
+        arithmetic,
+        limit,
+        &mut |n| {
+            bar.set_position(n as u64);
+            true
+        },
+    );
+    bar.finish_and_clear();
+    let rule = match rows_rule {
+        Some(rows_rule) => format!("{columns_rule}*{rows_rule}"),
+        None => columns_rule.to_string(),
+    };
+    let report = GridCountReport::new(rule, &counts?, args.nim_sum);
     output::print(out, args.format, &report)
 }
 

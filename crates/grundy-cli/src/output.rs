@@ -11,11 +11,11 @@ use grundy::analysis::Tuples;
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
-    FormulaReport, GeneraReport, GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport,
-    LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport,
-    NimSumCountReport, OutcomesReport, PairValuesReport, PositionSumReport, QuotientReport,
-    RecordRun, StreamHistogramReport, StreamValuesReport, StreamVerifyReport, SumReport,
-    ValueCount, ValuesReport,
+    FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport, HackenbushReport,
+    LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
+    MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
+    PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport, StreamValuesReport,
+    StreamVerifyReport, SumReport, ValueCount, ValuesReport,
 };
 use grundy::solve::Outcome;
 use grundy::spec::CatalogueEntry;
@@ -675,6 +675,55 @@ impl Render for CoinGridReport {
                 joined(&m.columns, " "),
                 joined(&m.rows, " ")
             )?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for GridCountReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let modulo = self
+            .modulus
+            .map_or(String::new(), |m| format!(" (mod {m})"));
+        let board = if !self.rule.contains('*') {
+            format!("a row of {} coins", self.columns)
+        } else {
+            format!("a grid of {} x {} coins", self.columns, self.rows)
+        };
+        writeln!(
+            out,
+            "positions (sets of heads) of {board} of {}: {}{modulo}",
+            self.rule, self.total
+        )?;
+        writeln!(
+            out,
+            "P-positions (nim-sum 0, the player to move loses): {}{modulo}",
+            self.p_positions
+        )?;
+        writeln!(
+            out,
+            "N-positions (the player to move wins): {}{modulo}",
+            self.n_positions
+        )?;
+        // A basis 1, 2, 4, ... spans every number below 2^rank.
+        let interval = self
+            .span_basis
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == 1 << i);
+        let span = if interval {
+            format!("every number below 2^{}", self.rank)
+        } else {
+            format!("basis {}", joined(&self.span_basis, " "))
+        };
+        writeln!(
+            out,
+            "the coins' values span 2^{} nim-sums ({span}); each has {} positions{modulo}, \
+             every other nim-sum none",
+            self.rank, self.per_nim_sum
+        )?;
+        if let Some(asked) = &self.nim_sum {
+            writeln!(out, "nim-sum {}: {}{modulo}", asked.value, asked.positions)?;
         }
         Ok(())
     }

@@ -1141,3 +1141,77 @@ fn hackenbush_cut_counts_agree_with_the_listed_cuts() {
         assert_eq!(by_value, edges);
     }
 }
+
+/// Issue 20, item 6: the positions of rows and grids of coins counted by
+/// nim-sum, as far as the rules' closed forms go.
+#[test]
+fn count_counts_the_positions_of_coin_grids() {
+    // 3 x 4 coins of ruler*ruler are worth the nim-products of 1, 2, 1 and
+    // 1, 2, 1, 4: they span every number below 16, so each nim-sum has
+    // 2^(12 - 4) positions.
+    let grid = stdout_json(&[
+        "count",
+        "ruler*ruler",
+        "--to",
+        "3,4",
+        "--nim-sum",
+        "9",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(grid["columns"], 3);
+    assert_eq!(grid["rows"], 4);
+    assert_eq!(grid["total"], "4096");
+    assert_eq!(grid["p_positions"], "256");
+    assert_eq!(grid["n_positions"], "3840");
+    assert_eq!(grid["rank"], 4);
+    assert_eq!(grid["span_basis"], json!([1, 2, 4, 8]));
+    assert_eq!(
+        grid["nim_sum"],
+        json!({"value": 9, "occurs": true, "positions": "256"})
+    );
+    // 10^12 x 10^12: the values span GF(2^64), so P = 2^(10^24 - 64) mod
+    // 10^9 + 7 (242941624 by Fermat's little theorem, reducing the exponent
+    // mod 10^9 + 6).
+    let huge = stdout_json(&[
+        "count",
+        "ruler*ruler",
+        "--to",
+        "1e12,1e12",
+        "--mod",
+        "1000000007",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(huge["p_positions"], "242941624");
+    assert_eq!(huge["total"], "39859806");
+    assert_eq!(huge["n_positions"], "796918189");
+    // A row: the positions of coins 1..=5 of Mock Turtles (values 1, 2, 4,
+    // 7, 8; rank 4).
+    let row = stdout_json(&["count", "mock-turtles", "--to", "5", "--format", "json"]);
+    assert_eq!(row["rows"], 1);
+    assert_eq!(row["p_positions"], "2");
+    let text = grundy(&["count", "twins*ruler", "--to", "4"]).success();
+    assert!(String::from_utf8_lossy(&text.get_output().stdout).contains("P-positions"));
+    rejects(
+        &["count", "grunt*ruler", "--to", "1e12,3", "--mod", "7"],
+        "--memory-limit",
+    );
+    rejects(&["count", "ruler*ruler", "--to", "3000,3000"], "--mod");
+    rejects(&["count", "ruler*ruler", "--to", "3,x"], "'x'");
+    rejects(&["count", "ruler*ruler", "--to", "0,4"], "at least one");
+    rejects(&["count", "mock-turtles", "--to", "3,4"], "A*B");
+    rejects(
+        &["count", "ruler*ruler", "--to", "3,4", "--heaps", "2"],
+        "--heaps",
+    );
+    rejects(
+        &["count", "ruler*ruler", "--to", "3,4", "--all"],
+        "--nim-sum",
+    );
+    rejects(
+        &["count", "kayles", "--to", "10", "--nim-sum", "1"],
+        "--nim-sum",
+    );
+    rejects(&["count", "--range", "mock-turtles:1..5"], "--to X,Y");
+}

@@ -17,8 +17,10 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{Certificate, Histogram, TupleBudget, Tuples, count_ordered, count_tuples};
-use grundy::report::{CoinRowReport, FibonacciNimReport, HackenbushReport};
+use grundy::analysis::{
+    Certificate, Histogram, TupleBudget, Tuples, count_grid, count_ordered, count_tuples,
+};
+use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
@@ -184,6 +186,42 @@ fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<
     Ok(found)
 }
 
+/// The positions (sets of heads) of a row of coins `1..=columns` of a
+/// coin-turning rule, or of the grid `columns x rows` of a product `A*B`,
+/// counted by nim-sum: the document `grundy count RULE --to X,Y --format
+/// json` prints (`total`, `p_positions`, `n_positions`, `rank`,
+/// `span_basis`, `per_nim_sum`, and `nim_sum` for the one asked), counts
+/// as decimal strings, modulo `modulo` when given.
+#[pyfunction]
+#[pyo3(signature = (rule, columns, rows = 1, *, nim_sum = None, modulo = None))]
+fn count_coins<'py>(
+    py: Python<'py>,
+    rule: &str,
+    columns: u64,
+    rows: u64,
+    nim_sum: Option<u64>,
+    modulo: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (columns_rule, rows_rule) = grundy::spec::coin_rules(rule).map_err(to_py)?;
+    let arithmetic = arithmetic(modulo)?;
+    let counts = detached(py, |progress| {
+        count_grid(
+            &columns_rule,
+            rows_rule.as_ref(),
+            columns,
+            rows,
+            arithmetic,
+            grundy::solve::DEFAULT_TABLE_LIMIT,
+            progress,
+        )
+    })?;
+    let written = match &rows_rule {
+        Some(rows_rule) => format!("{columns_rule}*{rows_rule}"),
+        None => columns_rule.to_string(),
+    };
+    document(py, &GridCountReport::new(written, &counts, nim_sum))
+}
+
 /// Green Hackenbush pictures played together: each a rooted tree in
 /// bracket notation (`"(()())"`) or an edge list (`"g a\na b\nb g"`, the
 /// ground named `g`). Returns the document `grundy hackenbush --format
@@ -303,6 +341,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(coin_values, m)?)?;
     m.add_function(wrap_pyfunction!(coins, m)?)?;
+    m.add_function(wrap_pyfunction!(count_coins, m)?)?;
     m.add_function(wrap_pyfunction!(hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(fibonacci_nim, m)?)?;
     m.add_function(wrap_pyfunction!(nim_add, m)?)?;

@@ -184,3 +184,25 @@ def test_coin_turning_hackenbush_and_fibonacci_nim():
         grundy.coins("spin(2)", [1])
     with pytest.raises(grundy.GrundyError, match="not closed"):
         grundy.hackenbush(["(()"])
+
+
+def test_positions_of_coin_grids_are_counted_by_nim_sum():
+    # 3 x 4 coins of ruler*ruler span every number below 16: 2^(12 - 4)
+    # positions of each nim-sum, as the command counts them.
+    grid = grundy.count_coins("ruler*ruler", 3, 4, nim_sum=9)
+    assert (grid["total"], grid["p_positions"], grid["n_positions"]) == ("4096", "256", "3840")
+    assert grid["nim_sum"] == {"value": 9, "occurs": True, "positions": "256"}
+    # A row of five Mock Turtles (1, 2, 4, 7, 8): brute force over every set of heads.
+    values = grundy.coin_values("mock-turtles", 5)
+    losing = 0
+    for heads in range(1 << 5):
+        total = 0
+        for i, v in enumerate(values):
+            if heads >> i & 1:
+                total ^= v
+        losing += total == 0
+    assert grundy.count_coins("mock-turtles", 5)["p_positions"] == str(losing)
+    huge = grundy.count_coins("ruler*ruler", 10**12, 10**12, modulo=1_000_000_007)
+    assert huge["p_positions"] == str(pow(2, 10**24 - 64, 1_000_000_007))
+    with pytest.raises(grundy.GrundyError):
+        grundy.count_coins("ruler*ruler", 3000, 3000)

@@ -138,6 +138,10 @@ impl SpecKind {
             (K::Heap | K::Script, _) => return Ok(()),
             (K::Pair, Q::Values | Q::Sum | Q::Count) => return Ok(()),
             (K::Pair, _) => "its positions are pairs (a, b), not heaps; ask values, sum or count",
+            (K::Coins, Q::Count) => {
+                "the positions of a row of coins are counted with `grundy count RULE --to N`, \
+                 of a grid with `grundy count A*B --to X,Y`"
+            }
             (K::Coins, _) => "coins are played with `grundy coins RULE HEADS...`",
             (K::Hackenbush, _) => "pictures are played with `grundy hackenbush`",
             (K::Graph, _) => {

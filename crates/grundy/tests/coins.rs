@@ -304,3 +304,209 @@ fn a_ruler_grid_of_20000_coins_a_side_is_quadratic_not_cubic() {
     ) as u32);
     assert_eq!(product, found.nim_sum);
 }
+
+/// Positions of a grid (or, without a row rule, a row) of coins by
+/// nim-sum, by listing every set of heads: cell values from the Tartan
+/// table (or the row's values).
+fn positions_by_nim_sum(
+    columns_rule: &str,
+    rows_rule: Option<&str>,
+    columns: usize,
+    rows: usize,
+) -> std::collections::HashMap<u64, u64> {
+    let cells: Vec<u64> = match rows_rule {
+        Some(rows_rule) => {
+            let side = columns.max(rows) as u64;
+            let table = tartan_table(&rule(columns_rule), &rule(rows_rule), side, LIMIT).unwrap();
+            (1..=rows)
+                .flat_map(|y| (1..=columns).map(move |x| (x, y)))
+                .map(|(x, y)| u64::from(table[y][x].get()))
+                .collect()
+        }
+        None => values(columns_rule, columns as u64),
+    };
+    let mut counts = std::collections::HashMap::new();
+    for heads in 0u32..1 << cells.len() {
+        let sum = (0..cells.len())
+            .filter(|i| heads >> i & 1 == 1)
+            .fold(0, |acc, i| acc ^ cells[i]);
+        *counts.entry(sum).or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn grid_counts_equal_the_positions_listed_for_every_nim_sum() {
+    use grundy::analysis::{Arithmetic, count_grid};
+    let pairs = [
+        ("ruler", Some("ruler")),
+        ("mock-turtles", Some("turtles")),
+        ("turn(4)", Some("ruler(3)")),
+        ("runs(1,3,4)", Some("mock-turtles")),
+        ("grunt", Some("twins")),
+        ("turn(=3)", Some("ruler")),
+        ("mock-turtles", None),
+        ("runs(2,3)", None),
+    ];
+    for (columns_rule, rows_rule) in pairs {
+        let sizes: &[(usize, usize)] = match rows_rule {
+            Some(_) => &[(3, 4), (4, 3), (2, 5), (1, 6)],
+            None => &[(12, 1), (5, 1)],
+        };
+        for &(columns, rows) in sizes {
+            let listed = positions_by_nim_sum(columns_rule, rows_rule, columns, rows);
+            let what = format!("{columns_rule} * {rows_rule:?}, {columns} x {rows}");
+            for arithmetic in [
+                Arithmetic::Exact,
+                Arithmetic::Modulo(1_000_000_007),
+                Arithmetic::Modulo(12),
+                Arithmetic::Modulo(1),
+            ] {
+                let counts = count_grid(
+                    &rule(columns_rule),
+                    rows_rule.map(rule).as_ref(),
+                    columns as u64,
+                    rows as u64,
+                    arithmetic,
+                    LIMIT,
+                    &mut |_| true,
+                )
+                .unwrap();
+                let reduce = |n: u64| match arithmetic {
+                    Arithmetic::Exact => n,
+                    Arithmetic::Modulo(m) => n % m,
+                };
+                let largest = listed.keys().max().copied().unwrap_or(0);
+                for v in 0..=(largest + 1).next_power_of_two() {
+                    let expected = reduce(listed.get(&v).copied().unwrap_or(0));
+                    assert_eq!(
+                        counts.with_nim_sum(v).to_string(),
+                        expected.to_string(),
+                        "{what}, nim-sum {v}, {arithmetic:?}"
+                    );
+                }
+                let total = 1u64 << (columns * rows);
+                let p = listed[&0];
+                assert_eq!(
+                    counts.total.to_string(),
+                    reduce(total).to_string(),
+                    "{what}"
+                );
+                assert_eq!(
+                    counts.p_positions().to_string(),
+                    reduce(p).to_string(),
+                    "{what}"
+                );
+                assert_eq!(
+                    counts.n_positions().to_string(),
+                    reduce(total - p).to_string(),
+                    "{what}"
+                );
+                assert_eq!(1 << counts.span.rank(), listed.len(), "{what}");
+            }
+        }
+    }
+}
+
+/// `2^e mod m` by squaring, with the exponent reduced first by Fermat's
+/// little theorem (`m` prime): another route than the library's.
+fn power_of_two_mod_prime(e: u128, m: u64) -> u64 {
+    let mut e = (e % u128::from(m - 1)) as u64;
+    let (mut base, mut result) = (2u128, 1u128);
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result * base % u128::from(m);
+        }
+        base = base * base % u128::from(m);
+        e >>= 1;
+    }
+    result as u64
+}
+
+#[test]
+fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
+    use grundy::analysis::{Arithmetic, count_grid};
+    let p = 1_000_000_007;
+    let side = 1_000_000_000_000u64;
+    // The ruler's values on 10^12 coins are the powers of two up to 2^39,
+    // spanning every number below 2^40; their products include every
+    // a * 1 and 2^32 * b = 2^32 b for a, b < 2^32, hence every number below
+    // 2^64: the rank is 64.
+    let counts = count_grid(
+        &rule("ruler"),
+        Some(&rule("ruler")),
+        side,
+        side,
+        Arithmetic::Modulo(p),
+        LIMIT,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert!(counts.columns_by_theorem && counts.rows_by_theorem);
+    assert_eq!(counts.span.rank(), 64);
+    let cells = u128::from(side) * u128::from(side);
+    let expected = power_of_two_mod_prime(cells - 64, p);
+    assert_eq!(counts.p_positions().to_string(), expected.to_string());
+    assert_eq!(
+        counts.with_nim_sum(u64::MAX).to_string(),
+        expected.to_string()
+    );
+    assert_eq!(
+        counts.total.to_string(),
+        power_of_two_mod_prime(cells, p).to_string()
+    );
+    // A row of 10^18 Mock Turtles: the odious numbers up to g(10^18), which
+    // has 61 bits, span every number below 2^61.
+    let row = count_grid(
+        &rule("mock-turtles"),
+        None,
+        1_000_000_000_000_000_000,
+        1,
+        Arithmetic::Modulo(p),
+        LIMIT,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(row.span.rank(), 61);
+    assert!(!row.span.contains(1 << 61));
+    assert_eq!(row.with_nim_sum(1 << 61).to_string(), "0");
+    assert_eq!(
+        row.p_positions().to_string(),
+        power_of_two_mod_prime(1_000_000_000_000_000_000 - 61, p).to_string()
+    );
+}
+
+#[test]
+fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
+    use grundy::Error;
+    use grundy::analysis::{Arithmetic, EXACT_GRID_CELLS, count_grid};
+    let count = |columns_rule: &str, rows_rule: Option<&str>, columns, rows, arithmetic| {
+        count_grid(
+            &rule(columns_rule),
+            rows_rule.map(rule).as_ref(),
+            columns,
+            rows,
+            arithmetic,
+            LIMIT,
+            &mut |_| true,
+        )
+    };
+    let modulo = Arithmetic::Modulo(1_000_000_007);
+    // Grundy's game has no closed form: a table of 10^12 coins is refused.
+    assert!(matches!(
+        count("ruler", Some("grunt"), 3, 1_000_000_000_000, modulo),
+        Err(Error::TableTooLarge { .. })
+    ));
+    // Exact counts stop at EXACT_GRID_CELLS coins, whatever the rules.
+    let side = 1 << 11;
+    assert!(u128::from(side) * u128::from(side) > EXACT_GRID_CELLS);
+    assert!(matches!(
+        count("ruler", Some("ruler"), side, side, Arithmetic::Exact),
+        Err(Error::InvalidRange { .. })
+    ));
+    assert!(count("ruler", Some("ruler"), side, side, modulo).is_ok());
+    // A row has one row; sides start at coin 1.
+    assert!(count("ruler", None, 4, 2, modulo).is_err());
+    assert!(count("ruler", Some("ruler"), 0, 4, modulo).is_err());
+    assert!(count("ruler", Some("ruler"), 4, 0, Arithmetic::Exact).is_err());
+}

@@ -342,6 +342,21 @@ def coins(rule: str, heads: Sequence[int]) -> dict[str, Any]:
     heads, nim-sum, winner, every winning move (``{"turn": [coins]}``),
     ``complete``; and ``values``, the ``(coin, value)`` pairs."""
 
+def count_coins(
+    rule: str,
+    columns: int,
+    rows: int = 1,
+    *,
+    nim_sum: int | None = None,
+    modulo: int | None = None,
+) -> dict[str, Any]:
+    """The positions (sets of heads) of a row of coins 1..=columns, or of
+    the grid columns x rows of a product ``A*B``, by nim-sum, as ``grundy
+    count RULE --to X,Y --format json`` prints it: ``total``,
+    ``p_positions``, ``n_positions`` (decimal strings, modulo ``modulo``
+    when given), ``rank``, ``span_basis``, ``per_nim_sum`` and, when asked,
+    ``nim_sum``."""
+
 def hackenbush(pictures: Sequence[str]) -> dict[str, Any]:
     """Green Hackenbush pictures (bracket trees or edge lists) played
     together, as ``grundy hackenbush --format json`` prints it: pictures,

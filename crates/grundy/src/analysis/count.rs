@@ -641,7 +641,7 @@ pub fn count_copies(
         Arithmetic::Modulo(m) => {
             let ring = Residues(m);
             let t = ring.transform(ring.lift(range, size));
-            let powered = t.iter().map(|&x| ring.pow(x, copies)).collect();
+            let powered = t.iter().map(|&x| ring.pow(x, u128::from(copies))).collect();
             ring.finish(ring.untransform(powered))
         }
         Arithmetic::Exact => {
@@ -944,7 +944,7 @@ fn is_prime(m: u64) -> bool {
     [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
         .iter()
         .all(|&base| {
-            let mut x = ring.pow(base, d);
+            let mut x = ring.pow(base, u128::from(d));
             if x == 1 || x == m - 1 {
                 return true;
             }
@@ -1005,18 +1005,19 @@ impl Exact {
 }
 
 /// Arithmetic modulo `m`.
-struct Residues(u64);
+pub(super) struct Residues(pub(super) u64);
 
 impl Residues {
-    fn one(&self) -> u64 {
+    pub(super) fn one(&self) -> u64 {
         1 % self.0
     }
 
-    fn mul(&self, a: &u64, b: &u64) -> u64 {
+    pub(super) fn mul(&self, a: &u64, b: &u64) -> u64 {
         (u128::from(*a) * u128::from(*b) % u128::from(self.0)) as u64
     }
 
-    fn pow(&self, mut base: u64, mut e: u64) -> u64 {
+    /// `base^e`, for exponents up to `2^128 - 1` (cells of a grid).
+    pub(super) fn pow(&self, mut base: u64, mut e: u128) -> u64 {
         let mut result = self.one();
         while e > 0 {
             if e & 1 == 1 {
@@ -1070,7 +1071,7 @@ impl Residues {
     fn untransform(&self, v: Vec<u64>) -> Vec<u64> {
         let size = v.len() as u64 % self.0;
         // m is odd and the size a power of two: the inverse exists.
-        let inverse = self.pow(size, totient_exponent(self.0));
+        let inverse = self.pow(size, u128::from(totient_exponent(self.0)));
         self.transform(v)
             .iter()
             .map(|x| self.mul(x, &inverse))

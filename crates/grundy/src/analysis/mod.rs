@@ -9,6 +9,7 @@
 mod census;
 mod certificate;
 mod count;
+mod grid_count;
 mod guess;
 mod misere;
 mod period;
@@ -26,6 +27,7 @@ pub use count::{
     TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
     count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
 };
+pub use grid_count::{EXACT_GRID_CELLS, GridCounts, count_grid};
 pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::Winner;
+use super::{Decimal, Winner};
+use crate::analysis::GridCounts;
 use crate::rules::{CoinGrid, CoinRow, Hackenbush, HackenbushSum, Ratio, ScriptGame, TakeOutcome};
 use crate::solve::Outcomes;
 use crate::{Nimber, Result};
@@ -169,6 +170,80 @@ impl CoinGridReport {
                 columns: m.columns.clone(),
                 rows: m.rows.clone(),
             }),
+        }
+    }
+}
+
+/// The positions of a row or grid of coins counted by nim-sum (`grundy
+/// count RULE --to X,Y`).
+#[derive(Serialize)]
+pub struct GridCountReport {
+    /// The rule (a product `A*B` for a grid), canonical.
+    pub rule: String,
+    /// Coins across: columns `1..=columns`.
+    pub columns: u64,
+    /// Coins down: rows `1..=rows` (1 for a row).
+    pub rows: u64,
+    /// The coins, `columns x rows`.
+    pub cells: Decimal,
+    /// Counts are modulo this, when given.
+    pub modulus: Option<u64>,
+    /// Every position (set of heads): `2^cells`.
+    pub total: Decimal,
+    /// Those of nim-sum 0: the player to move loses.
+    pub p_positions: Decimal,
+    /// Those of another nim-sum: the player to move wins.
+    pub n_positions: Decimal,
+    /// The rank over GF(2) of the coins' values: `2^rank` nim-sums occur.
+    pub rank: u32,
+    /// A basis of the nim-sums that occur (reduced, increasing).
+    pub span_basis: Vec<u64>,
+    /// Positions of each nim-sum that occurs: `2^(cells - rank)`, the same
+    /// for all of them.
+    pub per_nim_sum: Decimal,
+    /// The count for the nim-sum asked, when one was.
+    pub nim_sum: Option<NimSumAsked>,
+    /// Whether the column values came from a theorem (closed form) rather
+    /// than a table.
+    pub columns_by_theorem: bool,
+    /// The same for the rows.
+    pub rows_by_theorem: bool,
+}
+
+/// A nim-sum of a [`GridCountReport`] and its positions.
+#[derive(Serialize)]
+pub struct NimSumAsked {
+    /// The nim-sum.
+    pub value: u64,
+    /// Whether some position has it.
+    pub occurs: bool,
+    /// How many positions have it.
+    pub positions: Decimal,
+}
+
+impl GridCountReport {
+    /// The report of `counts` for the rule written `rule`, with the count
+    /// of nim-sum `asked` when given.
+    pub fn new(rule: String, counts: &GridCounts, asked: Option<u64>) -> Self {
+        GridCountReport {
+            rule,
+            columns: counts.columns,
+            rows: counts.rows,
+            cells: Decimal::of(counts.cells()),
+            modulus: counts.modulus,
+            total: Decimal::of(&counts.total),
+            p_positions: Decimal::of(counts.p_positions()),
+            n_positions: Decimal::of(counts.n_positions()),
+            rank: counts.span.rank(),
+            span_basis: counts.span.vectors().collect(),
+            per_nim_sum: Decimal::of(&counts.per_nim_sum),
+            nim_sum: asked.map(|value| NimSumAsked {
+                value,
+                occurs: counts.span.contains(value),
+                positions: Decimal::of(counts.with_nim_sum(value)),
+            }),
+            columns_by_theorem: counts.columns_by_theorem,
+            rows_by_theorem: counts.rows_by_theorem,
         }
     }
 }

@@ -33,6 +33,7 @@ use rustc_hash::FxHashMap;
 
 use crate::bitset::{contains, first_absent, xor_translate_into};
 use crate::error::human_bytes;
+use crate::nim_field::XorBasis;
 use crate::{Error, Nimber, Result, nim_field};
 
 /// Which sets of coins a move may turn (always including its rightmost coin,
@@ -175,14 +176,17 @@ impl CoinRule {
     /// `g(n)` by a theorem, where one is known: Turning Turtles `n`, Mock
     /// Turtles the `n`-th odious number `2(n-1) + [popcount(n-1) even]`,
     /// Twins `n - 1`, the ruler game the largest power of 2 dividing `n`
-    /// (Winning Ways ch. 14). `n >= 1`.
+    /// (Winning Ways ch. 14). `n >= 1`; `None` where there is no closed
+    /// form, or its value passes `2^64 - 1`.
     pub fn closed_form(&self, n: u64) -> Option<u64> {
         match *self {
             CoinRule::UpTo(1) => Some(1),
             CoinRule::UpTo(2) => Some(n),
             CoinRule::UpTo(3) => {
+                // None past 2^63 coins, whose values pass 2^64.
                 let m = n - 1;
-                Some(2 * m + u64::from(m.count_ones().is_multiple_of(2)))
+                m.checked_mul(2)?
+                    .checked_add(u64::from(m.count_ones().is_multiple_of(2)))
             }
             CoinRule::Exactly(1) => Some(1),
             CoinRule::Exactly(2) => Some(n - 1),
@@ -248,6 +252,56 @@ impl CoinRule {
         Ok(self
             .table_with_progress(to, &[], memory_limit, progress)?
             .values)
+    }
+
+    /// The span under nim-addition of the values `g(1..=to)` (`to >= 1`),
+    /// and whether a theorem gave it (`true`) or the values were computed
+    /// (by [`CoinRule::values`], within `memory_limit`, with `progress`).
+    ///
+    /// With a closed form the span needs no table, for any `to` whose
+    /// values stay below `2^64` (every `u64`; Mock Turtles up to coin
+    /// `2^63`, past which [`Error::InvalidRange`]): the values `g(1..=to)` contain every power of two up to
+    /// their largest value `M`, so they span every number below
+    /// `2^bits(M)`. Turning Turtles takes the values `1..=to`, Twins
+    /// `0..to`, the ruler game the powers of two up to `to`, and Mock
+    /// Turtles the first `to` odious numbers in increasing order, among
+    /// which every power of two up to the largest (a power of two has one
+    /// bit set, so it is odious); `turn(1)` and `turn(=1)` are worth 1.
+    /// Every closed form but the ruler's is nondecreasing, so `M = g(to)`;
+    /// the ruler's is the largest power of two up to `to`.
+    pub fn value_span(
+        &self,
+        to: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<(XorBasis, bool)> {
+        if to == 0 {
+            return Err(Error::InvalidPosition {
+                text: "0".into(),
+                reason: "coins are numbered from 1".into(),
+            });
+        }
+        let largest = match *self {
+            CoinRule::Ruler => Some(1 << to.ilog2()),
+            _ => self.closed_form(to),
+        };
+        if let Some(m) = largest {
+            return Ok((XorBasis::below_power_of_two(64 - m.leading_zeros()), true));
+        }
+        if self.closed_form(1).is_some() {
+            // Mock Turtles past coin 2^63: values past 2^64 - 1.
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "the values of {self} on coins 1..={to} pass 2^64 - 1, past the nim field \
+                     the engine computes in"
+                ),
+            });
+        }
+        let mut span = XorBasis::new();
+        for v in self.values(to, memory_limit, progress)?.iter().skip(1) {
+            span.insert(u64::from(v.get()));
+        }
+        Ok((span, false))
     }
 
     /// Values of coins `1..=to` by the definition (no closed forms), with
@@ -778,6 +832,59 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn value_spans_of_closed_forms_match_the_computed_values() {
+        for spec in [
+            "turn(1)",
+            "turn(=1)",
+            "turtles",
+            "mock-turtles",
+            "twins",
+            "ruler",
+        ] {
+            let rule: CoinRule = spec.parse().unwrap();
+            // By the definition: no closed form is used.
+            let table = rule.table(300, &[], LIMIT).unwrap();
+            let mut computed = XorBasis::new();
+            for to in 1..=300 {
+                computed.insert(u64::from(table.values[to].get()));
+                let (span, by_theorem) = rule.value_span(to as u64, LIMIT, &mut |_| true).unwrap();
+                assert!(by_theorem);
+                assert_eq!(span, computed, "{spec} coins 1..={to}");
+            }
+        }
+        let rule: CoinRule = "turn(4)".parse().unwrap();
+        let (span, by_theorem) = rule.value_span(20, LIMIT, &mut |_| true).unwrap();
+        assert!(!by_theorem);
+        let mut computed = XorBasis::new();
+        for v in &rule.table(20, &[], LIMIT).unwrap().values {
+            computed.insert(u64::from(v.get()));
+        }
+        assert_eq!(span, computed);
+        let ruler: CoinRule = "ruler".parse().unwrap();
+        assert_eq!(
+            ruler
+                .value_span(u64::MAX, LIMIT, &mut |_| true)
+                .unwrap()
+                .0
+                .rank(),
+            64
+        );
+        assert!(ruler.value_span(0, LIMIT, &mut |_| true).is_err());
+        let mock: CoinRule = "mock-turtles".parse().unwrap();
+        assert_eq!(
+            mock.value_span(1 << 63, LIMIT, &mut |_| true)
+                .unwrap()
+                .0
+                .rank(),
+            64
+        );
+        assert!(matches!(
+            mock.value_span((1 << 63) + 1, LIMIT, &mut |_| true),
+            Err(Error::InvalidRange { .. })
+        ));
     }
 
     /// Every set of other coins a move turning `n` may turn, by the rule's
