@@ -458,6 +458,20 @@ impl Render for CountReport {
     }
 }
 
+/// The P- and N-position lines of a count.
+fn outcome_counts(
+    out: &mut dyn Write,
+    p: &dyn std::fmt::Display,
+    n: &dyn std::fmt::Display,
+    modulo: &str,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "P-positions (nim-sum 0, the player to move loses): {p}{modulo}"
+    )?;
+    writeln!(out, "N-positions (the player to move wins): {n}{modulo}")
+}
+
 impl Render for NimSumCountReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let modulo = self
@@ -493,16 +507,7 @@ impl Render for NimSumCountReport {
             }
         }
         writeln!(out, ": {}{modulo}", self.total)?;
-        writeln!(
-            out,
-            "P-positions (nim-sum 0, the player to move loses): {}{modulo}",
-            self.p_positions
-        )?;
-        writeln!(
-            out,
-            "N-positions (the player to move wins): {}{modulo}",
-            self.n_positions
-        )?;
+        outcome_counts(out, &self.p_positions, &self.n_positions, &modulo)?;
         for (s, c) in self.by_nim_sum.iter().flatten() {
             writeln!(out, "nim-sum {s}: {c}")?;
         }
@@ -695,16 +700,7 @@ impl Render for GridCountReport {
             "positions (sets of heads) of {board} of {}: {}{modulo}",
             self.rule, self.total
         )?;
-        writeln!(
-            out,
-            "P-positions (nim-sum 0, the player to move loses): {}{modulo}",
-            self.p_positions
-        )?;
-        writeln!(
-            out,
-            "N-positions (the player to move wins): {}{modulo}",
-            self.n_positions
-        )?;
+        outcome_counts(out, &self.p_positions, &self.n_positions, &modulo)?;
         // A basis 1, 2, 4, ... spans every number below 2^rank.
         let interval = self
             .span_basis
