@@ -475,7 +475,7 @@ impl TakeBreak {
     }
 
     /// Bounds the memory of the sets of many-heap splits (see
-    /// [`CompositionCache`]) that tables of this game build, in bytes.
+    /// `CompositionCache`) that tables of this game build, in bytes.
     pub fn limit_split_sets(&self, bytes: u64) {
         self.compositions
             .0
