@@ -28,9 +28,10 @@
 //!
 //! The table is kept compact while the engine runs — one byte per heap while
 //! every value is below 256, two bytes after that — and the step-3 scan
-//! searches blocks of pairs for `m` with vector instructions, marking the
-//! values it passed only when it finds `m` (it needs them then to find the
-//! next `m`). A scan that finds nothing needs no marks at all.
+//! marks nothing: it lists the values it may still need (every unmarked
+//! value from `m` up to the least one no common pair can be worth) and tests
+//! blocks of pairs for any of them with vector instructions, crossing off
+//! what the few hits hold (see the `wanted` module).
 
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
