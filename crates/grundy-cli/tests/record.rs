@@ -190,7 +190,7 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
             "analyze".to_owned(),
             "4!.0".into(),
             "--to".into(),
-            "120000".into(),
+            "300000".into(),
             "--format".into(),
             "json".into(),
             "--values-out".into(),
@@ -210,7 +210,7 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
             "analyze",
             "4!.0",
             "--to",
-            "120000",
+            "300000",
             "--format",
             "json",
             "--values-out",
@@ -220,10 +220,26 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
         .unwrap();
     assert!(whole.status.success());
     let expected = root(&String::from_utf8(whole.stdout).unwrap());
+    // Each run is killed just after it saves a checkpoint (a little later
+    // each time), however fast the engine is: the kill needs progress, not
+    // a guess at how long the run takes.
+    let saved = || {
+        std::fs::metadata(&checkpoint)
+            .and_then(|m| m.modified())
+            .ok()
+    };
     let mut kills = 0;
     for attempt in 0..6 {
+        let before = saved();
         let mut child = grundy().args(args(checkpoint.exists())).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(150 + 50 * attempt));
+        let give_up = std::time::Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none()
+            && saved() == before
+            && std::time::Instant::now() < give_up
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(5 * attempt));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap(); // SIGKILL
             kills += 1;
