@@ -25,6 +25,7 @@ __all__ = [
     "check_certificate",
     "coin_values",
     "coins",
+    "count_coins",
     "count_positions",
     "fibonacci_nim",
     "games",
