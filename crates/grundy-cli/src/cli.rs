@@ -170,10 +170,11 @@ pub struct RecordArgs {
     #[arg(long, value_name = "SECONDS")]
     pub log_every: Option<f64>,
     /// Bytes per value of a windowed run, in memory and in the stream: 1
-    /// holds values below 256, 2 below 65536 (Grundy's game reaches 256 at
-    /// heap 7,250,049).
-    #[arg(long, value_name = "BYTES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub values_width: u8,
+    /// holds values below 256, 2 below 65536. Without it a run starts at 1
+    /// and goes on at 2 from the first value above 255, rewriting its
+    /// stream once (Grundy's game reaches 256 at heap 7,250,049).
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub values_width: Option<u8>,
     /// A windowed run searches its last HEAPS heaps for a period (read back
     /// from its stream, five bytes a heap of --memory-limit), so it finds
     /// periods up to HEAPS/2; a period found is then checked on every heap

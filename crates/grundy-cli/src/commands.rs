@@ -30,7 +30,7 @@ use grundy::session::{
     play_script, solve_graph,
 };
 use grundy::solve::{
-    Checkpoint, Engine, SparseSolver, ValueStream, WindowOptions, WindowSizes, verify_stream,
+    Checkpoint, Engine, SparseSolver, Stage, ValueStream, WindowOptions, WindowSizes, verify_stream,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
 use grundy::{
@@ -277,19 +277,28 @@ fn windowed(
         checkpoint: checkpoint.map(|path| (path.clone(), checkpoint_every)),
         resume: args.resumable.resume.is_some(),
         memory_limit: table.memory_limit(),
-        width: record.values_width,
+        width: record.values_width.unwrap_or(1),
+        widen: record.values_width.is_none(),
         sizes: WindowSizes::default(),
     };
     let bar = progress::heaps(to.saturating_add(1), "record");
     // Ctrl-C cancels the command's token (see main.rs); the run stops at
     // its next progress report with its stream and checkpoint in order.
     let token = Cancel::current();
-    let started = Instant::now();
-    let (mut first, mut logged) = (None, Instant::now());
+    let mut started = Instant::now();
+    let (mut first, mut logged, mut stage) = (None, Instant::now(), Stage::Compute);
     let period_window = usize::try_from(record.period_window).unwrap_or(usize::MAX);
     let found = analysis::analyze_record(game, limits, &options, period_window, &mut |p| {
+        if p.stage != stage {
+            // Each stage's rate and ETA are its own.
+            (stage, first, started) = (p.stage, None, Instant::now());
+            bar.reset();
+        }
         bar.set_position(p.heaps);
-        bar.set_message(format!("record: {} rare, largest {}", p.rare, p.largest));
+        bar.set_message(match p.stage {
+            Stage::Compute => format!("record: {} rare, largest {}", p.rare, p.largest),
+            Stage::Check => "checking the period on every heap".to_owned(),
+        });
         let first = *first.get_or_insert(p.heaps);
         if let Some(every) = every
             && logged.elapsed() >= every

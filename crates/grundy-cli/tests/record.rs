@@ -181,6 +181,30 @@ fn a_windowed_analysis_reports_what_a_full_table_reports() {
     assert!(err.contains("--period-window"), "{err}");
 }
 
+/// Without `--values-width` a run goes on at two bytes from its first value
+/// above 255 (0.034's, at heap 26376), and its report is the full table's;
+/// `--values-width 1` stops there, naming the flag.
+#[test]
+fn a_windowed_run_widens_its_values_by_itself() {
+    let args = ["analyze", "0.034", "--to", "30000", "--format", "json"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let full: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (code, out, err) = run(&[&args[..], &["--window"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let windowed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(windowed["record"]["width"], 2);
+    for key in ["histogram", "max_value", "max_value_at", "p_position_count"] {
+        assert_eq!(windowed[key], full[key], "{key}");
+    }
+    let (code, _, err) = run(&[&args[..], &["--window", "--values-width", "1"]].concat());
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(
+        err.contains("g(26376) = 256") && err.contains("--values-width"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
     let scratch = Scratch::new("kill");

@@ -40,6 +40,7 @@ const TINY: WindowSizes = WindowSizes {
 fn options(game: &str, stream: &Path, sizes: WindowSizes) -> WindowOptions {
     WindowOptions {
         width: 1,
+        widen: false,
         game: game.to_owned(),
         stream: stream.to_owned(),
         checkpoint: None,
@@ -229,6 +230,54 @@ fn a_value_past_the_width_is_refused_and_two_bytes_hold_it() {
     narrow.width = 2;
     windowed(&code, 30_000, &narrow);
     assert_eq!(first_difference(&stream, &full(&code, 30_000)), None);
+}
+
+#[test]
+fn a_run_that_widens_writes_the_two_byte_stream_and_resumes_across_the_widening() {
+    // 0.014 reaches 256 at heap 11058.
+    let code: TakeBreak = "0.014".parse().unwrap();
+    let scratch = Scratch::new("widen");
+    let mut two_bytes = options("0.014", &scratch.file("wide-from-the-start"), TINY);
+    two_bytes.width = 2;
+    let expected = windowed(&code, 16_000, &two_bytes);
+    let stream = scratch.file("values");
+    let mut widening = options("0.014", &stream, TINY);
+    widening.widen = true;
+    let whole = windowed(&code, 16_000, &widening);
+    assert_eq!(
+        (whole.root, whole.width, &whole.histogram),
+        (expected.root, 2, &expected.histogram)
+    );
+    assert_eq!(first_difference(&stream, &full(&code, 16_000)), None);
+    // Stopped before the widening (at heap 8192) and after it (12288)...
+    let solver = SparseSolver::new(&code).unwrap();
+    widening.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
+    let narrow = scratch.file("narrow-copy");
+    for stop in [8_000, 12_000] {
+        let stopped = solver.extend_windowed(16_000, &widening, &mut |p| p.heaps < stop);
+        assert!(
+            matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+            "{stopped:?}"
+        );
+        if stop == 8_000 {
+            std::fs::copy(&stream, &narrow).unwrap();
+        }
+        widening.resume = true;
+    }
+    // ...then put as a run killed between saving the widened checkpoint and
+    // renaming the widened stream over the narrow one leaves them.
+    let pending = scratch.file("values.wide");
+    std::fs::rename(&stream, &pending).unwrap();
+    std::fs::copy(&narrow, &stream).unwrap();
+    let resumed = solver
+        .extend_windowed(16_000, &widening, &mut |_| true)
+        .unwrap();
+    assert!(!pending.exists());
+    assert_eq!(
+        (resumed.root, resumed.width, &resumed.histogram),
+        (expected.root, 2, &expected.histogram)
+    );
+    assert_eq!(ValueStream::open(&stream).unwrap().root, expected.root);
 }
 
 /// The analysis report of `code` to heap `to` (adaptively when `None`):

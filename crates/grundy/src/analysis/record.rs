@@ -41,7 +41,7 @@ use super::period::reportable;
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
 use crate::solve::{
-    CHUNK_HEAPS, SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowProgress,
+    CHUNK_HEAPS, SparseSolver, Stage, ValueStream, WindowOptions, WindowOutcome, WindowProgress,
 };
 use std::fmt;
 use std::path::PathBuf;
@@ -152,7 +152,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         .ok_or(Error::NimberOverflow { value: last })?;
     let largest_window = period_window.clamp(1, heaps);
     let needed =
-        (largest_window as u64).saturating_mul(u64::from(options.width) + SEARCH_BYTES_PER_HEAP);
+        (largest_window as u64).saturating_mul(u64::from(options.widest()) + SEARCH_BYTES_PER_HEAP);
     if needed > options.memory_limit {
         return Err(Error::PeriodSearchTooLarge {
             heaps: largest_window as u64,
@@ -173,7 +173,14 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         step.resume = step.checkpoint.is_some();
         let stream = ValueStream::open(&options.stream)?;
         let window = period_window.clamp(1, stream.heaps as usize);
-        let (claim, summary, needed) = examine(&stream, window, theorem)?;
+        let report = WindowProgress {
+            stage: Stage::Check,
+            heaps: 0,
+            rare: outcome.stats.rare_count,
+            largest: 0,
+            far_scans: outcome.far_scans,
+        };
+        let (claim, summary, needed) = examine(&stream, window, theorem, report, progress)?;
         let done = outcome.heaps - 1;
         if limits.to.is_some() || claim.is_proven() || done >= limits.max {
             drop(scratch);
@@ -198,13 +205,17 @@ impl Drop for Scratch {
     }
 }
 
-/// The period search and the pass over `stream` of the module docs.
-/// Returns the claim, the summary and, when the game's theorem applies to
-/// the candidate but its proof needs more heaps, the last heap it needs.
+/// The period search and the pass over `stream` of the module docs, which
+/// reports its progress (`report`, stage [`Stage::Check`]) after every chunk and
+/// stops with [`Error::Interrupted`] when `progress` says so. Returns the
+/// claim, the summary and, when the game's theorem applies to the candidate
+/// but its proof needs more heaps, the last heap it needs.
 fn examine(
     stream: &ValueStream,
     window: usize,
     theorem: Option<Theorem>,
+    mut report: WindowProgress,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
 ) -> Result<(Claim, RecordSummary, Option<usize>)> {
     let heaps = stream.heaps as usize;
     let start = heaps - window;
@@ -263,6 +274,13 @@ fn examine(
                 at = if at + 1 == p { 0 } else { at + 1 };
             }
             summary.last_value = v;
+        }
+        report.heaps = first + values.len() as u64;
+        report.largest = summary.max_value;
+        if !progress(&report) {
+            return Err(Error::Interrupted {
+                heaps: stream.heaps,
+            });
         }
         Ok(())
     })?;

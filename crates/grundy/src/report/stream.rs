@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::analysis::RecordAnalysis;
-use crate::solve::WindowProgress;
+use crate::solve::{Stage, WindowProgress};
 
 /// `value count` pairs over heaps `1..=N`, for every value up to the
 /// largest (zero counts included): the histograms Rogalski publishes for
@@ -42,6 +42,9 @@ pub struct RecordRun {
     pub values_read: u64,
     /// The most bytes the window held.
     pub window_bytes: u64,
+    /// Bytes per value in the stream (a run that widens starts at one and
+    /// goes on at two from the first value above 255).
+    pub width: u8,
     /// The value stream, when one was kept (`--values-out`).
     pub stream: Option<String>,
     /// The stream's root checksum, 16 hexadecimal digits (checked again
@@ -62,6 +65,7 @@ impl RecordRun {
             far_scans: outcome.far_scans,
             values_read: outcome.values_read,
             window_bytes: outcome.window_bytes,
+            width: outcome.width,
             stream,
             root: hex(outcome.root),
             period_window: found.period_window,
@@ -72,7 +76,10 @@ impl RecordRun {
 /// One progress line of a long run (`--log-every`), printed as JSON.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProgressLine {
-    /// Heaps `0..heaps` are computed.
+    /// What the run is doing: `compute`, or `check` (reading its stream
+    /// back to check a period on every heap).
+    pub stage: Stage,
+    /// Heaps `0..heaps` are done in this stage.
     pub heaps: u64,
     /// The heaps the run computes in all.
     pub total: u64,
@@ -94,6 +101,7 @@ impl ProgressLine {
     pub fn new(progress: &WindowProgress, total: u64, done: u64, seconds: f64) -> Self {
         let rate = done as f64 / seconds.max(1e-9);
         ProgressLine {
+            stage: progress.stage,
             heaps: progress.heaps,
             total,
             heaps_per_second: rate.round(),

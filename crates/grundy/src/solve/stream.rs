@@ -288,6 +288,15 @@ impl StreamWriter {
         Ok(self.state)
     }
 
+    /// The same stream, its file renamed to `to` (replacing any file
+    /// there); writing and reading go on through the open files.
+    pub fn rename(mut self, to: &Path) -> Result<StreamWriter> {
+        self.sync()?;
+        std::fs::rename(&self.path, to).map_err(|e| failure(to, e))?;
+        self.path = to.to_owned();
+        Ok(self)
+    }
+
     /// Ends the stream: the last chunk's checksum and the trailer. Returns
     /// the number of heaps and the root checksum.
     pub fn finish(mut self) -> Result<(u64, u64)> {

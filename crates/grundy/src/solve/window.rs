@@ -67,9 +67,10 @@ impl Default for WindowSizes {
 
 impl WindowSizes {
     /// The bytes a window of these sizes takes, with a tail of `keep` heaps
-    /// (kept as up to twice as many) and the far scan's two buffers.
-    pub fn bytes(&self, keep: usize) -> u64 {
-        (self.front + 2 * keep + 3 * self.far) as u64
+    /// (kept as up to twice as many) and the far scan's two buffers, values
+    /// `width` bytes wide.
+    pub fn bytes(&self, keep: usize, width: u8) -> u64 {
+        (self.front + 2 * keep + 3 * self.far) as u64 * u64::from(width)
     }
 }
 
@@ -97,16 +98,33 @@ pub struct WindowOptions {
     /// The most bytes the window may take.
     pub memory_limit: u64,
     /// Bytes per value in memory and in the stream: 1 (values below 256)
-    /// or 2 (below 65536).
+    /// or 2 (below 65536); the width a run starts with.
     pub width: u8,
+    /// Whether a one-byte run goes on at two bytes when a value reaches
+    /// 256 (the stream so far rewritten once, see [`widen`]), instead of
+    /// stopping with [`Error::ValueTooWide`].
+    pub widen: bool,
     /// The window's sizes.
     pub sizes: WindowSizes,
+}
+
+/// What a windowed run is busy with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Computing heaps into the stream.
+    Compute,
+    /// Reading the stream back, after a run, to check a period on every
+    /// heap (see `analysis::analyze_record`).
+    Check,
 }
 
 /// Where a windowed run stands, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct WindowProgress {
-    /// Heaps `0..heaps` are computed.
+    /// The stage, whose heaps `0..heaps` are done.
+    pub stage: Stage,
+    /// Heaps `0..heaps` are computed (or checked).
     pub heaps: u64,
     /// Rare heaps under the current split.
     pub rare: usize,
@@ -133,6 +151,8 @@ pub struct WindowOutcome {
     pub window_bytes: u64,
     /// The stream's root checksum.
     pub root: u64,
+    /// Bytes per value the run ended with.
+    pub width: u8,
 }
 
 /// A windowed run's checkpoint, besides its front and tail bytes.
@@ -159,6 +179,13 @@ struct Saved {
     far_scans: u64,
     values_read: u64,
     window_bytes: u64,
+}
+
+impl WindowOptions {
+    /// The widest values the run may hold, in bytes.
+    pub fn widest(&self) -> u8 {
+        if self.widen { 2 } else { self.width }
+    }
 }
 
 /// The values a windowed run holds: the front and the tail.
@@ -201,6 +228,44 @@ impl<C: Cell> Window<C> {
     fn bytes(&self) -> u64 {
         ((self.front.capacity() + self.tail.capacity()) * size_of::<C>()) as u64
     }
+
+    /// The same window with its values in cells of another width.
+    fn recast<D: Cell>(self) -> Window<D> {
+        let cast = |cells: Vec<C>| cells.into_iter().map(|c| D::new(c.get())).collect();
+        Window {
+            front: cast(self.front),
+            limit: self.limit,
+            tail: cast(self.tail),
+            base: self.base,
+            keep: self.keep,
+        }
+    }
+}
+
+/// Everything a windowed run carries from one heap to the next.
+struct State<C> {
+    window: Window<C>,
+    run: Run,
+    stream: StreamWriter,
+    counters: Counters,
+    scratch: Scratch,
+}
+
+/// How a run at one width ends: done, or stopped before heap `heap`, whose
+/// value `value` does not fit its cells, to go on at two bytes.
+enum Stop<C> {
+    Done(WindowOutcome),
+    Widen {
+        state: State<C>,
+        heap: u64,
+        value: u32,
+    },
+}
+
+/// A run set up to start (or resume) at one byte a value or at two.
+enum Begun {
+    Narrow(State<u8>),
+    Wide(State<u16>),
 }
 
 /// The values of a stream's heaps `0..end` in order, read back a megabyte
@@ -244,47 +309,36 @@ impl SparseSolver {
     /// the histogram and counters. `progress` is called every 4096 heaps;
     /// when it returns `false` (or the current [`Cancel`](crate::Cancel)
     /// token stops) the window is saved, if a checkpoint is set, and the
-    /// run stops with [`Error::Interrupted`].
+    /// run stops with [`Error::Interrupted`]. A one-byte run with
+    /// `options.widen` goes on at two bytes from the first value above 255.
     pub fn extend_windowed(
         &self,
         to: u64,
         options: &WindowOptions,
         progress: &mut dyn FnMut(&WindowProgress) -> bool,
     ) -> Result<WindowOutcome> {
-        match options.width {
-            1 => self.windowed::<u8>(to, options, progress),
-            2 => self.windowed::<u16>(to, options, progress),
-            width => Err(Error::Stream {
-                path: options.stream.display().to_string(),
-                reason: format!("values {width} bytes wide: windowed runs store 1 or 2"),
+        let wide = match self.begin(to, options)? {
+            Begun::Narrow(state) => match self.windowed(to, options, progress, state)? {
+                Stop::Done(outcome) => return Ok(outcome),
+                Stop::Widen { state, .. } => widen(state, options)?,
+            },
+            Begun::Wide(state) => state,
+        };
+        match self.windowed(to, options, progress, wide)? {
+            Stop::Done(outcome) => Ok(outcome),
+            Stop::Widen { heap, value, .. } => Err(Error::ValueTooWide {
+                heap,
+                value,
+                width: 2,
             }),
         }
     }
 
-    /// [`Self::extend_windowed`] with values stored as `C`.
-    fn windowed<C: Cell>(
-        &self,
-        to: u64,
-        options: &WindowOptions,
-        progress: &mut dyn FnMut(&WindowProgress) -> bool,
-    ) -> Result<WindowOutcome> {
-        let end = usize::try_from(to)
-            .ok()
-            .and_then(|t| t.checked_add(1))
-            .ok_or(Error::NimberOverflow { value: to })?;
-        let reach = self.reach();
-        let sizes = options.sizes;
-        // At least one whole block of a scan, which stops only at the
-        // blocks' starts.
-        let far = sizes.far.max(LONGEST_BLOCK);
-        let fresh = || Window {
-            front: Vec::new(),
-            limit: sizes.front,
-            tail: Vec::new(),
-            base: 0,
-            keep: sizes.keep.max(2 * (reach + 1)),
-        };
-        let bytes = sizes.bytes(sizes.keep.max(2 * (reach + 1)));
+    /// A fresh run at `options.width`, or the one its checkpoint saved
+    /// (whose width may be two bytes where a run that widens began at one).
+    fn begin(&self, to: u64, options: &WindowOptions) -> Result<Begun> {
+        let keep = options.sizes.keep.max(2 * (self.reach() + 1));
+        let bytes = options.sizes.bytes(keep, options.widest());
         if bytes > options.memory_limit {
             return Err(Error::TableTooLarge {
                 to,
@@ -292,16 +346,68 @@ impl SparseSolver {
                 limit: human_bytes(u128::from(options.memory_limit)),
             });
         }
-        let (mut window, mut run, mut stream, mut counters) = match &options.checkpoint {
-            Some((path, _)) if options.resume => self.load(path, options)?,
-            _ => (
-                fresh(),
-                self.start(&crate::ValueTable::new()),
-                StreamWriter::create(&options.stream, &options.game, options.width)?,
-                Counters::default(),
-            ),
+        let width = |width: u8| Error::Stream {
+            path: options.stream.display().to_string(),
+            reason: format!("values {width} bytes wide: windowed runs store 1 or 2"),
         };
-        let mut scratch = Scratch::default();
+        if let Some((path, _)) = &options.checkpoint
+            && options.resume
+        {
+            let (saved, values) = read_checkpoint(path, options)?;
+            return match saved.width {
+                1 => Ok(Begun::Narrow(self.restore(saved, &values, options)?)),
+                2 => Ok(Begun::Wide(self.restore(saved, &values, options)?)),
+                w => Err(width(w)),
+            };
+        }
+        match options.width {
+            1 => Ok(Begun::Narrow(self.fresh(options, keep)?)),
+            2 => Ok(Begun::Wide(self.fresh(options, keep)?)),
+            w => Err(width(w)),
+        }
+    }
+
+    /// A run at heap 0, its tail at least `keep` heaps.
+    fn fresh<C: Cell>(&self, options: &WindowOptions, keep: usize) -> Result<State<C>> {
+        let window = Window {
+            front: Vec::new(),
+            limit: options.sizes.front,
+            tail: Vec::new(),
+            base: 0,
+            keep,
+        };
+        Ok(State {
+            window,
+            run: self.start(&crate::ValueTable::new()),
+            stream: StreamWriter::create(&options.stream, &options.game, size_of::<C>() as u8)?,
+            counters: Counters::default(),
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// Goes on with `state`, values stored as `C`, until heap `to` is
+    /// computed, or until a value does not fit `C` in a run that widens.
+    fn windowed<C: Cell>(
+        &self,
+        to: u64,
+        options: &WindowOptions,
+        progress: &mut dyn FnMut(&WindowProgress) -> bool,
+        state: State<C>,
+    ) -> Result<Stop<C>> {
+        let end = usize::try_from(to)
+            .ok()
+            .and_then(|t| t.checked_add(1))
+            .ok_or(Error::NimberOverflow { value: to })?;
+        // At least one whole block of a scan, which stops only at the
+        // blocks' starts.
+        let far = options.sizes.far.max(LONGEST_BLOCK);
+        let State {
+            mut window,
+            mut run,
+            mut stream,
+            mut counters,
+            mut scratch,
+        } = state;
         let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
         let mut bytes = Vec::new();
         let mut saved_at = Instant::now();
@@ -328,10 +434,25 @@ impl SparseSolver {
                 }
             };
             if v >= C::LIMIT {
+                if options.widen && size_of::<C>() == 1 {
+                    let state = State {
+                        window,
+                        run,
+                        stream,
+                        counters,
+                        scratch,
+                    };
+                    let heap = n as u64;
+                    return Ok(Stop::Widen {
+                        state,
+                        heap,
+                        value: v,
+                    });
+                }
                 return Err(Error::ValueTooWide {
                     heap: n as u64,
                     value: v,
-                    width: options.width,
+                    width: size_of::<C>() as u8,
                 });
             }
             run.note(n, v);
@@ -346,6 +467,7 @@ impl SparseSolver {
                 let bytes = window.bytes() + far_bytes as u64;
                 counters.window_bytes = counters.window_bytes.max(bytes);
                 let report = WindowProgress {
+                    stage: Stage::Compute,
                     heaps: n as u64,
                     rare: run.rare.len(),
                     largest: largest(&run),
@@ -400,7 +522,7 @@ impl SparseSolver {
         let mut stats = run.finish(&scratch);
         stats.scans += counters.scans;
         stats.scan_pairs += counters.scan_pairs;
-        Ok(WindowOutcome {
+        Ok(Stop::Done(WindowOutcome {
             heaps,
             histogram,
             stats,
@@ -408,7 +530,8 @@ impl SparseSolver {
             values_read: counters.values_read,
             window_bytes: counters.window_bytes,
             root,
-        })
+            width: size_of::<C>() as u8,
+        }))
     }
 
     /// The largest `t` of any digit: takes read heap `n - t`, splits pair
@@ -437,7 +560,7 @@ impl SparseSolver {
             return Ok(());
         }
         let keep = need.max(2 * window.keep);
-        let bytes = options.sizes.bytes(keep);
+        let bytes = options.sizes.bytes(keep, options.widest());
         if bytes > options.memory_limit {
             return Err(Error::TableTooLarge {
                 to,
@@ -514,59 +637,15 @@ impl SparseSolver {
         }
     }
 
-    /// A windowed run's state from its checkpoint, with its stream cut back
-    /// to it.
-    fn load<C: Cell>(
+    /// A windowed run's state from its checkpoint `saved` (with the window's
+    /// `values`, see [`read_checkpoint`]), its stream cut back to it.
+    fn restore<C: Cell>(
         &self,
-        path: &Path,
+        saved: Saved,
+        values: &[u8],
         options: &WindowOptions,
-    ) -> Result<(Window<C>, Run, StreamWriter, Counters)> {
-        let refuse = |reason: String| Error::Checkpoint {
-            path: path.display().to_string(),
-            reason,
-        };
-        let size = std::fs::metadata(path)
-            .map_err(|e| refuse(e.to_string()))?
-            .len();
-        if !(CHECKSUM..=MAX_CHECKPOINT).contains(&size) {
-            return Err(refuse(format!(
-                "is {size} bytes: not a windowed checkpoint"
-            )));
-        }
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|f| f.take(size).read_to_end(&mut bytes))
-            .map_err(|e| refuse(e.to_string()))?;
-        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM as usize);
-        if u64::from_le_bytes(sum.try_into().expect("8 bytes")) != fnv1a(FNV_OFFSET, body) {
-            return Err(refuse(
-                "damaged or truncated (its checksum does not match)".into(),
-            ));
-        }
-        let line = body
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or_else(|| refuse("not a windowed checkpoint (no header line)".into()))?;
-        let saved: Saved = serde_json::from_slice(&body[..line])
-            .map_err(|e| refuse(format!("not a windowed checkpoint ({e})")))?;
-        if saved.format != WINDOW_FORMAT {
-            return Err(refuse(format!("unknown format '{}'", saved.format)));
-        }
-        if saved.game != options.game {
-            return Err(refuse(format!(
-                "holds a run of {}, not of {}",
-                saved.game, options.game
-            )));
-        }
-        let values = &body[line + 1..];
+    ) -> Result<State<C>> {
         let width = size_of::<C>();
-        if saved.width != options.width
-            || values.len() != (saved.front + saved.tail) * width
-            || saved.base + saved.tail != saved.stream.heaps as usize
-            || saved.rare.len() != saved.rare_values.len()
-        {
-            return Err(refuse("its sizes do not add up".into()));
-        }
         let (mut front, mut tail) = (Vec::new(), Vec::new());
         decode(&values[..saved.front * width], &mut front);
         decode(&values[saved.front * width..], &mut tail);
@@ -588,8 +667,19 @@ impl SparseSolver {
         run.rare_values = saved.rare_values;
         run.histogram = saved.histogram;
         run.stats.mask_choices = saved.mask_choices;
-        let stream =
+        // A run killed between saving its widened checkpoint and renaming
+        // the widened stream over the narrow one (see [`widen`]) finishes
+        // the rename.
+        let wide = widened_path(&options.stream);
+        if saved.width == 2 && wide.exists() {
+            std::fs::rename(&wide, &options.stream).map_err(|e| Error::Stream {
+                path: options.stream.display().to_string(),
+                reason: e.to_string(),
+            })?;
+        }
+        let mut stream =
             StreamWriter::resume(&options.stream, &options.game, saved.width, saved.stream)?;
+        stream.read_back = saved.values_read;
         let counters = Counters {
             scans: saved.scans,
             scan_pairs: saved.scan_pairs,
@@ -597,8 +687,119 @@ impl SparseSolver {
             values_read: saved.values_read,
             window_bytes: saved.window_bytes,
         };
-        Ok((window, run, stream, counters))
+        Ok(State {
+            window,
+            run,
+            stream,
+            counters,
+            scratch: Scratch::default(),
+        })
     }
+}
+
+/// A windowed checkpoint read and checked: its header and the window's
+/// value bytes. Its width must be the run's, or two bytes where the run
+/// widens.
+fn read_checkpoint(path: &Path, options: &WindowOptions) -> Result<(Saved, Vec<u8>)> {
+    let refuse = |reason: String| Error::Checkpoint {
+        path: path.display().to_string(),
+        reason,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| refuse(e.to_string()))?
+        .len();
+    if !(CHECKSUM..=MAX_CHECKPOINT).contains(&size) {
+        return Err(refuse(format!(
+            "is {size} bytes: not a windowed checkpoint"
+        )));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(size).read_to_end(&mut bytes))
+        .map_err(|e| refuse(e.to_string()))?;
+    let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM as usize);
+    if u64::from_le_bytes(sum.try_into().expect("8 bytes")) != fnv1a(FNV_OFFSET, body) {
+        return Err(refuse(
+            "damaged or truncated (its checksum does not match)".into(),
+        ));
+    }
+    let line = body
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| refuse("not a windowed checkpoint (no header line)".into()))?;
+    let saved: Saved = serde_json::from_slice(&body[..line])
+        .map_err(|e| refuse(format!("not a windowed checkpoint ({e})")))?;
+    if saved.format != WINDOW_FORMAT {
+        return Err(refuse(format!("unknown format '{}'", saved.format)));
+    }
+    if saved.game != options.game {
+        return Err(refuse(format!(
+            "holds a run of {}, not of {}",
+            saved.game, options.game
+        )));
+    }
+    let values = &body[line + 1..];
+    let width_fits = saved.width == options.width
+        || (options.widen && saved.width > options.width && saved.width <= 2);
+    if !width_fits
+        || values.len() != (saved.front + saved.tail) * usize::from(saved.width)
+        || saved.base + saved.tail != saved.stream.heaps as usize
+        || saved.rare.len() != saved.rare_values.len()
+    {
+        return Err(refuse("its sizes do not add up".into()));
+    }
+    let values = values.to_vec();
+    Ok((saved, values))
+}
+
+/// Where [`widen`] writes the two-byte stream before it replaces the
+/// one-byte one.
+fn widened_path(stream: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.wide", stream.display()))
+}
+
+/// A one-byte run turned into a two-byte one: the stream so far rewritten
+/// at two bytes a value (beside it, then renamed over it) and the window
+/// recast. With a checkpoint, the widened state is saved before the rename,
+/// so a run killed at any moment resumes: before the save from the narrow
+/// checkpoint and stream, after it from the wide checkpoint, finishing the
+/// rename first (see [`SparseSolver::restore`]). Costs one read and one
+/// write of the stream, once per run.
+fn widen(state: State<u8>, options: &WindowOptions) -> Result<State<u16>> {
+    let State {
+        window,
+        run,
+        mut stream,
+        counters,
+        scratch,
+    } = state;
+    let heaps = stream.heaps();
+    let path = widened_path(&options.stream);
+    let mut wide = StreamWriter::create(&path, &options.game, 2)?;
+    let mut bytes = Vec::new();
+    let step = 1u64 << 20;
+    for from in (0..heaps).step_by(step as usize) {
+        stream.read(from, (from + step).min(heaps), &mut bytes)?;
+        for &v in &bytes {
+            wide.push(u32::from(v))?;
+        }
+    }
+    wide.read_back = stream.read_back;
+    drop(stream);
+    let window = window.recast::<u16>();
+    if let Some((checkpoint, _)) = &options.checkpoint {
+        save(
+            checkpoint, options, &window, &run, &scratch, &mut wide, &counters,
+        )?;
+    }
+    let stream = wide.rename(&options.stream)?;
+    Ok(State {
+        window,
+        run,
+        stream,
+        counters,
+        scratch,
+    })
 }
 
 /// What a scan past the window reads with: the stream and two buffers.
@@ -670,7 +871,7 @@ fn save<C: Cell>(
     let state = stream.sync()?;
     let saved = Saved {
         format: WINDOW_FORMAT.to_owned(),
-        width: options.width,
+        width: size_of::<C>() as u8,
         game: options.game.clone(),
         stream: state,
         keep: window.keep,
@@ -760,6 +961,7 @@ pub fn verify_stream(
         resume: false,
         memory_limit,
         width: stream.width,
+        widen: false,
         sizes: WindowSizes::default(),
     };
     let computed = solver.extend_windowed(last, &options, progress).map(|_| ());
