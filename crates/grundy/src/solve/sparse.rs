@@ -407,6 +407,43 @@ pub(super) struct View<'a, C> {
     pub(super) low_base: usize,
     pub(super) high: &'a [C],
     pub(super) high_base: usize,
+    /// The partners of the rare heaps `high` does not reach, if any.
+    pub(super) far: Option<&'a FarPartners<C>>,
+}
+
+/// The partners `rest - d - r` of the *far* rare heaps `r = rare[from..]`,
+/// those a windowed run's tail does not reach: for the `i`-th of them, the
+/// heaps `base..base + values.len()` read back from the value stream, a
+/// stretch that slides forward with the heap (see the `window` module), so
+/// a rare heap far out costs a small buffer instead of a tail reaching back
+/// to it.
+#[derive(Default)]
+pub(super) struct FarPartners<C> {
+    pub(super) from: usize,
+    pub(super) readers: Vec<(usize, Vec<C>)>,
+}
+
+impl<C: Cell> FarPartners<C> {
+    /// [`mark_rare_splits`] for the far rare heaps `rare[range]`: marks
+    /// `values[i] ^ g(rest - d - rare[i])` for every `d` in `0..=also`.
+    /// These heaps are few, so plain indexing does.
+    #[inline(never)]
+    fn mark(
+        &self,
+        marks: &mut [u8],
+        (rare, values): (&[usize], &[u32]),
+        range: std::ops::Range<usize>,
+        (rest, also): (usize, usize),
+    ) {
+        let top = marks.len() - 1;
+        for i in range {
+            let (base, partners) = &self.readers[i - self.from];
+            for d in 0..=also {
+                let partner = partners[rest - d - rare[i] - base].get();
+                marks[(values[i] ^ partner) as usize & top] = 1;
+            }
+        }
+    }
 }
 
 impl<'a, C: Cell> View<'a, C> {
@@ -418,6 +455,7 @@ impl<'a, C: Cell> View<'a, C> {
             low_base: 0,
             high: g,
             high_base: 0,
+            far: None,
         }
     }
 
@@ -1091,8 +1129,13 @@ impl SparseSolver {
             let top = (1usize << run.bits) - 1;
             let rest = n.saturating_sub(t);
             if !PARTIAL && run.rare.last().is_some_and(|&last| last + 1 < rest) {
-                let rare = (&run.rare[..], &run.rare_values[..]);
+                let near = g.far.map_or(run.rare.len(), |far| far.from);
+                let rare = (&run.rare[..near], &run.rare_values[..near]);
                 mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
+                if let Some(far) = g.far {
+                    let rare = (&run.rare[..], &run.rare_values[..]);
+                    far.mark(&mut seen[..=top], rare, near..run.rare.len(), (rest, 1));
+                }
                 splits = &[];
             }
         }
@@ -1112,12 +1155,17 @@ impl SparseSolver {
             // 2^bits - 1 lets the compiler drop the bounds check.
             let top = (1usize << run.bits) - 1;
             let marks = &mut seen[..=top];
-            // Every partner `rest - r` lies in `g.high` (a window is sized
-            // for the last rare heap).
+            // Every partner `rest - r` lies in `g.high`, but those of the
+            // far rare heaps of a windowed run.
             let (near, reach) = (g.high, rest - g.high_base);
             let mut gather = |from: usize, to: usize| {
-                let rare = (&run.rare[from..to], &run.rare_values[from..to]);
+                let split = g.far.map_or(to, |far| far.from.clamp(from, to));
+                let rare = (&run.rare[from..split], &run.rare_values[from..split]);
                 mark_rare_splits(marks, near, reach, rare, 0);
+                if let Some(far) = g.far {
+                    let rare = (&run.rare[..], &run.rare_values[..]);
+                    far.mark(marks, rare, split..to, (rest, 0));
+                }
             };
             // A digit that forbids equal parts skips the one split (r, r),
             // found once here rather than tested at every rare heap.

@@ -136,6 +136,12 @@ pub struct StreamWriter {
     back: File,
     header: u64,
     width: u64,
+    /// The bytes of values pushed since the last [`Self::drain`], at most a
+    /// chunk's: hashed and written a slice at a time, not a value at a time
+    /// (a heap of 0.167 costs 0.4 µs, and a write per value was 4% of it).
+    pending: Vec<u8>,
+    /// `state.heaps` counts every value pushed; `state.chunk_hash` covers
+    /// the drained ones only.
     state: StreamState,
     /// Values read back so far.
     pub read_back: u64,
@@ -227,6 +233,7 @@ impl StreamWriter {
             back,
             header,
             width,
+            pending: Vec::with_capacity(CHUNK_HEAPS * width as usize),
             state,
             read_back: 0,
         })
@@ -240,12 +247,11 @@ impl StreamWriter {
     /// Appends the value of the next heap, which fits the stream's width.
     #[inline]
     pub fn push(&mut self, value: u32) -> Result<()> {
-        let word = value.to_le_bytes();
-        let byte = &word[..self.width as usize];
-        self.out
-            .write_all(byte)
-            .map_err(|e| failure(&self.path, e))?;
-        self.state.chunk_hash = fnv1a(self.state.chunk_hash, byte);
+        let [low, high, ..] = value.to_le_bytes();
+        self.pending.push(low);
+        if self.width == 2 {
+            self.pending.push(high);
+        }
         self.state.heaps += 1;
         if self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
             self.end_chunk()?;
@@ -253,8 +259,20 @@ impl StreamWriter {
         Ok(())
     }
 
+    /// Hashes the pending values into the chunk's checksum and hands them
+    /// to the file's buffer.
+    fn drain(&mut self) -> Result<()> {
+        self.state.chunk_hash = fnv1a(self.state.chunk_hash, &self.pending);
+        self.out
+            .write_all(&self.pending)
+            .map_err(|e| failure(&self.path, e))?;
+        self.pending.clear();
+        Ok(())
+    }
+
     /// Writes the checksum of the chunk just filled and starts the next.
     fn end_chunk(&mut self) -> Result<()> {
+        self.drain()?;
         let sum = self.state.chunk_hash.to_le_bytes();
         self.out
             .write_all(&sum)
@@ -268,6 +286,7 @@ impl StreamWriter {
     /// Reads the values of heaps `from..to` (all written) into `out`, as
     /// bytes (little-endian at the stream's width).
     pub fn read(&mut self, from: u64, to: u64, out: &mut Vec<u8>) -> Result<()> {
+        self.drain()?;
         self.out.flush().map_err(|e| failure(&self.path, e))?;
         out.clear();
         let at = (self.header, self.width);
@@ -280,6 +299,7 @@ impl StreamWriter {
     /// a checkpoint: a checkpoint written after this never promises values
     /// the disk does not hold.
     pub fn sync(&mut self) -> Result<StreamState> {
+        self.drain()?;
         self.out.flush().map_err(|e| failure(&self.path, e))?;
         self.out
             .get_ref()

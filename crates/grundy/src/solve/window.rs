@@ -7,10 +7,15 @@
 //!
 //! - the rare heaps with their values and the value counts (the `Run`),
 //! - the *front* of the table, heaps `0..2^20` (the small partners `a`),
-//! - a *tail* of at least `keep` heaps behind `n`, where `keep` exceeds the
-//!   last rare heap plus the largest `t` (so every gathered partner is in
-//!   it), kept as a buffer of up to `2·keep` heaps that drops its older
-//!   half when full;
+//! - a *tail* of at least `keep` heaps behind `n` (2^20 by default), kept
+//!   as a buffer of up to `2·keep` heaps that drops its older half when
+//!   full, which holds the partners of every rare heap `r` with
+//!   `r + t + 2 <= keep`,
+//! - for each *far* rare heap past that, a reader of its own: its partners
+//!   `n - t - r` move forward one heap per heap, so a buffer of 2^14 heaps
+//!   read back from the stream serves 2^14 heaps ([`FarPartners`]). A rare
+//!   heap far out (Grundy's game has one at 48,399,022) then costs a small
+//!   buffer and a sequential read, not a tail reaching back to it;
 //!
 //! and writes every value to a value stream on disk (see the `stream`
 //! module). A scan that runs past the front or the tail goes on with
@@ -35,7 +40,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{Cell, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
+use super::sparse::{Cell, FarPartners, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
 use super::stream::{StreamState, StreamWriter};
 use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes;
@@ -73,6 +78,9 @@ impl WindowSizes {
         (self.front + 2 * keep + 3 * self.far) as u64 * u64::from(width)
     }
 }
+
+/// Heaps a far rare heap's reader holds (see [`FarPartners`]).
+const FAR_READ: usize = 1 << 14;
 
 /// Heaps between two calls of the progress callback.
 const STRIDE: usize = 4096;
@@ -204,12 +212,13 @@ impl<C: Cell> Window<C> {
         self.base + self.tail.len()
     }
 
-    fn view(&self) -> View<'_, C> {
+    fn view<'a>(&'a self, far: &'a FarPartners<C>) -> View<'a, C> {
         View {
             low: &self.front,
             low_base: 0,
             high: &self.tail,
             high_base: self.base,
+            far: Some(far),
         }
     }
 
@@ -410,17 +419,21 @@ impl SparseSolver {
         } = state;
         let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
         let mut bytes = Vec::new();
+        let mut partners = FarPartners::default();
+        self.sort_rare(&mut partners, &window, &run, options, to)?;
         let mut saved_at = Instant::now();
         let mut n = window.heaps();
         while n < end {
             if n == run.next_choice {
                 if run.choose_split() {
                     self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
-                    self.fit_window(&mut window, &run, &mut stream, options, to)?;
+                    partners = FarPartners::default();
+                    self.sort_rare(&mut partners, &window, &run, options, to)?;
                 }
                 run.next_choice *= 2;
             }
-            let v = match self.value_vectorised(n, window.view(), &run, &mut scratch) {
+            self.slide(&mut partners, n, &run, &mut stream, &mut bytes)?;
+            let v = match self.value_vectorised(n, window.view(&partners), &run, &mut scratch) {
                 Ok(v) => v,
                 Err(resume) => {
                     counters.far_scans += 1;
@@ -459,11 +472,13 @@ impl SparseSolver {
             stream.push(v)?;
             window.push(C::new(v));
             if run.rare.last() == Some(&n) {
-                self.fit_window(&mut window, &run, &mut stream, options, to)?;
+                self.sort_rare(&mut partners, &window, &run, options, to)?;
             }
             n += 1;
             if n % STRIDE == 0 || n == end {
-                let far_bytes = (buffers.0.capacity() + buffers.1.capacity()) * size_of::<C>();
+                let readers: usize = partners.readers.iter().map(|(_, r)| r.capacity()).sum();
+                let far_bytes =
+                    (buffers.0.capacity() + buffers.1.capacity() + readers) * size_of::<C>();
                 let bytes = window.bytes() + far_bytes as u64;
                 counters.window_bytes = counters.window_bytes.max(bytes);
                 let report = WindowProgress {
@@ -544,39 +559,76 @@ impl SparseSolver {
             .unwrap_or(0)
     }
 
-    /// Grows the tail, reading it back from the stream, when the last rare
-    /// heap moved past what it covers: every gathered partner `n - t - r`
-    /// must be in it.
-    fn fit_window<C: Cell>(
+    /// Keeps `partners` in step with the rare list: the rare heaps whose
+    /// partners the tail reaches (`r + reach + 2 <= keep`) are gathered
+    /// from it, and each of the others gets a reader of its own (filled by
+    /// [`Self::slide`]). Refuses, naming the limit, when the readers would
+    /// take the window past `options.memory_limit`.
+    fn sort_rare<C: Cell>(
         &self,
-        window: &mut Window<C>,
+        partners: &mut FarPartners<C>,
+        window: &Window<C>,
         run: &Run,
-        stream: &mut StreamWriter,
         options: &WindowOptions,
         to: u64,
     ) -> Result<()> {
-        let need = run.rare.last().map_or(0, |&r| r + self.reach() + 2);
-        if need <= window.keep {
+        let reach = self.reach();
+        // Only splits read the partners of rare heaps.
+        let near = match self.splits.is_empty() {
+            true => run.rare.len(),
+            false => run.rare.partition_point(|&r| r + reach + 2 <= window.keep),
+        };
+        if near != partners.from {
+            partners.readers.clear();
+            partners.from = near;
+        }
+        let far = run.rare.len() - near;
+        if far > partners.readers.len() {
+            let bytes = options.sizes.bytes(window.keep, options.widest())
+                + (far * FAR_READ * size_of::<C>()) as u64;
+            if bytes > options.memory_limit {
+                return Err(Error::TableTooLarge {
+                    to,
+                    needed: human_bytes(u128::from(bytes)),
+                    limit: human_bytes(u128::from(options.memory_limit)),
+                });
+            }
+            partners.readers.resize_with(far, || (0, Vec::new()));
+        }
+        Ok(())
+    }
+
+    /// Slides each far rare heap's reader forward to hold its partners of
+    /// heap `n`, `n - t - r` for every splitting `t`, reading `FAR_READ`
+    /// heaps from the stream when they run out (every `FAR_READ` heaps or
+    /// so: the stream is read sequentially, once per far rare heap).
+    fn slide<C: Cell>(
+        &self,
+        partners: &mut FarPartners<C>,
+        n: usize,
+        run: &Run,
+        stream: &mut StreamWriter,
+        bytes: &mut Vec<u8>,
+    ) -> Result<()> {
+        if partners.readers.is_empty() {
             return Ok(());
         }
-        let keep = need.max(2 * window.keep);
-        let bytes = options.sizes.bytes(keep, options.widest());
-        if bytes > options.memory_limit {
-            return Err(Error::TableTooLarge {
-                to,
-                needed: human_bytes(u128::from(bytes)),
-                limit: human_bytes(u128::from(options.memory_limit)),
-            });
+        let digits = self.splits.iter().map(|&(t, _)| t);
+        let (least, most) = digits.fold((usize::MAX, 0), |(l, m), t| (l.min(t), m.max(t)));
+        let rare = &run.rare[partners.from..];
+        let length = FAR_READ.max(most - least + 1);
+        for (&r, (base, values)) in rare.iter().zip(&mut partners.readers) {
+            // Gathers read `rest - r` only for `r < rest = n - t`.
+            let last = match n.checked_sub(least + r) {
+                Some(last) if last > 0 => last,
+                _ => continue,
+            };
+            let first = n.saturating_sub(most + r);
+            if first < *base || last >= *base + values.len() {
+                read_cells(stream, first, (first + length).min(n), bytes, values)?;
+                *base = first;
+            }
         }
-        let heaps = window.heaps();
-        let base = heaps.saturating_sub(keep);
-        if base < window.base {
-            let mut tail = Vec::new();
-            read_cells(stream, base, heaps, &mut Vec::new(), &mut tail)?;
-            window.tail = tail;
-            window.base = base;
-        }
-        window.keep = keep;
         Ok(())
     }
 
@@ -629,6 +681,7 @@ impl SparseSolver {
                 low_base: a0,
                 high,
                 high_base: from,
+                far: None,
             };
             match self.scan_from::<C, false>(n, view, run, scratch, resume.m, a0) {
                 Ok(v) => return Ok(v),
