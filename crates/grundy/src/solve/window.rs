@@ -265,7 +265,7 @@ struct State<C> {
 enum Stop<C> {
     Done(WindowOutcome),
     Widen {
-        state: State<C>,
+        state: Box<State<C>>,
         heap: u64,
         value: u32,
     },
@@ -329,7 +329,7 @@ impl SparseSolver {
         let wide = match self.begin(to, options)? {
             Begun::Narrow(state) => match self.windowed(to, options, progress, state)? {
                 Stop::Done(outcome) => return Ok(outcome),
-                Stop::Widen { state, .. } => widen(state, options)?,
+                Stop::Widen { state, .. } => widen(*state, options)?,
             },
             Begun::Wide(state) => state,
         };
@@ -448,13 +448,13 @@ impl SparseSolver {
             };
             if v >= C::LIMIT {
                 if options.widen && size_of::<C>() == 1 {
-                    let state = State {
+                    let state = Box::new(State {
                         window,
                         run,
                         stream,
                         counters,
                         scratch,
-                    };
+                    });
                     let heap = n as u64;
                     return Ok(Stop::Widen {
                         state,
