@@ -109,7 +109,7 @@ pub struct WindowOptions {
     /// or 2 (below 65536); the width a run starts with.
     pub width: u8,
     /// Whether a one-byte run goes on at two bytes when a value reaches
-    /// 256 (the stream so far rewritten once, see [`widen`]), instead of
+    /// 256 (the stream so far rewritten once, see `window::widen`), instead of
     /// stopping with [`Error::ValueTooWide`].
     pub widen: bool,
     /// The window's sizes.
