@@ -262,7 +262,7 @@ fn next_target(target: u64, needed: Option<u64>, max: u64) -> u64 {
 /// computed and the window checks; else `Err` with that last heap (`None`
 /// when its bound overflows). The one place a periodicity becomes proven,
 /// for full tables and windowed runs alike.
-fn prove(
+pub(crate) fn prove(
     theorem: Theorem,
     found: &Periodicity,
     heaps: usize,
