@@ -283,6 +283,27 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     })
 }
 
+/// [`value_histogram`], and with `by_formula` a range past the table (the
+/// refusal of a range without a proven period) goes on by the values'
+/// formula ([`formula_histogram`]): the one choice `grundy count
+/// --by-formula`, the web's `by_formula` and Python's `by_formula=True`
+/// share.
+pub fn range_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
+    from: u64,
+    to: u64,
+    solver: &TableSolver,
+    limits: &Limits,
+    by_formula: bool,
+) -> Result<Histogram> {
+    match value_histogram(game, from, to, solver, limits) {
+        Err(Error::InvalidRange { .. }) if by_formula && from <= to => {
+            formula_histogram(game, from, to, solver, limits)
+        }
+        counted => counted,
+    }
+}
+
 /// Refuses an empty range `from..=to`.
 fn non_empty(from: u64, to: u64) -> Result<()> {
     if from > to {

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::HeapRules;
 use crate::analysis::{
     Arithmetic, DEFAULT_MAX, Histogram, Limits, TupleBudget, Tuples, count_grid, count_ordered,
-    count_tuples, formula_histogram, pair_histogram, value_histogram,
+    count_tuples, pair_histogram, range_histogram,
 };
 use crate::report::{
     CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
@@ -57,7 +57,7 @@ impl Counted {
     /// The value histogram of heaps `from..=to`: through a proven period,
     /// by tabulation up to `max` heaps (default: the game's analysis
     /// bound), and with `by_formula` past the table by the values' formula
-    /// ([`formula_histogram`]). For a pair game the positions with both
+    /// ([`range_histogram`]). For a pair game the positions with both
     /// coordinates in the range; a given histogram is itself.
     pub fn histogram(
         &self,
@@ -81,13 +81,7 @@ impl Counted {
                     ..Limits::default()
                 };
                 game.start();
-                let counted = match value_histogram(game, from, to, solver, &limits) {
-                    Err(Error::InvalidRange { .. }) if by_formula && from <= to => {
-                        formula_histogram(game, from, to, solver, &limits)
-                    }
-                    counted => counted,
-                };
-                game.checked(counted)
+                game.checked(range_histogram(game, from, to, solver, &limits, by_formula))
             }
             Counted::Given(histogram) => Ok(histogram.clone()),
             Counted::Coins(..) => Err(Error::InvalidRange {
