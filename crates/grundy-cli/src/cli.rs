@@ -605,7 +605,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges", "histogram"])]
     pub to: Option<String>,
     /// For a row or grid of coins: also count the positions of nim-sum V.
-    #[arg(long, value_name = "V", value_parser = size)]
+    #[arg(long, value_name = "V", value_parser = size, conflicts_with_all = ["moves", "ranges", "histogram"])]
     pub nim_sum: Option<u64>,
     /// Count positions of K heaps from the range, by nim-sum (without it:
     /// how many heaps have each value); unordered counts take up to 10^6
@@ -639,10 +639,10 @@ pub struct CountArgs {
     /// List the count for every nim-sum, not only the P-positions.
     #[arg(long)]
     pub all: bool,
-    /// The most machine-word operations an unordered or distinct count may
-    /// take (the default, 10^9, is about ten seconds on one core; an exact
-    /// count of many heaps costs a word per digit of its numbers at every
-    /// step, a count modulo a prime one).
+    /// The most machine-word operations a count of several heaps may take
+    /// (the default, 10^9, is about ten seconds on one core; an exact count
+    /// of many heaps costs a word per digit of its numbers at every step, a
+    /// count modulo a prime one).
     #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
     pub work_limit: u64,
     /// For ranges past 2^22 heaps: the largest heap computed to prove the

@@ -6,28 +6,26 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, Arithmetic, CensusLimits, Certificate, Histogram, Limits, Misere, MisereQuotient,
-    TupleBudget, Tuples, census_game, classify, count_grid, count_ordered, count_tuples,
-    expand_family, expand_list, expected_cost, formula_histogram, in_census_order, pair_histogram,
-    shard, value_histogram,
+    self, CensusLimits, Certificate, Histogram, Limits, Misere, MisereQuotient, TupleBudget,
+    Tuples, census_game, classify, expand_family, expand_list, expected_cost, in_census_order,
+    shard,
 };
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
-    CoinValuesReport, ComparisonReport, CountReport, CountedPositions, CountedRange,
-    FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport,
-    HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
-    MisereSumReport, MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport,
+    CoinValuesReport, ComparisonReport, FibonacciNimReport, FormulaReport, GeneraReport,
+    GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport,
+    LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport, OutcomesReport,
     PairValuesReport, PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport,
     StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
-    CoinRule, FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
+    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
     ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts,
     parse_size, tartan_table,
 };
 use grundy::session::{
-    GraphSolution, HeapRules, HeapValues, ScriptPlay, analyze_heap_game, play_loopy_graph,
-    play_script, solve_graph,
+    self, CountEnd, CountQuery, Counted, GraphSolution, HeapRules, HeapValues, ScriptPlay,
+    analyze_heap_game, count_ranges, play_loopy_graph, play_script, solve_graph,
 };
 use grundy::solve::{
     Checkpoint, Engine, SparseSolver, Stage, ValueStream, WindowOptions, WindowSizes, verify_stream,
@@ -713,30 +711,33 @@ fn components(game: &str, heaps: &[String], script: &ScriptArgs) -> Result<Writt
     Ok((games, names, components))
 }
 
-/// `grundy count`.
+/// `grundy count`: the arguments as a [`CountQuery`], counted by the
+/// library.
 pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let solver = solver(&args.table)?;
-    let max = args.max.as_deref().map(parse_size).transpose()?;
-    let arithmetic = match args.modulus {
-        Some(0) => return Err(Failure::Input("--mod must be at least 1".into())),
-        Some(m) => Arithmetic::Modulo(m),
-        None => Arithmetic::Exact,
-    };
     let spec = args.game.as_deref().unwrap_or("").trim();
-    if args.game.is_some() {
-        match GameSpec::parse(spec) {
-            Ok(GameSpec::Coins(rule)) => return count_coins(&rule, None, args, arithmetic, out),
-            Ok(GameSpec::CoinGrid(columns, rows)) => {
-                return count_coins(&columns, Some(&rows), args, arithmetic, out);
-            }
-            _ => {}
-        }
-    }
-    if args.nim_sum.is_some() {
-        return Err(Failure::Input(
-            "--nim-sum is for rows and grids of coins; --all lists every nim-sum of heaps".into(),
-        ));
-    }
+    let order = match (args.unordered, args.distinct) {
+        (true, false) => Tuples::Unordered,
+        (true, true) => Tuples::Distinct,
+        (false, true) => Tuples::OrderedDistinct,
+        (false, false) => Tuples::Ordered,
+    };
+    let query = CountQuery {
+        from: parse_size(&args.from)?,
+        to: args.to.as_deref().map(CountEnd::parse).transpose()?,
+        heaps: args.heaps,
+        order,
+        modulus: args.modulus,
+        nim_sum: args.nim_sum,
+        all: args.all,
+        by_formula: args.by_formula,
+        max: args.max.as_deref().map(parse_size).transpose()?,
+        budget: TupleBudget {
+            max_heaps: args.max_heaps,
+            work: args.work_limit,
+        },
+    };
+    let limits = script_limits(&args.script)?;
     if !args.moves.is_empty() {
         let (games, names, components) = components(spec, &args.moves, &args.script)?;
         games.iter().for_each(HeapRules::start);
@@ -749,7 +750,6 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     if !args.ranges.is_empty() {
         let mut ranges = Vec::new();
-        let mut histograms = Vec::new();
         for written in &args.ranges {
             let (name, range) = written.rsplit_once(':').ok_or_else(|| {
                 Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
@@ -757,163 +757,33 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             let (from, to) = range.split_once("..").ok_or_else(|| {
                 Failure::Input(format!("'{written}': write a range as GAME:FROM..TO"))
             })?;
-            let (from, to) = (parse_size(from)?, parse_size(to)?);
-            let histogram = histogram_of(name, from, to, max, &solver, args)?;
-            ranges.push(CountedRange::new(name.trim(), Some((from, to)), &histogram));
-            histograms.push(histogram);
+            let game = Counted::from_spec(&GameSpec::parse(name)?, &limits)?;
+            ranges.push((name.to_owned(), game, parse_size(from)?, parse_size(to)?));
         }
-        let counts = count_ordered(&histograms, arithmetic);
-        let positions = CountedPositions {
-            heaps: ranges.len() as u64,
-            order: Tuples::Ordered,
-            ranges,
-        };
-        let report = NimSumCountReport::new(positions, &counts, args.modulus, args.all);
-        return output::print(out, args.format, &report);
+        return output::print(out, args.format, &count_ranges(&ranges, &query, &solver)?);
     }
-    let (histogram, range) = match &args.histogram {
-        Some(path) => {
-            let text = read(path)?;
-            let histogram = Histogram::parse(&text)?;
-            let range = CountedRange::new(&path.display().to_string(), None, &histogram);
-            (histogram, range)
-        }
-        None => {
-            let from = parse_size(&args.from)?;
-            let to = parse_size(args.to.as_deref().unwrap_or_default())?;
-            let histogram = histogram_of(spec, from, to, max, &solver, args)?;
-            let Some(_) = args.heaps else {
-                let report = CountReport::new(spec, from, to, &histogram);
-                return output::print(out, args.format, &report);
-            };
-            let range = CountedRange::new(spec, Some((from, to)), &histogram);
-            (histogram, range)
-        }
-    };
-    let k = args.heaps.unwrap_or(1);
-    let tuples = match (args.unordered, args.distinct) {
-        (true, false) => Tuples::Unordered,
-        (true, true) => Tuples::Distinct,
-        (false, true) => Tuples::OrderedDistinct,
-        (false, false) => Tuples::Ordered,
-    };
-    let counts = count_tuples(
-        &histogram,
-        k,
-        tuples,
-        arithmetic,
-        TupleBudget {
-            max_heaps: args.max_heaps,
-            work: args.work_limit,
-        },
-    )?;
-    let positions = CountedPositions {
-        heaps: k,
-        order: tuples,
-        ranges: vec![range],
-    };
-    let report = NimSumCountReport::new(positions, &counts, args.modulus, args.all);
-    output::print(out, args.format, &report)
-}
-
-/// `grundy count RULE --to N` or `grundy count A*B --to X,Y`: the
-/// positions of a row or grid of coins by nim-sum.
-fn count_coins(
-    columns_rule: &CoinRule,
-    rows_rule: Option<&CoinRule>,
-    args: &CountArgs,
-    arithmetic: Arithmetic,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let refused = [
-        (args.heaps.is_some(), "--heaps"),
-        (!args.ranges.is_empty(), "--range"),
-        (!args.moves.is_empty(), "--moves"),
-        (args.by_formula, "--by-formula"),
-        (args.max.is_some(), "--max"),
-        (
-            args.all,
-            "--all (every nim-sum of the span has the same count: ask one with --nim-sum V)",
+    let (name, game) = match &args.histogram {
+        Some(path) => (
+            path.display().to_string(),
+            Counted::Given(Histogram::parse(&read(path)?)?),
         ),
-        (
-            parse_size(&args.from)? != 1,
-            "--from (the coins start at 1)",
+        None => (
+            spec.to_owned(),
+            Counted::from_spec(&GameSpec::parse(spec)?, &limits)?,
         ),
-    ];
-    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-        return Err(Failure::Input(format!(
-            "counting the positions of coins does not take {option}"
-        )));
-    }
-    let to = args.to.as_deref().ok_or_else(|| {
-        Failure::Input("give the last coin: --to N for a row, --to X,Y for a grid".into())
-    })?;
-    let (columns, rows) = match (to.split_once(','), rows_rule) {
-        (Some((x, y)), Some(_)) => (parse_size(x)?, parse_size(y)?),
-        (None, Some(_)) => (parse_size(to)?, parse_size(to)?),
-        (None, None) => (parse_size(to)?, 1),
-        (Some(_), None) => {
-            return Err(Failure::Input(format!(
-                "'{to}': a row of coins ends at one coin, --to N; a grid is played by a product A*B"
-            )));
-        }
     };
-    let limit = parse_bytes(&args.table.memory_limit)?;
-    let bar = progress::heaps(columns.max(rows), "coins");
-    let counts = count_grid(
-        columns_rule,
-        rows_rule,
-        columns,
-        rows,
-        arithmetic,
-        limit,
-        &mut |n| {
-            bar.set_position(n as u64);
-            true
-        },
-    );
+    let total = match query.to {
+        Some(CountEnd::Grid(x, y)) => x.max(y),
+        Some(CountEnd::Last(n)) => n,
+        None => 0,
+    };
+    let bar = progress::heaps(total, "coins");
+    let answer = session::count(&name, &game, &query, &solver, &mut |n| {
+        bar.set_position(n as u64);
+        true
+    });
     bar.finish_and_clear();
-    let rule = match rows_rule {
-        Some(rows_rule) => format!("{columns_rule}*{rows_rule}"),
-        None => columns_rule.to_string(),
-    };
-    let report = GridCountReport::new(rule, &counts?, args.nim_sum);
-    output::print(out, args.format, &report)
-}
-
-/// The value histogram of heaps `from..=to` of the game `text` names: a
-/// heap game of any kind, or the positions `(a, b)` with both coordinates
-/// in the range for a pair game; with `--by-formula`, a range past what
-/// can be computed goes on by the values' formula.
-fn histogram_of(
-    text: &str,
-    from: u64,
-    to: u64,
-    max: Option<u64>,
-    solver: &TableSolver,
-    args: &CountArgs,
-) -> Result<Histogram, Failure> {
-    let spec = GameSpec::parse(text)?;
-    if let GameSpec::Pair(game) = &spec {
-        let limits = Limits {
-            max: max.unwrap_or(analysis::DEFAULT_MAX),
-            ..Limits::default()
-        };
-        return Ok(pair_histogram(game, from, to, solver, &limits)?);
-    }
-    let game = HeapRules::from_spec(&spec, Question::Count, &script_limits(&args.script)?)?;
-    let limits = Limits {
-        max: max.unwrap_or(game.default_max()),
-        ..Limits::default()
-    };
-    game.start();
-    let counted = match value_histogram(&game, from, to, solver, &limits) {
-        Err(grundy::Error::InvalidRange { .. }) if args.by_formula && from <= to => {
-            formula_histogram(&game, from, to, solver, &limits)
-        }
-        counted => counted,
-    };
-    Ok(game.checked(counted)?)
+    output::print(out, args.format, &answer?)
 }
 
 /// `grundy nim OP A [B]`.

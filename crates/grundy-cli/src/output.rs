@@ -17,6 +17,7 @@ use grundy::report::{
     PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport, StreamValuesReport,
     StreamVerifyReport, SumReport, ValueCount, ValuesReport,
 };
+use grundy::session::CountAnswer;
 use grundy::solve::Outcome;
 use grundy::spec::CatalogueEntry;
 use serde::Serialize;
@@ -472,6 +473,16 @@ fn outcome_counts(
     writeln!(out, "N-positions (the player to move wins): {n}{modulo}")
 }
 
+impl Render for CountAnswer {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            CountAnswer::Heaps(report) => report.text(out),
+            CountAnswer::Positions(report) => report.text(out),
+            CountAnswer::Coins(report) => report.text(out),
+        }
+    }
+}
+
 impl Render for NimSumCountReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let modulo = self
@@ -720,6 +731,19 @@ impl Render for GridCountReport {
         )?;
         if let Some(asked) = &self.nim_sum {
             writeln!(out, "nim-sum {}: {}{modulo}", asked.value, asked.positions)?;
+        }
+        for (side, values) in [
+            ("columns", &self.columns_values),
+            ("rows", &self.rows_values),
+        ] {
+            if let Some(period) = &values.period {
+                writeln!(
+                    out,
+                    "the {side}' values through the period {} from coin {}, PROVEN by the {} \
+                     (coins computed to {})",
+                    period.period, period.preperiod, period.theorem, period.computed_to
+                )?;
+            }
         }
         Ok(())
     }

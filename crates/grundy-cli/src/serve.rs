@@ -7,6 +7,11 @@
 //! - `GET /api/analyze?game=G&to=N`: the report `grundy analyze --format
 //!   json` gives (period, support, P-positions, ...), with `values` and `to`;
 //! - `GET /api/plot?game=G&to=N&view=scatter|table`: the picture as SVG;
+//! - `GET /api/count?game=G&to=N`: the report `grundy count --format json`
+//!   gives, for the same options (`from`, `to` as `N` or a grid's `X,Y`,
+//!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
+//!   `nim_sum`, `all`, `by_formula`; sizes written as on the command line,
+//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives;
 //! - `POST /api/position {game, heaps}`: a sum of heaps explained — each
 //!   heap's options with their values and the mex, the nim-sum, the
 //!   winning moves;
@@ -48,10 +53,12 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use grundy::analysis::{Analysis, Limits};
+use grundy::analysis::{Analysis, Histogram, Limits, TupleBudget, Tuples};
 use grundy::report::AnalysisReport;
-use grundy::rules::{ScriptGame, ScriptLimits};
-use grundy::session::{HeapRules, HeapValues, analyze_heap_game};
+use grundy::rules::{ScriptGame, ScriptLimits, parse_size};
+use grundy::session::{
+    CountAnswer, CountEnd, CountQuery, Counted, HeapRules, HeapValues, analyze_heap_game,
+};
 use grundy::spec::{CATALOGUE, GameSpec, Question};
 use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -125,6 +132,7 @@ fn routes(computing: usize) -> Router {
     let computed = Router::new()
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
+        .route("/api/count", get(count))
         .route("/api/position", post(position))
         .route("/api/move", post(move_and_reply))
         .route_layer(middleware::from_fn_with_state(slots, admit));
@@ -330,25 +338,41 @@ fn too_long() -> ApiError {
 const MAX_SCRIPT: usize = 20_000;
 
 /// The game a request names: a built-in heap game, or rules typed as a
-/// Rhai script (run with tight limits: 10^5 operations a call, 2 s, 10^5
-/// positions). The library's spec parser decides what the text means.
+/// Rhai script (see [`script_rules`]). The library's spec parser decides
+/// what the text means.
 fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<HeapRules, ApiError> {
-    if let Some(source) = script.filter(|s| !s.trim().is_empty()) {
-        if source.len() > MAX_SCRIPT {
-            return Err(bad_request(format!(
-                "a script is at most {MAX_SCRIPT} characters"
-            )));
-        }
-        let limits = ScriptLimits {
-            operations: 100_000,
-            time: Duration::from_secs(2),
-            positions: 100_000,
-            size: 100_000,
-        };
-        return ScriptGame::compile("script", source, limits)
-            .map(HeapRules::script)
-            .map_err(|e| bad_request(e.to_string()));
+    if let Some(rules) = script_rules(script)? {
+        return Ok(rules);
     }
+    HeapRules::from_spec(&parse_spec(spec)?, question, &ScriptLimits::default())
+        .map_err(|e| bad_request(e.to_string()))
+}
+
+/// Rules typed as a Rhai script, when a request sends one: run with tight
+/// limits (10^5 operations a call, 2 s, 10^5 positions).
+fn script_rules(script: Option<&str>) -> Result<Option<HeapRules>, ApiError> {
+    let Some(source) = script.filter(|s| !s.trim().is_empty()) else {
+        return Ok(None);
+    };
+    if source.len() > MAX_SCRIPT {
+        return Err(bad_request(format!(
+            "a script is at most {MAX_SCRIPT} characters"
+        )));
+    }
+    let limits = ScriptLimits {
+        operations: 100_000,
+        time: Duration::from_secs(2),
+        positions: 100_000,
+        size: 100_000,
+    };
+    ScriptGame::compile("script", source, limits)
+        .map(|game| Some(HeapRules::script(game)))
+        .map_err(|e| bad_request(e.to_string()))
+}
+
+/// A game specification from a request: at most [`MAX_SPEC`] characters,
+/// and never a file (the server reads none).
+fn parse_spec(spec: &str) -> Result<GameSpec, ApiError> {
     if spec.len() > MAX_SPEC {
         return Err(bad_request(format!(
             "a game is at most {MAX_SPEC} characters"
@@ -359,8 +383,7 @@ fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<He
         // The server reads no files: scripts come in the request.
         return Err(bad_request("send a script's text in the `script` field"));
     }
-    HeapRules::from_spec(&spec, question, &ScriptLimits::default())
-        .map_err(|e| bad_request(e.to_string()))
+    Ok(spec)
 }
 
 /// `g(0..=to)` of `game`.
@@ -505,6 +528,95 @@ async fn plot(query: Result<Query<TableQuery>, QueryRejection>) -> Response {
     .await;
     match result {
         Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// `/api/count`'s query: `grundy count`'s options, sizes as text.
+#[derive(Deserialize)]
+struct CountRequest {
+    #[serde(default)]
+    game: String,
+    script: Option<String>,
+    /// `value count` lines or a table of values, instead of a game.
+    histogram: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    heaps: Option<String>,
+    order: Option<Tuples>,
+    #[serde(rename = "mod")]
+    modulus: Option<String>,
+    nim_sum: Option<String>,
+    #[serde(default)]
+    all: bool,
+    #[serde(default)]
+    by_formula: bool,
+}
+
+/// The most heaps of a position an exact count takes: its numbers have
+/// up to 19 digits a heap, and `all` lists one for each nim-sum.
+pub const MAX_EXACT_COUNT_HEAPS: u64 = 1000;
+/// The operations a count of several heaps may take ([`TupleBudget`]'s
+/// `work`): about a second, within the [`DEADLINE`].
+const COUNT_WORK: u64 = 200_000_000;
+
+/// The count `request` asks for, by the library's [`grundy::session::count`].
+fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
+    let invalid = |e: grundy::Error| bad_request(e.to_string());
+    let size = |field: &Option<String>| {
+        field
+            .as_deref()
+            .map(parse_size)
+            .transpose()
+            .map_err(invalid)
+    };
+    let query = CountQuery {
+        from: size(&request.from)?.unwrap_or(1),
+        to: request
+            .to
+            .as_deref()
+            .map(CountEnd::parse)
+            .transpose()
+            .map_err(invalid)?,
+        heaps: size(&request.heaps)?,
+        order: request.order.unwrap_or(Tuples::Ordered),
+        modulus: size(&request.modulus)?,
+        nim_sum: size(&request.nim_sum)?,
+        all: request.all,
+        by_formula: request.by_formula,
+        max: None,
+        budget: TupleBudget {
+            work: COUNT_WORK,
+            ..TupleBudget::default()
+        },
+    };
+    if query.modulus.is_none() && query.heaps.is_some_and(|k| k > MAX_EXACT_COUNT_HEAPS) {
+        return Err(bad_request(format!(
+            "the playground counts at most {MAX_EXACT_COUNT_HEAPS} heaps exactly; count modulo              m (mod=1000000007) for more"
+        )));
+    }
+    let (name, game) = match (&request.histogram, script_rules(request.script.as_deref())?) {
+        (Some(text), _) => (
+            "histogram".to_owned(),
+            Counted::Given(Histogram::parse(text).map_err(invalid)?),
+        ),
+        (None, Some(rules)) => ("script".to_owned(), Counted::Heaps(rules)),
+        (None, None) => {
+            let spec = parse_spec(&request.game)?;
+            let game = Counted::from_spec(&spec, &ScriptLimits::default()).map_err(invalid)?;
+            (request.game.clone(), game)
+        }
+    };
+    grundy::session::count(&name, &game, &query, &bounded(), &mut |_| true).map_err(engine_error)
+}
+
+async fn count(query: Result<Query<CountRequest>, QueryRejection>) -> Response {
+    let request = match query {
+        Ok(Query(request)) => request,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
+    match blocking(move || counted(&request)).await {
+        Ok(answer) => Json(answer).into_response(),
         Err(error) => error.into_response(),
     }
 }
@@ -750,6 +862,132 @@ mod tests {
         .unwrap_or_else(|_| panic!("kayles to {to} is analyzed"))
     }
 
+    /// The count `path` answers, as JSON.
+    fn counted(path: &str) -> Value {
+        let (status, _, body) = get(path);
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Positions of `k` heaps from `values`, enumerated: (all, P-positions)
+    /// for ordered tuples, multisets and sets.
+    fn enumerated(values: &[u32], k: usize) -> [(u64, u64); 3] {
+        let mut found = [(0, 0); 3];
+        let mut tuple = vec![0usize; k];
+        loop {
+            let nim_sum = tuple.iter().fold(0, |s, &i| s ^ values[i]);
+            let rising = tuple.windows(2).all(|w| w[0] <= w[1]);
+            let strictly = tuple.windows(2).all(|w| w[0] < w[1]);
+            for (slot, counted) in [true, rising, strictly].into_iter().enumerate() {
+                if counted {
+                    found[slot].0 += 1;
+                    found[slot].1 += u64::from(nim_sum == 0);
+                }
+            }
+            let Some(last) = tuple.iter().rposition(|&i| i + 1 < values.len()) else {
+                return found;
+            };
+            tuple[last] += 1;
+            tuple[last + 1..].fill(0);
+        }
+    }
+
+    /// `/api/count` answers the counts `grundy count` gives, with the same
+    /// report types: heaps by value, positions of several heaps in every
+    /// order (against enumeration), modulo m, given histograms and grids of
+    /// coins (against every set of heads).
+    #[test]
+    fn counts_are_answered_and_match_enumeration() {
+        let kayles: grundy::HeapGame = "kayles".parse().unwrap();
+        let table = TableSolver::new().values(&kayles, 12).unwrap();
+        let values: Vec<u32> = table.iter().skip(2).map(|v| v.get()).collect();
+        let heaps = counted("/api/count?game=kayles&from=2&to=12");
+        assert_eq!(heaps["heaps"], "11");
+        let zeros = values.iter().filter(|&&v| v == 0).count();
+        assert_eq!(heaps["p_positions"], zeros.to_string());
+        for k in 1..=3 {
+            let [ordered, unordered, distinct] = enumerated(&values, k);
+            for (order, (all, p)) in [
+                ("ordered", ordered),
+                ("unordered", unordered),
+                ("distinct", distinct),
+            ] {
+                let path = format!("/api/count?game=kayles&from=2&to=12&heaps={k}&order={order}");
+                let found = counted(&path);
+                assert_eq!(found["total"], all.to_string(), "{path}");
+                assert_eq!(found["p_positions"], p.to_string(), "{path}");
+                assert_eq!(found["n_positions"], (all - p).to_string(), "{path}");
+                assert_eq!(found["positions"]["order"], order, "{path}");
+                let modular = counted(&format!("{path}&mod=7"));
+                assert_eq!(modular["p_positions"], (p % 7).to_string(), "{path}");
+            }
+        }
+        // A proven period carries the count to 10^18, in the size notation.
+        let far = counted("/api/count?game=kayles&to=1e18");
+        assert_eq!(far["heaps"], "1000000000000000000");
+        assert_eq!(far["through_period"]["period"], 12);
+        // Values given instead of a game.
+        let given = counted("/api/count?histogram=0%201%201%202&heaps=2");
+        assert_eq!(given["total"], "16");
+        assert_eq!(given["p_positions"], "6"); // 0^0, 1^1 four ways, 2^2
+        // A grid of ruler coins, 3 x 4: every set of 12 heads.
+        let ruler = |n: u64| n & n.wrapping_neg();
+        let cells: Vec<u64> = (1..=4u64)
+            .flat_map(|y| (1..=3u64).map(move |x| grundy::nim_field::mul(ruler(x), ruler(y))))
+            .collect();
+        let with = |target: u64| {
+            (0u32..1 << cells.len())
+                .filter(|heads| {
+                    cells
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| heads >> i & 1 == 1)
+                        .fold(0, |s, (_, &v)| s ^ v)
+                        == target
+                })
+                .count()
+        };
+        let grid = counted("/api/count?game=ruler*ruler&to=3,4&nim_sum=5");
+        assert_eq!(grid["total"], "4096");
+        assert_eq!(grid["p_positions"], with(0).to_string());
+        assert_eq!(grid["nim_sum"]["positions"], with(5).to_string());
+        let huge = counted("/api/count?game=ruler*ruler&to=1e12,1e12&mod=1000000007");
+        assert_eq!(huge["rank"], 64);
+    }
+
+    /// What `/api/count` refuses, each with a JSON error and 400.
+    #[test]
+    fn count_refusals_are_bad_requests() {
+        for (path, needle) in [
+            ("/api/count?game=kayles&to=3,4", "grid"),
+            (
+                "/api/count?game=kayles&to=10&heaps=5000",
+                "at most 1000 heaps",
+            ),
+            (
+                "/api/count?game=kayles&to=10&heaps=2&order=sideways",
+                "order",
+            ),
+            ("/api/count?game=kayles&to=10&heaps=2&mod=0", "at least 1"),
+            ("/api/count?game=kayles&to=1e300", "1e300"),
+            (
+                "/api/count?game=ruler*ruler&to=3&heaps=2",
+                "coins does not take",
+            ),
+            ("/api/count?game=ruler&to=3,4", "a row of coins"),
+            ("/api/count?game=kayles&to=10&nim_sum=3", "nim-sum"),
+            ("/api/count?game=examples/kayles.rhai&to=10", "script"),
+            ("/api/count?game=kayles", "last heap"),
+            ("/api/count?game=hackenbush:x&to=3", ""),
+        ] {
+            let (status, _, body) = get(path);
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+            let error: Value = serde_json::from_str(&body).unwrap();
+            let error = error["error"].as_str().unwrap();
+            assert!(error.contains(needle), "{path}: {error}");
+        }
+    }
+
     #[test]
     fn scripts_are_analyzed_and_played() {
         // Kayles as a script: the same values as the built-in.
@@ -799,6 +1037,8 @@ mod tests {
             Just("sub(1,3,4)".to_owned()),
             Just("wythoff".to_owned()),
             Just("rook(kayles,nim)".to_owned()),
+            Just("ruler*ruler".to_owned()),
+            Just("runs(2,5)".to_owned()),
             Just("grundy".to_owned()),
             Just("".to_owned()),
             "[ -~]{0,12}",
@@ -816,6 +1056,7 @@ mod tests {
             Just("/api/plot"),
             Just("/api/position"),
             Just("/api/move"),
+            Just("/api/count"),
             Just("/api/games"),
             Just("/"),
             Just("/api/../etc/passwd"),
@@ -843,7 +1084,32 @@ mod tests {
             }),
             "[ -~]{0,40}",
         ];
-        let request = (any::<bool>(), path, word, number, body);
+        // The count's options, each present or not, with numbers of every
+        // kind and words it does not take.
+        let option = |key: &'static str| {
+            prop_oneof![
+                Just(String::new()),
+                number.clone().prop_map(move |n| format!("&{key}={n}")),
+            ]
+        };
+        let options = (
+            option("heaps"),
+            option("from"),
+            option("mod"),
+            option("nim_sum"),
+            prop_oneof![
+                Just(String::new()),
+                Just("&order=unordered".to_owned()),
+                Just("&order=distinct".to_owned()),
+                Just("&order=sideways".to_owned()),
+                Just("&all=true".to_owned()),
+                Just("&by_formula=maybe".to_owned()),
+                Just("&histogram=0%201%201%202".to_owned()),
+                Just("&to=3,4".to_owned()),
+            ],
+        )
+            .prop_map(|(a, b, c, d, e)| format!("{a}{b}{c}{d}{e}"));
+        let request = (any::<bool>(), path, word, number, body, options);
         let runtime = runtime();
         let mut runner = TestRunner::new(Config {
             cases,
@@ -851,7 +1117,7 @@ mod tests {
             ..Config::default()
         });
         runner
-            .run(&request, |(is_post, path, game, to, body)| {
+            .run(&request, |(is_post, path, game, to, body, options)| {
                 let query: String = format!("game={game}&to={to}")
                     .bytes()
                     .map(|b| match b {
@@ -861,7 +1127,7 @@ mod tests {
                         _ => format!("%{b:02X}"),
                     })
                     .collect();
-                let uri = format!("{path}?{query}");
+                let uri = format!("{path}?{query}{options}");
                 let request = if is_post {
                     Request::post(uri)
                         .header(header::CONTENT_TYPE, "application/json")

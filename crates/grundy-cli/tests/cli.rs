@@ -1214,4 +1214,22 @@ fn count_counts_the_positions_of_coin_grids() {
         "--nim-sum",
     );
     rejects(&["count", "--range", "mock-turtles:1..5"], "--to X,Y");
+    // Rules of runs through their proven periods, says the report.
+    let runs = stdout_json(&[
+        "count",
+        "runs(2,5)*ruler(3)",
+        "--to",
+        "1e12,1e12",
+        "--mod",
+        "1000000007",
+        "--format",
+        "json",
+    ]);
+    for side in ["columns_values", "rows_values"] {
+        assert_eq!(runs[side]["by"], "period", "{side}");
+        assert_eq!(runs[side]["period"]["proven"], true, "{side}");
+        assert_eq!(runs[side]["period"]["support"], "theorem", "{side}");
+    }
+    let text = grundy(&["count", "runs(2,5)", "--to", "1e15", "--mod", "7"]).success();
+    assert!(String::from_utf8_lossy(&text.get_output().stdout).contains("PROVEN"));
 }

@@ -6,8 +6,9 @@ use std::sync::Mutex;
 
 use grundy::analysis::{
     Arithmetic, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples, analyze_from,
-    count_tuples, value_histogram,
+    count_tuples, range_histogram,
 };
+use grundy::report::CountReport;
 use grundy::rules::ScriptLimits;
 use grundy::session::HeapRules;
 use grundy::spec::{GameSpec, Question};
@@ -16,7 +17,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{detached, to_py};
-use crate::results::{Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis};
+use crate::results::{
+    Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis, document,
+};
 use crate::rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
 
@@ -77,6 +80,7 @@ impl Game {
         start: u64,
         to: u64,
         max: Option<u64>,
+        by_formula: bool,
     ) -> PyResult<Histogram> {
         if start > to {
             return Err(to_py(Error::InvalidRange {
@@ -89,7 +93,7 @@ impl Game {
         };
         self.rules.start();
         let found = detached(py, |_| {
-            value_histogram(&self.rules, start, to, &self.solver, &limits)
+            range_histogram(&self.rules, start, to, &self.solver, &limits, by_formula)
         });
         self.rules.checked(found)
     }
@@ -247,7 +251,7 @@ impl Game {
         start: u64,
         max: Option<u64>,
     ) -> PyResult<BTreeMap<usize, u128>> {
-        let histogram = self.histogram_of(py, start, to, max)?;
+        let histogram = self.histogram_of(py, start, to, max, false)?;
         Ok(histogram
             .counts
             .iter()
@@ -255,6 +259,26 @@ impl Game {
             .filter(|&(_, &count)| count > 0)
             .map(|(value, &count)| (value, count))
             .collect())
+    }
+
+    /// The heaps of `start..=to` counted by value: the document `grundy
+    /// count GAME --to N --format json` prints (`heaps`, `p_positions`,
+    /// `n_positions`, `histogram`, `source`, `through_period`). With
+    /// `by_formula`, a range past the heaps computed (2^22, or `max`) and
+    /// without a proven period is counted past them by the formula `guess`
+    /// finds; `by_formula` then says which, the last heap it was verified
+    /// on, and whether it is `proven` (else a conjecture past that heap).
+    #[pyo3(signature = (to, *, start = 1, max = None, by_formula = false))]
+    fn count_heaps<'py>(
+        &self,
+        py: Python<'py>,
+        to: u64,
+        start: u64,
+        max: Option<u64>,
+        by_formula: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let histogram = self.histogram_of(py, start, to, max, by_formula)?;
+        document(py, &CountReport::new(&self.name, start, to, &histogram))
     }
 
     /// Positions of `heaps` heaps with sizes in `start..=to`, counted by
@@ -275,7 +299,7 @@ impl Game {
     ) -> PyResult<NimSumCounts> {
         let tuples = tuples(order)?;
         let arithmetic = arithmetic(modulo)?;
-        let histogram = self.histogram_of(py, start, to, max)?;
+        let histogram = self.histogram_of(py, start, to, max, false)?;
         let counts = py
             .detach(|| {
                 count_tuples(

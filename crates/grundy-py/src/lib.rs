@@ -110,7 +110,9 @@ fn count_positions(
     let histograms = ranges
         .iter()
         .map(|range| match range {
-            HeapRange::Game(game, start, to) => game.get().histogram_of(py, *start, *to, None),
+            HeapRange::Game(game, start, to) => {
+                game.get().histogram_of(py, *start, *to, None, false)
+            }
             HeapRange::Histogram(counts) => {
                 Histogram::of_pairs(counts.iter().map(|(&v, &c)| (v, c))).map_err(to_py)
             }

@@ -206,3 +206,24 @@ def test_positions_of_coin_grids_are_counted_by_nim_sum():
     assert huge["p_positions"] == str(pow(2, 10**24 - 64, 1_000_000_007))
     with pytest.raises(grundy.GrundyError):
         grundy.count_coins("ruler*ruler", 3000, 3000)
+
+
+def test_heaps_are_counted_by_the_guessed_formula_and_say_it_is_a_conjecture():
+    # Subtracting a power of two has g(n) = n mod 3 on every heap computed
+    # (2^22) and no theorem: past the table the count is by the formula,
+    # labelled a conjecture.
+    game = grundy.Game("sub(powers-of-2)")
+    report = game.count_heaps(10**14, by_formula=True)
+    assert report["heaps"] == str(10**14)
+    assert report["by_formula"]["formula"] == "g(n) = n mod 3"
+    assert report["by_formula"]["proven"] is False
+    assert report["by_formula"]["verified_to"] == 2**22
+    counts = dict((v, int(c)) for v, c in report["histogram"])
+    assert counts == {0: 10**14 // 3, 1: 10**14 // 3 + 1, 2: 10**14 // 3}
+    # Within the table the same call tabulates, against the values.
+    small = game.count_heaps(1000)
+    assert small["by_formula"] is None and small["source"] == "computed heap by heap"
+    values = game.values(1000)
+    assert int(small["p_positions"]) == sum(1 for v in values[1:] if v == 0)
+    with pytest.raises(grundy.GrundyError):
+        game.count_heaps(10**14)

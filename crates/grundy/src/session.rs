@@ -30,6 +30,10 @@
 //! # Ok::<(), grundy::Error>(())
 //! ```
 
+mod count;
+
+pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges};
+
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};

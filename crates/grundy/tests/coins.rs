@@ -442,7 +442,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         &mut |_| true,
     )
     .unwrap();
-    assert!(counts.columns_by_theorem && counts.rows_by_theorem);
+    assert!(counts.columns_by.by_theorem() && counts.rows_by.by_theorem());
     assert_eq!(counts.span.rank(), 64);
     let cells = u128::from(side) * u128::from(side);
     let expected = power_of_two_mod_prime(cells - 64, p);
@@ -476,6 +476,71 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
     );
 }
 
+/// Rules of runs have a period the coin-run window proves
+/// (`Theorem::CoinRuns`): each rule's proven period predicts every value of
+/// a table computed by the definition far past the coins it was proven on,
+/// a row past those coins has the span of the whole table, and a grid of
+/// 10^12 x 10^12 coins is counted through the periods.
+#[test]
+fn rules_of_runs_are_counted_through_their_proven_periods() {
+    use grundy::analysis::{Arithmetic, count_grid};
+    use grundy::nim_field::XorBasis;
+    use grundy::rules::{COIN_PERIOD_FIRST, ValuesBy};
+    for spec in [
+        "ruler(3)",
+        "ruler(5)",
+        "runs(2)",
+        "runs(3)",
+        "runs(2,5)",
+        "runs(1,3,4)",
+        "runs(2,7,11)",
+        "runs(4,9,16)",
+    ] {
+        let r = rule(spec);
+        let found = r
+            .proven_period(1 << 16, LIMIT, &mut |_| true)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{spec}: no period proven"));
+        let (n0, p) = (found.periodicity.preperiod, found.periodicity.period);
+        let computed = found.values.len() - 1;
+        assert!(found.last_coin_needed <= computed, "{spec}");
+        let far = 3 * computed + 5000;
+        let table = r.table(far as u64, &[], LIMIT).unwrap().values;
+        for n in n0..=far {
+            assert_eq!(table[n], table[n0 + (n - n0) % p], "{spec}: coin {n}");
+        }
+        let to = (computed + 10_000) as u64;
+        assert!(to > COIN_PERIOD_FIRST);
+        let (span, by) = r.value_span(to, LIMIT, &mut |_| true).unwrap();
+        assert!(matches!(by, ValuesBy::Period { .. }), "{spec}: {by:?}");
+        let mut direct = XorBasis::new();
+        for v in &table[1..=to as usize] {
+            direct.insert(u64::from(v.get()));
+        }
+        assert_eq!(span, direct, "{spec}");
+    }
+    let p = 1_000_000_007;
+    let side = 1_000_000_000_000u64;
+    let counts = count_grid(
+        &rule("runs(2,5)"),
+        Some(&rule("ruler(3)")),
+        side,
+        side,
+        Arithmetic::Modulo(p),
+        LIMIT,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert!(matches!(counts.columns_by, ValuesBy::Period { .. }));
+    assert!(matches!(counts.rows_by, ValuesBy::Period { .. }));
+    let cells = u128::from(side) * u128::from(side);
+    let rank = u128::from(counts.span.rank());
+    assert_eq!(
+        counts.p_positions().to_string(),
+        power_of_two_mod_prime(cells - rank, p).to_string()
+    );
+}
+
 #[test]
 fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     use grundy::Error;
@@ -492,7 +557,8 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
         )
     };
     let modulo = Arithmetic::Modulo(1_000_000_007);
-    // Grundy's game has no closed form: a table of 10^12 coins is refused.
+    // Grundy's game has no closed form and no period theorem: a table of
+    // 10^12 coins is refused.
     assert!(matches!(
         count("ruler", Some("grunt"), 3, 1_000_000_000_000, modulo),
         Err(Error::TableTooLarge { .. })

@@ -101,3 +101,30 @@ fn scripts_that_do_not_lower_the_state_or_sum_are_refused() {
     let error = sums.outcomes(10, u64::MAX, &mut |_| true).unwrap_err();
     assert!(error.to_string().contains("not sums"), "{error}");
 }
+
+/// A sweep asks the script for many states in one engine call, yet each
+/// call of `options` keeps its own operations limit: a state that needs
+/// about 5000 operations passes under a limit of 10^4 however many states
+/// came before it in the batch, one that loops is stopped, and the error
+/// names that state, not the batch.
+#[test]
+fn batched_sweeps_keep_each_calls_operations_limit_and_name_the_state() {
+    let limits = ScriptLimits {
+        operations: 10_000,
+        ..ScriptLimits::default()
+    };
+    let busy = "fn options(n) { let x = 0; for i in 0..1000 { x += 1; } \
+                if n == 3000 { loop {} } if n > 0 { [n - 1] } else { [] } }";
+    let game = ScriptGame::compile("busy.rhai", busy, limits).unwrap();
+    let found = game.outcomes(2000, u64::MAX, &mut |_| true).unwrap();
+    // Subtract one: the even states are lost.
+    assert!(found.losses().eq((0..2000).step_by(2)));
+    let error = game
+        .outcomes(4000, u64::MAX, &mut |_| true)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("options(3000) stopped after 10000 operations"),
+        "{error}"
+    );
+}

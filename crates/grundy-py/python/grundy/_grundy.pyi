@@ -87,6 +87,18 @@ class Game:
     ) -> dict[int, int]:
         """``{value: heaps in start..=to with it}``; huge ranges go through a
         proven period."""
+    def count_heaps(
+        self,
+        to: int,
+        *,
+        start: int = 1,
+        max: Optional[int] = None,
+        by_formula: bool = False,
+    ) -> dict[str, Any]:
+        """The heaps of ``start..=to`` by value, as ``grundy count GAME --to
+        N --format json`` prints them; ``by_formula`` counts past the
+        computed heaps by the formula ``guess`` finds, and says whether it
+        is proven (else a conjecture past ``verified_to``)."""
     def count(
         self,
         to: int,

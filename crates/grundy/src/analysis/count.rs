@@ -283,6 +283,27 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     })
 }
 
+/// [`value_histogram`], and with `by_formula` a range past the table (the
+/// refusal of a range without a proven period) goes on by the values'
+/// formula ([`formula_histogram`]): the one choice `grundy count
+/// --by-formula`, the web's `by_formula` and Python's `by_formula=True`
+/// share.
+pub fn range_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
+    from: u64,
+    to: u64,
+    solver: &TableSolver,
+    limits: &Limits,
+    by_formula: bool,
+) -> Result<Histogram> {
+    match value_histogram(game, from, to, solver, limits) {
+        Err(Error::InvalidRange { .. }) if by_formula && from <= to => {
+            formula_histogram(game, from, to, solver, limits)
+        }
+        counted => counted,
+    }
+}
+
 /// Refuses an empty range `from..=to`.
 fn non_empty(from: u64, to: u64) -> Result<()> {
     if from > to {
@@ -490,7 +511,7 @@ pub enum Arithmetic {
 }
 
 /// Which `k`-heap positions are counted, for heaps from one range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tuples {
     /// Ordered tuples: `(1, 2)` and `(2, 1)` are two positions.
@@ -669,6 +690,17 @@ pub fn count_tuples(
     budget: TupleBudget,
 ) -> Result<NimSumCounts> {
     if tuples == Tuples::Ordered {
+        let size = transform_size(std::iter::once(range));
+        let cost = copies_cost(range.heaps(), k, size, arithmetic);
+        if cost > budget.work as f64 {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "ordered positions of {k} heaps from {} heaps with {size} values: about                      {cost:.1e} operations, past the limit of {:.1e} (--work-limit raises it)",
+                    range.heaps(),
+                    budget.work as f64
+                ),
+            });
+        }
         return count_copies(range, k, arithmetic);
     }
     let kind = match tuples {
@@ -782,6 +814,28 @@ fn at_every_point<T: Clone + Send>(
         .iter()
         .map(|s| computed[distinct.binary_search(s).expect("every value is listed")].clone())
         .collect()
+}
+
+/// The estimated cost, in machine-word operations, of [`count_copies`]:
+/// two transforms of `points` values (`points log2 points` additions each)
+/// and a power at every point, on numbers of up to `k log2(heaps + 1)`
+/// bits when exact (the counts are at most `heaps^k`), of `log2 k`
+/// residue multiplications modulo an odd number; an even modulus has no
+/// inverse of the transform's size, so the convolution is squared.
+fn copies_cost(heaps: u128, k: u64, points: usize, arithmetic: Arithmetic) -> f64 {
+    let points = points as f64;
+    let passes = 2.0 * points * points.log2().max(1.0);
+    match arithmetic {
+        // An even modulus squares the convolution itself: points^2 a step.
+        Arithmetic::Modulo(m) if m.is_multiple_of(2) => {
+            2.0 * points * points * (k.max(2) as f64).log2()
+        }
+        Arithmetic::Modulo(_) => passes + points * (k.max(2) as f64).log2() * 2.0,
+        Arithmetic::Exact => {
+            let words = (k as f64 * ((heaps as f64) + 1.0).log2() / 64.0).max(1.0);
+            (passes + points * (k.max(2) as f64).log2()) * words
+        }
+    }
 }
 
 /// The estimated cost, in machine-word operations, of counting positions

@@ -23,7 +23,7 @@ use num_traits::{One, Zero};
 use super::Arithmetic;
 use super::count::Residues;
 use crate::nim_field::XorBasis;
-use crate::rules::CoinRule;
+use crate::rules::{CoinRule, ValuesBy};
 use crate::{Error, Result};
 
 /// The most cells an exact count takes: `2^(cells - rank)` has about
@@ -40,11 +40,12 @@ pub struct GridCounts {
     /// The span of the cells' values under nim-addition: the nim-sums some
     /// position has.
     pub span: XorBasis,
-    /// Whether the column rule's values came from a theorem (else they
-    /// were computed coin by coin).
-    pub columns_by_theorem: bool,
-    /// The same for the rows (true for a row, whose one row is worth 1).
-    pub rows_by_theorem: bool,
+    /// How the column rule's values were known: a closed form, a table,
+    /// or a proven period past the coins computed.
+    pub columns_by: ValuesBy,
+    /// The same for the rows (a closed form for a row, whose one row is
+    /// worth 1).
+    pub rows_by: ValuesBy,
     /// Positions of each nim-sum in the span: `2^(cells - rank)`, modulo
     /// `modulus` when given.
     pub per_nim_sum: BigUint,
@@ -143,10 +144,10 @@ pub fn count_grid(
             ),
         });
     }
-    let (across, columns_by_theorem) = columns_rule.value_span(columns, memory_limit, progress)?;
-    let (down, rows_by_theorem) = match rows_rule {
+    let (across, columns_by) = columns_rule.value_span(columns, memory_limit, progress)?;
+    let (down, rows_by) = match rows_rule {
         Some(rule) => rule.value_span(rows, memory_limit, progress)?,
-        None => (XorBasis::below_power_of_two(1), true),
+        None => (XorBasis::below_power_of_two(1), ValuesBy::ClosedForm),
     };
     let span = across.products(&down);
     let free = cells - u128::from(span.rank());
@@ -168,8 +169,8 @@ pub fn count_grid(
         columns,
         rows,
         span,
-        columns_by_theorem,
-        rows_by_theorem,
+        columns_by,
+        rows_by,
         per_nim_sum,
         total,
         modulus: match arithmetic {

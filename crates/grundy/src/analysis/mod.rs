@@ -25,7 +25,8 @@ pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,
     TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
-    count_ordered, count_tuples, formula_histogram, pair_histogram, value_histogram,
+    count_ordered, count_tuples, formula_histogram, pair_histogram, range_histogram,
+    value_histogram,
 };
 pub use grid_count::{EXACT_GRID_CELLS, GridCounts, count_grid};
 pub(crate) use guess::gcd;
@@ -262,7 +263,7 @@ fn next_target(target: u64, needed: Option<u64>, max: u64) -> u64 {
 /// computed and the window checks; else `Err` with that last heap (`None`
 /// when its bound overflows). The one place a periodicity becomes proven,
 /// for full tables and windowed runs alike.
-fn prove(
+pub(crate) fn prove(
     theorem: Theorem,
     found: &Periodicity,
     heaps: usize,

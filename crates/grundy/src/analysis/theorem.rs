@@ -54,6 +54,23 @@ pub enum Theorem {
         /// The most heaps a move leaves (at least 1 in the bound).
         max_parts: usize,
     },
+
+    /// A coin-turning rule whose moves turn a run of consecutive coins
+    /// ending at the one turned from heads to tails, of allowed lengths up
+    /// to `L` (`runs(a,b,...)`, `ruler(k)`; Winning Ways ch. 14).
+    ///
+    /// Coin `n` is worth `g(n) = mex { g(n-1) ^ ... ^ g(n-j) }` over the
+    /// allowed lengths `j + 1 <= n`, so for `n >= L` it depends only on the
+    /// `L - 1` values before it (and there are at most `L` options, so
+    /// every value is at most `L`, and the sequence is eventually periodic:
+    /// its states are finitely many). Let `m = max(n0, 1)`. If `g(n + p) =
+    /// g(n)` for `n0 <= n < m + L - 1`, then for `n >= m + L - 1` (so `n
+    /// >= L`) every `n - j`, `1 <= j <= L - 1`, lies in `[m, n)`, and by
+    /// induction `g(n + p) = g(n)`. Window end `B = m + L - 1`.
+    CoinRuns {
+        /// The longest run a move turns.
+        longest_run: usize,
+    },
 }
 
 impl Theorem {
@@ -102,6 +119,9 @@ impl Theorem {
                     .checked_add(2 + max_take)?
                     .checked_sub(period)
             }
+            Theorem::CoinRuns { longest_run } => {
+                preperiod.max(1).checked_add(longest_run.max(1) - 1)
+            }
         }
     }
 
@@ -115,6 +135,7 @@ impl Theorem {
         match self {
             Theorem::SubtractionWindow { .. } => "subtraction-game window",
             Theorem::TakeBreak { .. } => "octal periodicity theorem (Guy-Smith)",
+            Theorem::CoinRuns { .. } => "coin-run window",
         }
     }
 }
@@ -154,5 +175,15 @@ mod tests {
         assert_eq!(kayles.last_heap_needed(71, 12), Some(167));
         // n0 = 0 is treated as 1.
         assert_eq!(kayles.window_end(0, 12), Some(2 + 12 + 2));
+    }
+
+    #[test]
+    fn a_coin_run_window_covers_the_values_a_coin_reads() {
+        // Runs of up to 5 coins read the 4 coins before: from coin
+        // max(n0, 1), four values past the pre-period and a period more.
+        let runs = Theorem::CoinRuns { longest_run: 5 };
+        assert_eq!(runs.window_end(0, 3), Some(1 + 4));
+        assert_eq!(runs.window_end(7, 3), Some(7 + 4));
+        assert_eq!(runs.last_heap_needed(7, 3), Some(7 + 4 - 1 + 3));
     }
 }

@@ -5,7 +5,9 @@ use serde::Serialize;
 
 use super::{Decimal, Winner};
 use crate::analysis::GridCounts;
-use crate::rules::{CoinGrid, CoinRow, Hackenbush, HackenbushSum, Ratio, ScriptGame, TakeOutcome};
+use crate::rules::{
+    CoinGrid, CoinRow, Hackenbush, HackenbushSum, Ratio, ScriptGame, TakeOutcome, ValuesBy,
+};
 use crate::solve::Outcomes;
 use crate::{Nimber, Result};
 
@@ -203,11 +205,69 @@ pub struct GridCountReport {
     pub per_nim_sum: Decimal,
     /// The count for the nim-sum asked, when one was.
     pub nim_sum: Option<NimSumAsked>,
-    /// Whether the column values came from a theorem (closed form) rather
-    /// than a table.
+    /// Whether the column values came from a theorem (a closed form or a
+    /// proven period) rather than a table alone.
     pub columns_by_theorem: bool,
     /// The same for the rows.
     pub rows_by_theorem: bool,
+    /// How the column values were known.
+    pub columns_values: SideValues,
+    /// How the row values were known.
+    pub rows_values: SideValues,
+}
+
+/// How the values of one side of a [`GridCountReport`] were known.
+#[derive(Serialize)]
+pub struct SideValues {
+    /// `closed-form` (any number of coins), `table` (every coin computed)
+    /// or `period` (coins up to `computed_to` computed, the rest through
+    /// the period).
+    pub by: &'static str,
+    /// The period, when the count went through one.
+    pub period: Option<CoinPeriodUsed>,
+}
+
+/// The period of a coin rule a grid count went through.
+#[derive(Serialize)]
+pub struct CoinPeriodUsed {
+    /// Where it starts (coin numbers; coin 0 is no coin, worth 0).
+    pub preperiod: usize,
+    /// Its length.
+    pub period: usize,
+    /// `theorem`, spelt as every report spells a proven period: a count
+    /// never goes through a period only observed.
+    pub support: &'static str,
+    /// Whether it is proven for every coin (always, see `support`).
+    pub proven: bool,
+    /// The theorem that proves it, in words.
+    pub theorem: &'static str,
+    /// The last coin computed.
+    pub computed_to: u64,
+}
+
+impl SideValues {
+    fn of(by: &ValuesBy) -> SideValues {
+        let (by, period) = match *by {
+            ValuesBy::ClosedForm => ("closed-form", None),
+            ValuesBy::Table => ("table", None),
+            ValuesBy::Period {
+                periodicity,
+                theorem,
+                computed_to,
+            } => (
+                "period",
+                Some(CoinPeriodUsed {
+                    preperiod: periodicity.preperiod,
+                    period: periodicity.period,
+                    support: "theorem",
+                    proven: true,
+                    theorem: theorem.name(),
+                    computed_to,
+                }),
+            ),
+        };
+        SideValues { by, period }
+    }
 }
 
 /// A nim-sum of a [`GridCountReport`] and its positions.
@@ -242,8 +302,10 @@ impl GridCountReport {
                 occurs: counts.span.contains(value),
                 positions: Decimal::of(counts.with_nim_sum(value)),
             }),
-            columns_by_theorem: counts.columns_by_theorem,
-            rows_by_theorem: counts.rows_by_theorem,
+            columns_by_theorem: counts.columns_by.by_theorem(),
+            rows_by_theorem: counts.rows_by.by_theorem(),
+            columns_values: SideValues::of(&counts.columns_by),
+            rows_values: SideValues::of(&counts.rows_by),
         }
     }
 }

@@ -31,10 +31,11 @@ use std::str::FromStr;
 
 use rustc_hash::FxHashMap;
 
+use crate::analysis::{Periodicity, Support, Theorem, period_candidate, prove};
 use crate::bitset::{contains, first_absent, xor_translate_into};
 use crate::error::human_bytes;
 use crate::nim_field::XorBasis;
-use crate::{Error, Nimber, Result, nim_field};
+use crate::{Error, Nimber, Result, ValueTable, nim_field};
 
 /// Which sets of coins a move may turn (always including its rightmost coin,
 /// which goes from heads to tails).
@@ -56,6 +57,66 @@ pub enum CoinRule {
     /// Grundy's game (Winning Ways ch. 14), since the move splits a heap of
     /// `n - 1` into `i` and `n - 1 - i`.
     Grunt,
+}
+
+/// Rows of more coins than this have their rule's period searched before
+/// the whole row is tabulated ([`CoinRule::value_span`]).
+pub const COIN_PERIOD_FIRST: u64 = 1 << 12;
+
+/// The most coins a period search tabulates ([`CoinRule::proven_period`]).
+pub const COIN_PERIOD_MAX: u64 = 1 << 20;
+
+/// How the values of a row of coins were known ([`CoinRule::value_span`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValuesBy {
+    /// A closed form (Winning Ways ch. 14), for any number of coins.
+    ClosedForm,
+    /// Every coin was computed.
+    Table,
+    /// Coins up to `computed_to` were computed, and the period `theorem`
+    /// proves on them covers the rest.
+    Period {
+        /// The period (saltus zero).
+        periodicity: Periodicity,
+        /// The theorem whose window was checked.
+        theorem: Theorem,
+        /// The last coin computed.
+        computed_to: u64,
+    },
+}
+
+impl ValuesBy {
+    /// Whether a theorem gave the values (a closed form or a proven
+    /// period) rather than a table alone.
+    pub fn by_theorem(&self) -> bool {
+        !matches!(self, ValuesBy::Table)
+    }
+}
+
+/// A period of a coin rule's values proven by its theorem
+/// ([`CoinRule::proven_period`]).
+#[derive(Clone, Debug)]
+pub struct CoinPeriod {
+    /// `g(0..=N)`, the coins computed (`g(0) = 0`).
+    pub values: ValueTable,
+    /// The period found.
+    pub periodicity: Periodicity,
+    /// The theorem whose window was checked.
+    pub theorem: Theorem,
+    /// The largest coin whose value the proof used.
+    pub last_coin_needed: usize,
+}
+
+/// Where a coin table may stop, at coin `n`: when `progress(n)` says so
+/// ([`Error::Interrupted`]) or the thread's [`Cancel`](crate::Cancel) token
+/// has stopped (a server's deadline).
+fn stop_point(n: usize, progress: &mut dyn FnMut(usize) -> bool) -> Result<()> {
+    crate::cancel::check()?;
+    if progress(n) {
+        Ok(())
+    } else {
+        Err(Error::Interrupted { heaps: n as u64 })
+    }
 }
 
 /// Lists the coins of one move, when asked (see `CoinRule::each_completion`).
@@ -255,8 +316,9 @@ impl CoinRule {
     }
 
     /// The span under nim-addition of the values `g(1..=to)` (`to >= 1`),
-    /// and whether a theorem gave it (`true`) or the values were computed
-    /// (by [`CoinRule::values`], within `memory_limit`, with `progress`).
+    /// and how the values were known: by a closed form, by a proven period,
+    /// or computed (by [`CoinRule::values`], within `memory_limit`, with
+    /// `progress`).
     ///
     /// With a closed form the span needs no table, for any `to` whose
     /// values stay below `2^64` (every `u64`; Mock Turtles up to coin
@@ -269,12 +331,19 @@ impl CoinRule {
     /// bit set, so it is odious); `turn(1)` and `turn(=1)` are worth 1.
     /// Every closed form but the ruler's is nondecreasing, so `M = g(to)`;
     /// the ruler's is the largest power of two up to `to`.
+    ///
+    /// Rules of runs (`runs(...)`, `ruler(k)`) are periodic, by
+    /// [`Theorem::CoinRuns`]: for more than [`COIN_PERIOD_FIRST`] coins the
+    /// period is searched first ([`CoinRule::proven_period`]), and once it
+    /// is proven the coins past those computed only repeat values already
+    /// seen, so the span of the computed ones is the span of all, for any
+    /// `to`.
     pub fn value_span(
         &self,
         to: u64,
         memory_limit: u64,
         progress: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<(XorBasis, bool)> {
+    ) -> Result<(XorBasis, ValuesBy)> {
         if to == 0 {
             return Err(Error::InvalidPosition {
                 text: "0".into(),
@@ -286,7 +355,8 @@ impl CoinRule {
             _ => self.closed_form(to),
         };
         if let Some(m) = largest {
-            return Ok((XorBasis::below_power_of_two(64 - m.leading_zeros()), true));
+            let span = XorBasis::below_power_of_two(64 - m.leading_zeros());
+            return Ok((span, ValuesBy::ClosedForm));
         }
         if self.closed_form(1).is_some() {
             // Mock Turtles past coin 2^63: values past 2^64 - 1.
@@ -297,11 +367,90 @@ impl CoinRule {
                 ),
             });
         }
-        let mut span = XorBasis::new();
-        for v in self.values(to, memory_limit, progress)?.iter().skip(1) {
-            span.insert(u64::from(v.get()));
+        // The span of coins 1..=to of values listed from coin 0.
+        let span_of = |values: &mut dyn Iterator<Item = Nimber>| {
+            let mut span = XorBasis::new();
+            for v in values.take(to.saturating_add(1) as usize).skip(1) {
+                span.insert(u64::from(v.get()));
+            }
+            span
+        };
+        if to > COIN_PERIOD_FIRST {
+            let most = to.min(COIN_PERIOD_MAX);
+            if let Some(found) = self.proven_period(most, memory_limit, progress)? {
+                let computed = found.values.len() as u64 - 1;
+                let span = span_of(&mut found.values.iter());
+                if to <= computed {
+                    return Ok((span, ValuesBy::Table));
+                }
+                return Ok((
+                    span,
+                    ValuesBy::Period {
+                        periodicity: found.periodicity,
+                        theorem: found.theorem,
+                        computed_to: computed,
+                    },
+                ));
+            }
         }
-        Ok((span, false))
+        let values = self.values(to, memory_limit, progress)?;
+        Ok((span_of(&mut values.into_iter()), ValuesBy::Table))
+    }
+
+    /// The theorem that proves the period of this rule's values, if any:
+    /// [`Theorem::CoinRuns`] for rules of runs of bounded length.
+    pub fn theorem(&self) -> Option<Theorem> {
+        match *self {
+            CoinRule::Runs(mask) => Some(Theorem::CoinRuns {
+                longest_run: 64 - mask.leading_zeros() as usize,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The period of the values `g(0), g(1), ...` (`g(0) = 0`, no coin)
+    /// proven by the rule's [`CoinRule::theorem`]: tables of
+    /// [`COIN_PERIOD_FIRST`] coins, then twice as many each time up to
+    /// `most` coins, are searched by [`period_candidate`] and the candidate
+    /// proven by the theorem's window. `None` when the rule has no theorem
+    /// or no period is proven within `most` coins.
+    pub fn proven_period(
+        &self,
+        most: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<CoinPeriod>> {
+        let Some(theorem) = self.theorem() else {
+            return Ok(None);
+        };
+        let mut to = COIN_PERIOD_FIRST.min(most);
+        loop {
+            let values: ValueTable = self
+                .values(to, memory_limit, progress)?
+                .into_iter()
+                .collect();
+            if let Some(found) = period_candidate(&values) {
+                let proof = prove(theorem, &found, values.len(), |from, end| {
+                    found.holds_on(&values, from, end)
+                });
+                if let Ok(Support::Proven {
+                    theorem,
+                    last_heap_needed,
+                }) = proof
+                {
+                    return Ok(Some(CoinPeriod {
+                        values,
+                        periodicity: found,
+                        theorem,
+                        last_coin_needed: last_heap_needed,
+                    }));
+                }
+            }
+            if to >= most {
+                return Ok(None);
+            }
+            to = to.saturating_mul(2).min(most);
+        }
     }
 
     /// Values of coins `1..=to` by the definition (no closed forms), with
@@ -348,8 +497,8 @@ impl CoinRule {
                 reach[0][0] = 1;
                 let mut union = Vec::new();
                 for (n, value) in values.iter_mut().enumerate().skip(1) {
-                    if n % 1024 == 0 && !progress(n) {
-                        return Err(Error::Interrupted { heaps: n as u64 });
+                    if n % 1024 == 0 {
+                        stop_point(n, progress)?;
                     }
                     union.clear();
                     union.resize(width, 0);
@@ -375,6 +524,9 @@ impl CoinRule {
             CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => {
                 let mut found = Vec::new();
                 for n in 1..coins {
+                    if n % 1024 == 0 {
+                        stop_point(n, progress)?;
+                    }
                     found.clear();
                     self.each_completion(&values, n, &mut |sum, _| {
                         found.push(sum);
@@ -850,14 +1002,14 @@ mod tests {
             let mut computed = XorBasis::new();
             for to in 1..=300 {
                 computed.insert(u64::from(table.values[to].get()));
-                let (span, by_theorem) = rule.value_span(to as u64, LIMIT, &mut |_| true).unwrap();
-                assert!(by_theorem);
+                let (span, by) = rule.value_span(to as u64, LIMIT, &mut |_| true).unwrap();
+                assert_eq!(by, ValuesBy::ClosedForm);
                 assert_eq!(span, computed, "{spec} coins 1..={to}");
             }
         }
         let rule: CoinRule = "turn(4)".parse().unwrap();
-        let (span, by_theorem) = rule.value_span(20, LIMIT, &mut |_| true).unwrap();
-        assert!(!by_theorem);
+        let (span, by) = rule.value_span(20, LIMIT, &mut |_| true).unwrap();
+        assert_eq!(by, ValuesBy::Table);
         let mut computed = XorBasis::new();
         for v in &rule.table(20, &[], LIMIT).unwrap().values {
             computed.insert(u64::from(v.get()));

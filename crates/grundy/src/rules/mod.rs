@@ -21,8 +21,8 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 pub use coins::{
-    COIN_MOVES_LISTED, CoinGrid, CoinMove, CoinRow, CoinRule, CoinTable, GridMove, analyze_coins,
-    analyze_grid, tartan_table,
+    COIN_MOVES_LISTED, COIN_PERIOD_FIRST, COIN_PERIOD_MAX, CoinGrid, CoinMove, CoinPeriod, CoinRow,
+    CoinRule, CoinTable, GridMove, ValuesBy, analyze_coins, analyze_grid, tartan_table,
 };
 pub use divisor::DivisorGame;
 pub use fibonacci_nim::{FibonacciNim, Ratio, TakeOutcome, zeckendorf};

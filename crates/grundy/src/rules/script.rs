@@ -31,7 +31,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -198,7 +198,38 @@ pub struct ScriptGame {
     log: Arc<Mutex<PrintLog>>,
     /// The heaps made by `sum` and `split` in the current call.
     made: Arc<Made>,
+    /// Where the current call's operations started counting.
+    operations: Arc<Operations>,
+    /// The script with the sweep's driver ([`SWEEP_DRIVER`]).
+    sweep_ast: AST,
+    /// What the driver hands back, one `options(n)` after another.
+    swept: Arc<Mutex<Vec<Dynamic>>>,
 }
+
+/// The operation count of a call as Rhai reports it, and where the current
+/// call of `options` started: in a sweep's batch one engine call runs many
+/// calls of `options`, so each one's limit counts from its own start.
+#[derive(Debug, Default)]
+struct Operations {
+    /// The engine's count at its latest operation.
+    latest: AtomicU64,
+    /// The count when the current call of `options` began.
+    start: AtomicU64,
+}
+
+/// The token that stops a call past its operations limit.
+const TOO_MANY_OPERATIONS: &str = "the operations limit";
+
+/// Appended to a script for [`ScriptGame::outcomes`]: calls `options` for a
+/// batch of states in one engine call, so that Rhai's per-call state (its
+/// function-resolution caches, rebuilt at every call) is made once a batch
+/// rather than once a state. `__grundy_begin` restarts the operations and
+/// size limits for each state, and `__grundy_emit` hands each list back.
+const SWEEP_DRIVER: &str = "fn __grundy_sweep(from, to) { \
+    for n in from..to { __grundy_begin(); __grundy_emit(options(n)); } }";
+
+/// States a sweep asks the script for in one engine call.
+const SWEEP_BATCH: u64 = 1024;
 
 /// The most lines of a script's `print` and `debug` output kept.
 pub const PRINTED_LINES: usize = 100;
@@ -249,7 +280,9 @@ impl ScriptGame {
     /// ```
     pub fn compile(name: &str, source: &str, limits: ScriptLimits) -> Result<ScriptGame> {
         let mut engine = Engine::new();
-        engine.set_max_operations(limits.operations);
+        // The operations limit is kept by `on_progress` below, per call of
+        // `options` even within a sweep's batch.
+        let operations: Arc<Operations> = Arc::default();
         engine.set_max_call_levels(64);
         engine.set_max_expr_depths(64, 64);
         engine.set_max_array_size(limits.size);
@@ -261,7 +294,14 @@ impl ScriptGame {
         engine.set_max_strings_interned(0);
         let deadline: Arc<Mutex<Option<Instant>>> = Arc::default();
         let watched = Arc::clone(&deadline);
+        let counted = Arc::clone(&operations);
+        let most = limits.operations;
         engine.on_progress(move |operations| {
+            counted.latest.store(operations, Ordering::Relaxed);
+            let used = operations.saturating_sub(counted.start.load(Ordering::Relaxed));
+            if most > 0 && used > most {
+                return Some(Dynamic::from(TOO_MANY_OPERATIONS));
+            }
             // The clocks are read at a call's first operation and every
             // 256th after it: reading them at every operation took a third
             // of a sweep's time.
@@ -323,6 +363,24 @@ impl ScriptGame {
         );
         let m = Arc::clone(&made);
         engine.register_fn("split", move |n: INT, k: INT| split(n, k, size, &m));
+        let (m, begun) = (Arc::clone(&made), Arc::clone(&operations));
+        engine.register_fn("__grundy_begin", move || {
+            m.0.store(0, Ordering::Relaxed);
+            // A few operations early, so that the driver's own are charged
+            // too: a batch is never laxer than one call per state, and what
+            // it refuses is asked again one call at a time.
+            let latest = begun.latest.load(Ordering::Relaxed);
+            begun
+                .start
+                .store(latest.saturating_sub(8), Ordering::Relaxed);
+        });
+        let swept: Arc<Mutex<Vec<Dynamic>>> = Arc::default();
+        let sink = Arc::clone(&swept);
+        engine.register_fn("__grundy_emit", move |listed: Dynamic| {
+            sink.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(listed);
+        });
         let ast = engine.compile(source).map_err(|e| {
             // Disabled words read as syntax errors: say why.
             let disabled = ["curry", "eval"]
@@ -348,6 +406,11 @@ impl ScriptGame {
                 message: "defines no function options(p) with one parameter".into(),
             });
         }
+        let driver = engine.compile(SWEEP_DRIVER).map_err(|e| Error::Script {
+            script: name.to_owned(),
+            message: format!("the sweep's driver does not compile: {e}"),
+        })?;
+        let sweep_ast = ast.merge(&driver);
         Ok(ScriptGame {
             name: name.to_owned(),
             engine,
@@ -356,6 +419,9 @@ impl ScriptGame {
             limits,
             log,
             made,
+            operations,
+            sweep_ast,
+            swept,
         })
     }
 
@@ -524,6 +590,7 @@ impl ScriptGame {
             }
         };
         self.made.0.store(0, Ordering::Relaxed);
+        self.operations.start.store(0, Ordering::Relaxed);
         let returned: Dynamic = self
             .engine
             .call_fn(scope, &self.ast, "options", (argument,))
@@ -542,6 +609,12 @@ impl ScriptGame {
             false,
             &mut found,
         )?;
+        self.single_states(s, &found)
+    }
+
+    /// The states of `found`, the options of state `s`: each a single
+    /// state.
+    fn single_states(&self, s: u64, found: &[Option<Vec<ScriptPosition>>]) -> Result<Vec<u64>> {
         found
             .iter()
             .flatten()
@@ -552,6 +625,46 @@ impl ScriptGame {
                 ))),
             })
             .collect()
+    }
+
+    /// The options of states `from..to`, as [`ScriptGame::state_options`]
+    /// gives them, from one engine call ([`SWEEP_DRIVER`]). When the batch
+    /// fails in any way its states are asked again one call each, so that
+    /// the error is the one that call gives, naming its state.
+    fn batch_options(&self, from: u64, to: u64) -> Result<Vec<Vec<u64>>> {
+        let one_by_one = || (from..to).map(|s| self.state_options(s)).collect();
+        let (Ok(first), Ok(end)) = (script_int(from), script_int(to)) else {
+            return one_by_one();
+        };
+        self.swept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        let ran = self.engine.call_fn::<Dynamic>(
+            &mut Scope::new(),
+            &self.sweep_ast,
+            "__grundy_sweep",
+            (first, end),
+        );
+        let listed =
+            std::mem::take(&mut *self.swept.lock().unwrap_or_else(PoisonError::into_inner));
+        if ran.is_err() || listed.len() as u64 != to - from {
+            return one_by_one();
+        }
+        let mut found = Vec::new();
+        let mut batch = Vec::with_capacity(listed.len());
+        for (s, value) in (from..to).zip(listed) {
+            found.clear();
+            let states = self
+                .collect(value, false, &mut found)
+                .ok()
+                .and_then(|()| self.single_states(s, &found).ok());
+            match states {
+                Some(states) => batch.push(states),
+                None => return one_by_one(),
+            }
+        }
+        Ok(batch)
     }
 
     /// Starts a run: the time limit counts from now. [`ScriptGame::explore`]
@@ -596,8 +709,15 @@ impl ScriptGame {
     ) -> Result<Outcomes> {
         *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
             Some(Instant::now() + self.limits.time);
+        // States come in order: each batch is asked for when the sweep
+        // reaches it.
+        let (mut start, mut batch) = (0u64, Vec::new());
         let mut listed = |s: u64, out: &mut Vec<u64>| {
-            out.extend(self.state_options(s)?);
+            if s >= start + batch.len() as u64 {
+                batch = self.batch_options(s, states.min(s.saturating_add(SWEEP_BATCH)))?;
+                start = s;
+            }
+            out.extend(&batch[(s - start) as usize]);
             Ok(())
         };
         sweep_outcomes(states, memory_limit, &mut listed, progress)
@@ -657,11 +777,15 @@ impl ScriptGame {
             }
         };
         let message = match error {
-            EvalAltResult::ErrorTooManyOperations(place) => format!(
-                "options({position}) stopped after {} operations, the limit{}",
-                self.limits.operations,
-                at(*place)
-            ),
+            EvalAltResult::ErrorTerminated(token, place)
+                if token.to_string() == TOO_MANY_OPERATIONS =>
+            {
+                format!(
+                    "options({position}) stopped after {} operations, the limit{}",
+                    self.limits.operations,
+                    at(*place)
+                )
+            }
             EvalAltResult::ErrorTerminated(_, place) => format!(
                 "stopped at the time limit of {} s, in options({position}){}",
                 self.limits.time.as_secs_f64(),

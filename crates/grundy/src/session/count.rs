@@ -1,0 +1,362 @@
+//! Counts as a front end asks for them: `grundy count`, the web's
+//! `/api/count` and Python read their arguments into a [`Counted`] game and
+//! a [`CountQuery`], and [`count`] picks the method and builds the report.
+//!
+//! - heaps of a heap game (built in or scripted) or of a pair game, one
+//!   heap: a value histogram ([`CountReport`]), through a proven period,
+//!   by tabulation, or by the values' formula past the table when asked;
+//! - positions of `k` such heaps, ordered, unordered or distinct, or of a
+//!   given histogram's heaps: counts by nim-sum ([`NimSumCountReport`]);
+//! - a row or grid of coins: the positions by nim-sum through the span of
+//!   the coins' values ([`GridCountReport`]).
+//!
+//! Every refusal of a combination that does not apply (a number of heaps
+//! for coins, a grid's `X,Y` for heaps) is made here, once.
+
+use serde::Serialize;
+
+use super::HeapRules;
+use crate::analysis::{
+    Arithmetic, DEFAULT_MAX, Histogram, Limits, TupleBudget, Tuples, count_grid, count_ordered,
+    count_tuples, pair_histogram, range_histogram,
+};
+use crate::report::{
+    CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
+};
+use crate::rules::{CoinRule, PairGame, ScriptLimits, parse_size};
+use crate::spec::{GameSpec, Question};
+use crate::{Error, Result, TableSolver};
+
+/// What a count counts.
+#[derive(Debug)]
+pub enum Counted {
+    /// Heaps of a heap game, built in or scripted.
+    Heaps(HeapRules),
+    /// Positions `(a, b)` of a pair game, both coordinates in the range.
+    Pairs(PairGame),
+    /// A row of coins of the first rule, or the grid of the product of the
+    /// two (Tartan theorem).
+    Coins(CoinRule, Option<CoinRule>),
+    /// Heaps whose values the user gives ([`Histogram::parse`]).
+    Given(Histogram),
+}
+
+impl Counted {
+    /// The game `spec` names, for counting; a script file is read and
+    /// compiled with `limits`. Kinds without a count are refused with
+    /// [`Error::Unsupported`].
+    pub fn from_spec(spec: &GameSpec, limits: &ScriptLimits) -> Result<Counted> {
+        match spec {
+            GameSpec::Pair(game) => Ok(Counted::Pairs(game.clone())),
+            GameSpec::Coins(rule) => Ok(Counted::Coins(*rule, None)),
+            &GameSpec::CoinGrid(columns, rows) => Ok(Counted::Coins(columns, Some(rows))),
+            other => HeapRules::from_spec(other, Question::Count, limits).map(Counted::Heaps),
+        }
+    }
+
+    /// The value histogram of heaps `from..=to`: through a proven period,
+    /// by tabulation up to `max` heaps (default: the game's analysis
+    /// bound), and with `by_formula` past the table by the values' formula
+    /// ([`range_histogram`]). For a pair game the positions with both
+    /// coordinates in the range; a given histogram is itself.
+    pub fn histogram(
+        &self,
+        from: u64,
+        to: u64,
+        max: Option<u64>,
+        by_formula: bool,
+        solver: &TableSolver,
+    ) -> Result<Histogram> {
+        match self {
+            Counted::Pairs(game) => {
+                let limits = Limits {
+                    max: max.unwrap_or(DEFAULT_MAX),
+                    ..Limits::default()
+                };
+                pair_histogram(game, from, to, solver, &limits)
+            }
+            Counted::Heaps(game) => {
+                let limits = Limits {
+                    max: max.unwrap_or(game.default_max()),
+                    ..Limits::default()
+                };
+                game.start();
+                game.checked(range_histogram(game, from, to, solver, &limits, by_formula))
+            }
+            Counted::Given(histogram) => Ok(histogram.clone()),
+            Counted::Coins(..) => Err(Error::InvalidRange {
+                reason: "coins are not heaps of a range: count a row of coins alone, `grundy \
+                         count RULE --to N`, or a grid, `grundy count A*B --to X,Y`"
+                    .into(),
+            }),
+        }
+    }
+}
+
+/// Where a count's range ends: the last heap or coin (`--to N`), or the
+/// last column and row of a grid of coins (`--to X,Y`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountEnd {
+    /// Heaps (or coins) up to this one, inclusive.
+    Last(u64),
+    /// Columns `1..=X` and rows `1..=Y` of a grid.
+    Grid(u64, u64),
+}
+
+impl CountEnd {
+    /// `N` or `X,Y`, each a size (`1e12`, `2^40`).
+    pub fn parse(text: &str) -> Result<CountEnd> {
+        Ok(match text.split_once(',') {
+            Some((x, y)) => CountEnd::Grid(parse_size(x)?, parse_size(y)?),
+            None => CountEnd::Last(parse_size(text)?),
+        })
+    }
+}
+
+/// A count's options besides the game (`grundy count`'s flags, the web's
+/// query fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountQuery {
+    /// The first heap counted, inclusive (coins start at 1).
+    pub from: u64,
+    /// The last heap or coin; `None` only for a given histogram.
+    pub to: Option<CountEnd>,
+    /// Positions of this many heaps by nim-sum; without it, heaps by value
+    /// (a given histogram: positions of one heap).
+    pub heaps: Option<u64>,
+    /// Which positions of `heaps` heaps count.
+    pub order: Tuples,
+    /// Count modulo this instead of exactly.
+    pub modulus: Option<u64>,
+    /// For coins: also the positions of this nim-sum.
+    pub nim_sum: Option<u64>,
+    /// List the count of every nim-sum of heaps.
+    pub all: bool,
+    /// Count heaps past the table by the values' formula.
+    pub by_formula: bool,
+    /// The most heaps tabulated or analysed (default: the game's bound).
+    pub max: Option<u64>,
+    /// Bounds of unordered and distinct counts.
+    pub budget: TupleBudget,
+}
+
+impl Default for CountQuery {
+    fn default() -> CountQuery {
+        CountQuery {
+            from: 1,
+            to: None,
+            heaps: None,
+            order: Tuples::Ordered,
+            modulus: None,
+            nim_sum: None,
+            all: false,
+            by_formula: false,
+            max: None,
+            budget: TupleBudget::default(),
+        }
+    }
+}
+
+impl CountQuery {
+    /// Exact counts, or residues modulo `--mod`.
+    pub fn arithmetic(&self) -> Result<Arithmetic> {
+        match self.modulus {
+            Some(0) => Err(Error::InvalidRange {
+                reason: "counts modulo 0: the modulus (--mod) must be at least 1".into(),
+            }),
+            Some(m) => Ok(Arithmetic::Modulo(m)),
+            None => Ok(Arithmetic::Exact),
+        }
+    }
+}
+
+/// The answer to a count: one of three reports, serialized as itself.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum CountAnswer {
+    /// Heaps by value.
+    Heaps(CountReport),
+    /// Positions of several heaps by nim-sum.
+    Positions(NimSumCountReport),
+    /// Positions of a row or grid of coins by nim-sum.
+    Coins(GridCountReport),
+}
+
+/// The refusal of an option a kind of count does not take.
+fn not_taken(what: &str) -> Error {
+    Error::InvalidRange {
+        reason: format!("counting the positions of coins does not take {what}"),
+    }
+}
+
+/// Counts `game` (written `name`) as `query` asks, with `solver` for heap
+/// tables (its memory limit bounds coin tables too) and `progress` for
+/// coin tables ([`CoinRule::values`]).
+///
+/// ```
+/// use grundy::session::{count, CountAnswer, CountEnd, CountQuery, Counted};
+/// use grundy::spec::GameSpec;
+/// let kayles = Counted::from_spec(&GameSpec::parse("kayles")?, &Default::default())?;
+/// let query = CountQuery { to: Some(CountEnd::Last(1_000_000_000_000)), heaps: Some(2), ..CountQuery::default() };
+/// let CountAnswer::Positions(report) = count("kayles", &kayles, &query, &grundy::TableSolver::new(), &mut |_| true)? else {
+///     unreachable!("two heaps are counted by nim-sum")
+/// };
+/// assert_eq!(report.total.to_string(), "1000000000000000000000000");
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn count(
+    name: &str,
+    game: &Counted,
+    query: &CountQuery,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<CountAnswer> {
+    let arithmetic = query.arithmetic()?;
+    if let &Counted::Coins(columns_rule, rows_rule) = game {
+        return count_coins(columns_rule, rows_rule, query, arithmetic, solver, progress);
+    }
+    if query.nim_sum.is_some() {
+        return Err(Error::InvalidRange {
+            reason: "a nim-sum (--nim-sum) is asked of rows and grids of coins; every nim-sum of \
+                     heaps is listed with --all"
+                .into(),
+        });
+    }
+    if query.heaps.is_none() && query.order != Tuples::Ordered {
+        return Err(Error::InvalidRange {
+            reason: "unordered and distinct counts are of positions of several heaps: give their \
+                     number (--heaps K)"
+                .into(),
+        });
+    }
+    let (histogram, range) = match (game, query.to) {
+        (Counted::Given(histogram), _) => (histogram.clone(), None),
+        (_, Some(CountEnd::Last(to))) => {
+            let histogram = game.histogram(query.from, to, query.max, query.by_formula, solver)?;
+            if query.heaps.is_none() {
+                let report = CountReport::new(name, query.from, to, &histogram);
+                return Ok(CountAnswer::Heaps(report));
+            }
+            (histogram, Some((query.from, to)))
+        }
+        (_, Some(CountEnd::Grid(x, y))) => {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "'{x},{y}' is the last coin of a grid; heaps are counted up to one heap, --to N"
+                ),
+            });
+        }
+        (_, None) => {
+            return Err(Error::InvalidRange {
+                reason: "give the last heap counted (--to N)".into(),
+            });
+        }
+    };
+    let k = query.heaps.unwrap_or(1);
+    let counts = count_tuples(&histogram, k, query.order, arithmetic, query.budget)?;
+    let positions = CountedPositions {
+        heaps: k,
+        order: query.order,
+        ranges: vec![CountedRange::new(name.trim(), range, &histogram)],
+    };
+    let report = NimSumCountReport::new(positions, &counts, query.modulus, query.all);
+    Ok(CountAnswer::Positions(report))
+}
+
+/// One heap from each range in turn (`grundy count --range GAME:A..B ...`),
+/// counted by nim-sum: each range is a game written `name` with its heaps
+/// `from..=to`.
+pub fn count_ranges(
+    ranges: &[(String, Counted, u64, u64)],
+    query: &CountQuery,
+    solver: &TableSolver,
+) -> Result<NimSumCountReport> {
+    let arithmetic = query.arithmetic()?;
+    let mut counted = Vec::new();
+    let mut histograms = Vec::new();
+    for (name, game, from, to) in ranges {
+        let histogram = game.histogram(*from, *to, query.max, query.by_formula, solver)?;
+        counted.push(CountedRange::new(
+            name.trim(),
+            Some((*from, *to)),
+            &histogram,
+        ));
+        histograms.push(histogram);
+    }
+    let counts = count_ordered(&histograms, arithmetic);
+    let positions = CountedPositions {
+        heaps: counted.len() as u64,
+        order: Tuples::Ordered,
+        ranges: counted,
+    };
+    Ok(NimSumCountReport::new(
+        positions,
+        &counts,
+        query.modulus,
+        query.all,
+    ))
+}
+
+/// The positions of a row or grid of coins by nim-sum.
+fn count_coins(
+    columns_rule: CoinRule,
+    rows_rule: Option<CoinRule>,
+    query: &CountQuery,
+    arithmetic: Arithmetic,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<CountAnswer> {
+    let refused = [
+        (query.heaps.is_some(), "a number of heaps (--heaps)"),
+        (query.order != Tuples::Ordered, "an order of heaps"),
+        (query.by_formula, "a formula (--by-formula)"),
+        (query.max.is_some(), "an analysis bound (--max)"),
+        (
+            query.all,
+            "--all (every nim-sum of the span has the same count: ask one with --nim-sum V)",
+        ),
+        (
+            query.from != 1,
+            "a first coin (--from: the coins start at 1)",
+        ),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(not_taken(option));
+    }
+    let (columns, rows) = match (query.to, rows_rule) {
+        (Some(CountEnd::Grid(x, y)), Some(_)) => (x, y),
+        (Some(CountEnd::Last(n)), Some(_)) => (n, n),
+        (Some(CountEnd::Last(n)), None) => (n, 1),
+        (Some(CountEnd::Grid(x, y)), None) => {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "'{x},{y}': a row of coins ends at one coin, --to N; a grid is played by a \
+                     product A*B"
+                ),
+            });
+        }
+        (None, _) => {
+            return Err(Error::InvalidRange {
+                reason: "give the last coin: --to N for a row, --to X,Y for a grid".into(),
+            });
+        }
+    };
+    let counts = count_grid(
+        &columns_rule,
+        rows_rule.as_ref(),
+        columns,
+        rows,
+        arithmetic,
+        solver.memory_limit(),
+        progress,
+    )?;
+    let rule = match rows_rule {
+        Some(rows_rule) => format!("{columns_rule}*{rows_rule}"),
+        None => columns_rule.to_string(),
+    };
+    Ok(CountAnswer::Coins(GridCountReport::new(
+        rule,
+        &counts,
+        query.nim_sum,
+    )))
+}
