@@ -472,8 +472,9 @@ pub struct CensusArgs {
     /// arrays; `grundy census merge` joins the shards' outputs.
     #[arg(long, value_name = "K/N", value_parser = shard)]
     pub shard: Option<(usize, usize)>,
-    /// Write each game's row (JSON, one per line) to FILE as it finishes,
-    /// and skip the games FILE already holds.
+    /// Write each game's row to FILE as it finishes (CSV when FILE ends
+    /// in .csv, JSON lines otherwise), and skip the games FILE already
+    /// holds (read back from either format).
     #[arg(long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -517,9 +518,7 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
         k.trim().parse().map_err(|_| invalid())?,
         n.trim().parse().map_err(|_| invalid())?,
     );
-    if k == 0 || k > n {
-        return Err(invalid());
-    }
+    grundy::analysis::check_shard(k, n).map_err(|_| invalid())?;
     Ok((k, n))
 }
 

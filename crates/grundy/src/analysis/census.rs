@@ -173,16 +173,25 @@ pub fn in_census_order(games: Vec<HeapGame>) -> Vec<HeapGame> {
     named.into_iter().map(|(_, game)| game).collect()
 }
 
-/// The `k`-th of `n` shares (`1 <= k <= n`) of games in census order:
-/// every `n`-th game from the `k`-th, so that shares of a family mix cheap
-/// and costly games alike.
-pub fn shard(games: Vec<HeapGame>, k: usize, n: usize) -> Vec<HeapGame> {
-    games
+/// The `k`-th of `n` shares of games in census order: every `n`-th game
+/// from the `k`-th, so that shares of a family mix cheap and costly games
+/// alike. A share outside `1 <= k <= n` is an error ([`Error::InvalidShard`]).
+pub fn shard(games: Vec<HeapGame>, k: usize, n: usize) -> Result<Vec<HeapGame>> {
+    check_shard(k, n)?;
+    Ok(games
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| n > 0 && i % n == k.wrapping_sub(1))
+        .filter(|(i, _)| i % n == k - 1)
         .map(|(_, game)| game)
-        .collect()
+        .collect())
+}
+
+/// Whether `k/n` names a share: `1 <= k <= n`.
+pub fn check_shard(k: usize, n: usize) -> Result<()> {
+    if k == 0 || k > n {
+        return Err(Error::InvalidShard { k, n });
+    }
+    Ok(())
 }
 
 /// A rough rank of how long a game's census takes, for starting the
@@ -583,7 +592,10 @@ mod tests {
         assert_eq!(expand_family("kayles").unwrap()[0].to_string(), "0.77");
         let listed = expand_list("# Kayles twice\n0.77\nkayles\n\n0.?7 # and its kin\n").unwrap();
         assert_eq!(listed.len(), 8);
-        let shares: Vec<usize> = (1..=3).map(|k| shard(listed.clone(), k, 3).len()).collect();
+        let shares: Vec<usize> = (1..=3)
+            .map(|k| shard(listed.clone(), k, 3).unwrap().len())
+            .collect();
+        assert!(shard(listed.clone(), 0, 3).is_err() && shard(listed.clone(), 4, 3).is_err());
         assert_eq!(shares, [3, 3, 2]);
         for bad in ["0.[", "0.[z]", "0.[7-1]", "0.[]", "0.????????"] {
             assert!(expand_family(bad).is_err(), "{bad}");
