@@ -334,23 +334,6 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         Some(_) => (known as u64).max(max.saturating_add(1)),
         None => known as u64,
     };
-    // Past the table, a proven periodicity gives `g(n) = g(n - p) + s`:
-    // walked through the first period, without a division per heap.
-    let extension = proven.into_iter().flat_map(|p| {
-        let past = known.saturating_sub(p.preperiod);
-        let mut at = p.preperiod + past % p.period;
-        let mut lift = p.saltus * (past / p.period) as u64;
-        (known as u64..heaps).map(move |_| {
-            let v = u64::from(found.values.at(at)) + lift;
-            at += 1;
-            if at == p.preperiod + p.period {
-                at = p.preperiod;
-                lift += p.saltus;
-            }
-            v
-        })
-    });
-    let values = found.values.iter().map(u64::from).chain(extension);
     CensusRow {
         game: found.game.clone(),
         period: period.map(|p| p.period),
@@ -368,7 +351,7 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         rare_count: sparse.map(|s| s.rare_count),
         last_rare: sparse.and_then(|s| s.last_rare),
         position_parity: sparse.map(|s| s.position_parity),
-        digests: digests(heaps, values),
+        digests: digests(heaps, &found.values, proven),
         ..empty_row(&found.game)
     }
 }
@@ -390,16 +373,26 @@ const BASES: [u64; 2] = [
 #[derive(Clone, Copy, Default)]
 struct Fingerprint([u64; 2]);
 
+/// `a * b` modulo `2^61 - 1`, reduced with shifts (`2^61 = 1` modulo the
+/// prime) rather than a division.
+fn mul_mod(a: u64, b: u64) -> u64 {
+    let x = u128::from(a) * u128::from(b);
+    add_mod(x as u64 & MODULUS, (x >> 61) as u64)
+}
+
+/// `a + b` modulo `2^61 - 1`, for `a, b < 2^62`.
+fn add_mod(a: u64, b: u64) -> u64 {
+    let r = a + b;
+    let r = (r & MODULUS) + (r >> 61);
+    if r >= MODULUS { r - MODULUS } else { r }
+}
+
 impl Fingerprint {
-    /// Appends `value`: `h <- h * base + value + 1 (mod 2^61 - 1)`, reduced
-    /// with shifts (`2^61 = 1` modulo the prime) rather than a division.
+    /// Appends `value`: `h <- h * base + value + 1 (mod 2^61 - 1)`.
     fn push(&mut self, value: u64) {
-        let reduce = |x: u128| {
-            let r = (x as u64 & MODULUS) + (x >> 61) as u64;
-            if r >= MODULUS { r - MODULUS } else { r }
-        };
+        let term = add_mod(value % MODULUS, 1);
         for (h, base) in self.0.iter_mut().zip(BASES) {
-            *h = reduce(u128::from(*h) * u128::from(base) + u128::from(value) + 1);
+            *h = add_mod(mul_mod(*h, base), term);
         }
     }
 
@@ -408,37 +401,135 @@ impl Fingerprint {
     }
 }
 
+/// The values of a game as far as a census row fingerprints them: the
+/// table, and past it the proven periodicity, `g(n) = g(n - p) + s`.
+struct Extended<'a> {
+    values: &'a ValueTable,
+    periodicity: Option<Periodicity>,
+}
+
+impl Extended<'_> {
+    /// `g(n)`, for `n` in the table or past it through the periodicity.
+    fn at(&self, n: u64) -> u64 {
+        let known = self.values.len() as u64;
+        match self.periodicity {
+            Some(p) if n >= known => {
+                let (pre, period) = (p.preperiod as u64, p.period as u64);
+                let (periods, phase) = ((n - pre) / period, (n - pre) % period);
+                u64::from(self.values.at((pre + phase) as usize))
+                    .wrapping_add(periods.wrapping_mul(p.saltus))
+            }
+            _ => u64::from(self.values.at(n as usize)),
+        }
+    }
+
+    /// Appends `g(from..to)` to `fingerprint`. Past the table, whole
+    /// periods are appended at once: period `j` from here (values
+    /// `g(n + i) + j * s`, `i < p`) maps `h` to `h * B + H + (L + j s) C`,
+    /// with `B = b^p`, `H` the hash of one period, `L` its lift and
+    /// `C = b^(p-1) + … + 1`; `k` periods compose to
+    /// `h * B^k + H S1 + (L S1 + s S2) C` with `S1 = sum B^(k-1-j)` and
+    /// `S2 = sum j B^(k-1-j)` over `j < k`, found by repeated squaring, so a
+    /// proven game costs its table and a few periods, not `--max` pushes.
+    fn append(&self, fingerprint: &mut Fingerprint, from: u64, to: u64) {
+        let known = self.values.len() as u64;
+        let mut n = from;
+        while n < to.min(known) {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+        let Some(p) = self.periodicity else {
+            return;
+        };
+        let (pre, period) = (p.preperiod as u64, p.period as u64);
+        // To the start of a period (a whole one fits only past it).
+        while n < to && (n - pre) % period != 0 {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+        let periods = (to - n) / period;
+        if periods > 0 {
+            let lift = self
+                .at(n)
+                .wrapping_sub(u64::from(self.values.at(pre as usize)));
+            for (h, base) in fingerprint.0.iter_mut().zip(BASES) {
+                let (mut one, mut ones, mut power) = (0, 0, 1);
+                for i in 0..period {
+                    let v = u64::from(self.values.at((pre + i) as usize)) % MODULUS;
+                    one = add_mod(mul_mod(one, base), add_mod(v, 1));
+                    ones = add_mod(mul_mod(ones, base), 1);
+                    power = mul_mod(power, base);
+                }
+                let (bk, s1, s2) = geometric(power, periods);
+                let lifted = add_mod(mul_mod(lift % MODULUS, s1), mul_mod(p.saltus % MODULUS, s2));
+                *h = add_mod(
+                    add_mod(mul_mod(*h, bk), mul_mod(one, s1)),
+                    mul_mod(lifted, ones),
+                );
+            }
+            n += periods * period;
+        }
+        while n < to {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+    }
+}
+
+/// `(B^k, S1, S2)` with `S1 = sum B^(k-1-j)` and `S2 = sum j B^(k-1-j)`
+/// over `0 <= j < k`, modulo `2^61 - 1`, in `O(log k)` steps: `k` periods
+/// are `a` periods then `b`, with `S1(a + b) = S1(a) B^b + S1(b)` and
+/// `S2(a + b) = S2(a) B^b + a S1(b) + S2(b)`.
+fn geometric(base: u64, k: u64) -> (u64, u64, u64) {
+    let join = |(pa, s1a, s2a, a): (u64, u64, u64, u64),
+                (pb, s1b, s2b, b): (u64, u64, u64, u64)| {
+        (
+            mul_mod(pa, pb),
+            add_mod(mul_mod(s1a, pb), s1b),
+            add_mod(add_mod(mul_mod(s2a, pb), mul_mod(a % MODULUS, s1b)), s2b),
+            a + b,
+        )
+    };
+    let mut done = (1, 0, 0, 0);
+    for bit in (0..64 - k.leading_zeros()).rev() {
+        done = join(done, done);
+        if k >> bit & 1 == 1 {
+            done = join(done, (base, 1, 0, 1));
+        }
+    }
+    (done.0, done.1, done.2)
+}
+
 /// Fingerprints of `g(0..l)` and `g(1..=l)` for each length `l` that is a
-/// power of two below `heaps`, and for `l = heaps - 1`, from the first
-/// `heaps` of `values`.
-fn digests(heaps: u64, values: impl Iterator<Item = u64>) -> Vec<Digest> {
+/// power of two below `heaps`, and for `l = heaps - 1`, of the table
+/// `values` extended by the proven `periodicity` (needed for `heaps` past
+/// the table).
+fn digests(heaps: u64, values: &ValueTable, periodicity: Option<Periodicity>) -> Vec<Digest> {
     if heaps < 2 {
         return Vec::new();
     }
     let last = heaps - 1;
-    let is_checkpoint = |l: u64| l == last || l.is_power_of_two();
+    let values = Extended {
+        values,
+        periodicity,
+    };
+    let lengths = (0..64)
+        .map(|k| 1u64 << k)
+        .take_while(|&l| l < last)
+        .chain([last]);
     let (mut same, mut shifted) = (Fingerprint::default(), Fingerprint::default());
-    let mut found: Vec<Digest> = Vec::new();
-    for (n, v) in (0..heaps).zip(values) {
-        if n >= 1 {
-            shifted.push(v);
-            // `same` was recorded when it held `n` values, just before.
-            if is_checkpoint(n)
-                && let Some(d) = found.last_mut()
-            {
-                d.shifted = shifted.hex();
-            }
-        }
-        if n < last {
-            same.push(v);
-            if is_checkpoint(n + 1) {
-                found.push(Digest {
-                    heaps: n + 1,
-                    same: same.hex(),
-                    shifted: String::new(),
-                });
-            }
-        }
+    let mut reached = 0;
+    let mut found = Vec::new();
+    for l in lengths {
+        // `same` holds g(0..reached), `shifted` g(1..=reached).
+        values.append(&mut same, reached, l);
+        values.append(&mut shifted, reached + 1, l + 1);
+        reached = l;
+        found.push(Digest {
+            heaps: l,
+            same: same.hex(),
+            shifted: shifted.hex(),
+        });
     }
     found
 }
@@ -661,6 +752,58 @@ mod tests {
             for n in 1..299usize {
                 let at = (n as i64 + row.class_offset) as usize;
                 assert_eq!(mine.at(n), theirs.at(at), "{} heap {n}", row.game);
+            }
+        }
+    }
+
+    /// The fingerprints of a periodic extension, appended a period at a
+    /// time, equal those of the values pushed one by one (the sequence
+    /// written out by `g(n) = g(n - p) + s`), for plain and arithmetic
+    /// periods, tables ending at any phase, and lengths not a multiple of
+    /// the period.
+    #[test]
+    fn fingerprints_of_a_periodic_extension_equal_pushing_every_value() {
+        for (pre, period, saltus, extra) in [
+            (0, 1, 0, 0),
+            (3, 2, 0, 1),
+            (17, 5, 1, 3),
+            (71, 12, 0, 7),
+            (9, 34, 3, 33),
+        ] {
+            let known = pre + 2 * period + extra;
+            // Any values for a pre-period and a period, then periodic.
+            let mut first: Vec<u32> = (0..pre + period)
+                .map(|n| ((n * 7 + n / 3) % 11) as u32)
+                .collect();
+            for n in pre + period..known {
+                first.push(first[n - period] + saltus);
+            }
+            let table: ValueTable = first.into_iter().map(crate::Nimber::new).collect();
+            let periodicity = Periodicity {
+                preperiod: pre,
+                period,
+                saltus: u64::from(saltus),
+            };
+            for heaps in [known as u64, known as u64 + 1, 1000, 4097, (1 << 16) + 5] {
+                let mut written: Vec<u64> = table.iter().map(u64::from).collect();
+                while (written.len() as u64) < heaps {
+                    written.push(written[written.len() - period] + u64::from(saltus));
+                }
+                let mut expected = Vec::new();
+                let (mut same, mut shifted) = (Fingerprint::default(), Fingerprint::default());
+                for l in 1..heaps {
+                    same.push(written[l as usize - 1]);
+                    shifted.push(written[l as usize]);
+                    if l.is_power_of_two() || l == heaps - 1 {
+                        expected.push(Digest {
+                            heaps: l,
+                            same: same.hex(),
+                            shifted: shifted.hex(),
+                        });
+                    }
+                }
+                let found = digests(heaps, &table, Some(periodicity));
+                assert_eq!(found, expected, "{pre} {period} {saltus} {heaps}");
             }
         }
     }
