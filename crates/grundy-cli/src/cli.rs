@@ -457,7 +457,9 @@ pub struct CensusArgs {
     #[arg(long, value_name = "N", default_value = "2^17", value_parser = size)]
     pub max: u64,
     /// Seconds each game may take; a game cut by it says `stopped: time`
-    /// and is never proven.
+    /// and is never proven. A game also stops (as `time`) before a step
+    /// (twice the heaps) that is not expected to end within it, unless its
+    /// period could be proven within that step.
     #[arg(long, value_name = "SECONDS")]
     pub time_per_game: Option<f64>,
     /// Memory each game may take, e.g. 512M (a game whose next table would

@@ -55,7 +55,8 @@ pub const FAMILY_LIMIT: usize = 1 << 16;
 pub struct CensusLimits {
     /// The largest heap an analysis computes.
     pub max: u64,
-    /// The wall time each game may take; `None` for no limit.
+    /// The wall time each game may take; `None` for no limit. A step not
+    /// expected to end within it is not started (see [`census_game`]).
     pub time_per_game: Option<Duration>,
 }
 
@@ -236,8 +237,11 @@ pub fn czajka_spelling(code: &str) -> String {
 /// The row is the last step that finished: when the budget stops a step
 /// (time, or the solver's memory limit for the next table), the row keeps
 /// what the previous step found, with `stopped` saying why and `proven`
-/// false. Errors other than budgets (none for take-and-break codes) are
-/// returned.
+/// false. A step that is not expected to end within the time budget is
+/// not started ([`next_step_fits`]), unless the period seen so far could
+/// be proven within it: its work would be thrown away when the budget cut
+/// it, and the row would be the same. Errors other than budgets (none for
+/// take-and-break codes) are returned.
 pub fn census_game(
     game: &HeapGame,
     limits: &CensusLimits,
@@ -251,6 +255,7 @@ pub fn census_game(
     let mut values = ValueTable::new();
     let mut last: Option<CensusRow> = None;
     let mut target = CENSUS_START.min(limits.max);
+    let mut before: Option<Duration> = None;
     let stopped = loop {
         if solver.check_fits_for(game, target).is_err() {
             break Some(Stopped::Memory);
@@ -261,8 +266,10 @@ pub fn census_game(
             ..Limits::default()
         };
         let taken = std::mem::take(&mut values);
+        let step_started = Instant::now();
         match token.run(|| analyze_from(game, taken, &step, &solver, &mut |_| true)) {
             Ok(found) => {
+                let took = step_started.elapsed();
                 let proven = found.is_proven();
                 last = Some(row_of(&found, limits.max));
                 if proven {
@@ -271,8 +278,19 @@ pub fn census_game(
                 if target >= limits.max {
                     break Some(Stopped::Max);
                 }
+                let next = target.saturating_mul(2).min(limits.max);
+                let proof_in_reach = found
+                    .heaps_needed_for_proof()
+                    .is_some_and(|needed| needed as u64 <= next);
+                if let Some(limit) = limits.time_per_game
+                    && !proof_in_reach
+                    && !next_step_fits(started.elapsed(), took, before, limit)
+                {
+                    break Some(Stopped::Time);
+                }
+                before = Some(took);
                 values = found.values;
-                target = target.saturating_mul(2).min(limits.max);
+                target = next;
             }
             Err(Error::TimeLimit { .. } | Error::Cancelled) => break Some(Stopped::Time),
             Err(
@@ -287,6 +305,27 @@ pub fn census_game(
     row.stopped = stopped;
     row.seconds = started.elapsed().as_secs_f64();
     Ok(row)
+}
+
+/// Whether the next step of a census game (twice the heaps of the last) is
+/// expected to end within the game's time budget `limit`, `elapsed` into
+/// it, when its last step took `took` and the one before it `before`. The
+/// next step is taken to cost `took` times the growth from `before` to
+/// `took`, kept between 1 and 4: a step doubles the heaps, so an engine
+/// linear in the heaps pays twice the step before, and one quadratic in
+/// them (every split pair: the dense engine, or sparse games with most
+/// heaps rare) four times. With no step before, it is expected to fit.
+fn next_step_fits(
+    elapsed: Duration,
+    took: Duration,
+    before: Option<Duration>,
+    limit: Duration,
+) -> bool {
+    let Some(before) = before.filter(|b| !b.is_zero()) else {
+        return true;
+    };
+    let growth = (took.as_secs_f64() / before.as_secs_f64()).clamp(1.0, 4.0);
+    elapsed.as_secs_f64() + took.as_secs_f64() * growth <= limit.as_secs_f64()
 }
 
 /// The row of a game stopped before its first step finished (and the
@@ -806,6 +845,24 @@ mod tests {
                 assert_eq!(found, expected, "{pre} {period} {saltus} {heaps}");
             }
         }
+    }
+
+    /// The expected cost of a next step grows as the last two steps did,
+    /// between 1 and 4 times the last.
+    #[test]
+    fn a_next_step_is_expected_to_grow_as_the_last_did() {
+        let s = Duration::from_secs_f64;
+        let limit = s(10.0);
+        // Linear: 1 s then 2 s, 3 s gone; 4 s more fits, 6.5 s gone does not.
+        assert!(next_step_fits(s(3.0), s(2.0), Some(s(1.0)), limit));
+        assert!(!next_step_fits(s(6.5), s(2.0), Some(s(1.0)), limit));
+        // Quadratic: 0.5 s then 2 s, 2.5 s gone: 8 s more does not fit.
+        assert!(!next_step_fits(s(2.5), s(2.0), Some(s(0.5)), limit));
+        // Growth above 4 counts as 4, below 1 as 1; no step before fits.
+        assert!(next_step_fits(s(2.0), s(2.0), Some(s(0.01)), limit));
+        assert!(!next_step_fits(s(2.1), s(2.0), Some(s(0.01)), limit));
+        assert!(next_step_fits(s(7.0), s(2.0), Some(s(9.0)), limit));
+        assert!(next_step_fits(s(9.0), s(2.0), None, limit));
     }
 
     /// A game cut by its time budget says so and is never proven, and an
