@@ -458,7 +458,9 @@ pub struct CensusArgs {
     #[arg(long, value_name = "N", default_value = "2^17", value_parser = size)]
     pub max: u64,
     /// Seconds each game may take; a game cut by it says `stopped: time`
-    /// and is never proven.
+    /// and is never proven. A game also stops (as `time`) before a step
+    /// (twice the heaps) that is not expected to end within it, unless its
+    /// period could be proven within that step.
     #[arg(long, value_name = "SECONDS")]
     pub time_per_game: Option<f64>,
     /// Memory each game may take, e.g. 512M (a game whose next table would
@@ -473,8 +475,9 @@ pub struct CensusArgs {
     /// arrays; `grundy census merge` joins the shards' outputs.
     #[arg(long, value_name = "K/N", value_parser = shard)]
     pub shard: Option<(usize, usize)>,
-    /// Write each game's row (JSON, one per line) to FILE as it finishes,
-    /// and skip the games FILE already holds.
+    /// Write each game's row to FILE as it finishes (CSV when FILE ends
+    /// in .csv, JSON lines otherwise), and skip the games FILE already
+    /// holds (read back from either format).
     #[arg(long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -518,9 +521,7 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
         k.trim().parse().map_err(|_| invalid())?,
         n.trim().parse().map_err(|_| invalid())?,
     );
-    if k == 0 || k > n {
-        return Err(invalid());
-    }
+    grundy::analysis::check_shard(k, n).map_err(|_| invalid())?;
     Ok((k, n))
 }
 

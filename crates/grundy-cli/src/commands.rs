@@ -6,17 +6,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, CensusLimits, Certificate, Histogram, Limits, Misere, MisereQuotient, TupleBudget,
-    Tuples, census_game, classify, expand_family, expand_list, expected_cost, in_census_order,
-    shard,
+    self, CensusLimits, CensusRun, Certificate, Histogram, Limits, Misere, MisereQuotient,
+    TupleBudget, Tuples, census_game, classify, expand_family, expand_list,
 };
 use grundy::report::{
-    AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
-    CoinValuesReport, ComparisonReport, FibonacciNimReport, FormulaReport, GeneraReport,
-    GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport, LoopyHeapsReport,
-    LoopySumReport, MazeReport, MisereSumReport, MoveCountReport, NimFieldReport, OutcomesReport,
-    PairValuesReport, PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport,
-    StreamValuesReport, StreamVerifyReport, SumReport, ValuesReport,
+    AnalysisReport, CensusReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
+    ComparisonReport, FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport,
+    HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
+    MisereSumReport, MoveCountReport, NimFieldReport, OutcomesReport, PairValuesReport,
+    PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
+    StreamVerifyReport, SumReport, ValuesReport,
 };
 use grundy::rules::{
     FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
@@ -31,9 +30,7 @@ use grundy::solve::{
     Checkpoint, Engine, SparseSolver, Stage, ValueStream, WindowOptions, WindowSizes, verify_stream,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{
-    Cancel, Component, HeapGame, HeapRuleset, TableSolver, ValueTable, analyze_sum, move_counts,
-};
+use grundy::{Cancel, Component, HeapRuleset, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
@@ -1257,15 +1254,16 @@ fn parse_bytes(text: &str) -> Result<u64, Failure> {
 /// `grundy census FAMILY... [--max N] [--time-per-game S] [--jobs N]
 /// [--shard K/N] [--output FILE]`, or `grundy census merge FILES...`.
 ///
-/// Games run on `--jobs` threads, costliest first, each game on one; each
-/// row is appended to `--output` as it finishes, so a killed census loses
-/// only the games in flight, and a rerun skips the games the file holds.
-/// At the end the rows are classified and the file rewritten with classes.
+/// Games run on `--jobs` threads, costliest first, each game on one; the
+/// library's [`CensusRun`] appends each row to `--output` as it finishes,
+/// so a killed census loses only the games in flight, and a rerun skips
+/// the games the file holds. At the end the rows are classified and the
+/// file rewritten with classes.
 pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(CensusCommand::Merge(merge)) = &args.merge {
         let mut rows = Vec::new();
         for path in &merge.files {
-            rows.extend(read_rows(path)?);
+            rows.extend(analysis::read_rows(path)?);
         }
         let mut seen = std::collections::HashSet::new();
         rows.retain(|r| seen.insert(r.game.clone()));
@@ -1280,10 +1278,6 @@ pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
         } else {
             expand_family(family)?
         });
-    }
-    let mut games = in_census_order(games);
-    if let Some((k, n)) = args.shard {
-        games = shard(games, k, n);
     }
     let time_per_game = args
         .time_per_game
@@ -1300,33 +1294,17 @@ pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
         time_per_game,
     };
     let solver = TableSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?);
-    let wanted: std::collections::HashSet<String> = games.iter().map(|g| g.to_string()).collect();
-    let mut rows: Vec<CensusRow> = match &args.output {
-        Some(path) if path.exists() => read_rows(path)?,
-        _ => Vec::new(),
-    };
-    let mut seen = std::collections::HashSet::new();
-    rows.retain(|r| wanted.contains(&r.game) && seen.insert(r.game.clone()));
-    let mut todo: Vec<HeapGame> = games
-        .into_iter()
-        .filter(|g| !seen.contains(&g.to_string()))
-        .collect();
-    todo.sort_by_key(|g| std::cmp::Reverse(expected_cost(g)));
-    let mut journal = match &args.output {
-        // The rows read back, rewritten first: a line cut by a kill must not
-        // run into the next row.
-        Some(path) => Some(write_rows(path, &rows)?),
-        None => None,
-    };
+    let mut run = CensusRun::new(games, args.shard, args.output.as_deref())?;
     let jobs = args
         .jobs
         .map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |j| j as usize,
         )
-        .clamp(1, todo.len().max(1));
-    let bar = progress::games((rows.len() + todo.len()) as u64);
-    bar.set_position(rows.len() as u64);
+        .clamp(1, run.todo().len().max(1));
+    let bar = progress::games((run.done() + run.todo().len()) as u64);
+    bar.set_position(run.done() as u64);
+    let todo = run.todo().to_vec();
     let next = AtomicUsize::new(0);
     let running = AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::channel();
@@ -1355,10 +1333,7 @@ pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
                     return Err(Failure::from(error));
                 }
             };
-            if let Some(file) = journal.as_mut() {
-                append_row(file, &row)?;
-            }
-            rows.push(row);
+            run.record(row)?;
             bar.inc(1);
             let left = todo.len().saturating_sub(next.load(Ordering::Relaxed));
             bar.set_message(format!(
@@ -1370,62 +1345,7 @@ pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     finished?;
-    classify(&mut rows);
-    if let Some(path) = &args.output {
-        write_rows(path, &rows)?;
-    }
-    output::census(out, &args.print, CensusReport::new(rows))
-}
-
-/// The rows of a census output (JSON, one per line). A last line that is
-/// not a row was cut short by a killed run and is skipped; any other is an
-/// error.
-fn read_rows(path: &std::path::Path) -> Result<Vec<CensusRow>, Failure> {
-    let text = read(path)?;
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let mut rows = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<CensusRow>(line) {
-            Ok(row) => rows.push(row),
-            Err(_) if i + 1 == lines.len() => {}
-            Err(e) => {
-                return Err(Failure::Input(format!(
-                    "line {} of {} is not a census row: {e}",
-                    i + 1,
-                    path.display()
-                )));
-            }
-        }
-    }
-    Ok(rows)
-}
-
-/// Writes `rows` to `path` (through a temporary file renamed over it, so a
-/// kill leaves the old file or the new) and returns it open for appending.
-fn write_rows(path: &std::path::Path, rows: &[CensusRow]) -> Result<std::fs::File, Failure> {
-    let cannot =
-        |e: std::io::Error| Failure::Input(format!("cannot write {}: {e}", path.display()));
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    let mut file = std::fs::File::create(&partial).map_err(cannot)?;
-    for row in rows {
-        append_row(&mut file, row)?;
-    }
-    file.sync_all().map_err(cannot)?;
-    std::fs::rename(&partial, path).map_err(cannot)?;
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(cannot)
-}
-
-/// One row as a line of JSON, written at once.
-fn append_row(file: &mut std::fs::File, row: &CensusRow) -> Result<(), Failure> {
-    let mut line = serde_json::to_string(row).map_err(std::io::Error::other)?;
-    line.push('\n');
-    file.write_all(line.as_bytes())?;
-    Ok(())
+    output::census(out, &args.print, CensusReport::new(run.finish()?))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use grundy::analysis::Tuples;
+use grundy::analysis::{RowFormat, Tuples, write_rows};
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
@@ -1158,14 +1158,9 @@ pub fn census(
         return print(out, Format::Text, &CensusMarkdown(report));
     }
     match how.format {
-        Format::Json => {
-            for row in &report.rows {
-                serde_json::to_writer(&mut *out, row).map_err(|e| Failure::Io(e.into()))?;
-                writeln!(out)?;
-            }
-            Ok(())
-        }
-        format => print(out, format, &report),
+        Format::Json => write_rows(out, &report.rows, RowFormat::JsonLines).map_err(Failure::Io),
+        Format::Csv => write_rows(out, &report.rows, RowFormat::Csv).map_err(Failure::Io),
+        Format::Text => print(out, Format::Text, &report),
     }
 }
 
@@ -1238,42 +1233,6 @@ impl Render for CensusReport {
                 row.max_value,
                 class,
                 stopped_label(row)
-            )?;
-        }
-        Ok(())
-    }
-
-    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(
-            out,
-            "game,period,preperiod,saltus,proven,support,computed_to,last_heap_needed,\
-             max_value,max_value_at,rare_mask,rare_count,last_rare,stopped,seconds,\
-             class,class_offset,class_proven,class_equal_to"
-        )?;
-        let blank = |v: Option<String>| v.unwrap_or_default();
-        for r in &self.rows {
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{}",
-                r.game,
-                blank(r.period.map(|v| v.to_string())),
-                blank(r.preperiod.map(|v| v.to_string())),
-                blank(r.saltus.map(|v| v.to_string())),
-                r.proven,
-                r.support,
-                r.computed_to,
-                blank(r.last_heap_needed.map(|v| v.to_string())),
-                r.max_value,
-                r.max_value_at,
-                blank(r.rare_mask.map(|v| v.to_string())),
-                blank(r.rare_count.map(|v| v.to_string())),
-                blank(r.last_rare.map(|v| v.to_string())),
-                stopped_label(r),
-                r.seconds,
-                blank(r.class.clone()),
-                r.class_offset,
-                r.class_proven,
-                blank(r.class_equal_to.map(|v| v.to_string())),
             )?;
         }
         Ok(())

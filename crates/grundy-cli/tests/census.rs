@@ -76,11 +76,38 @@ fn json_rows_carry_the_contract_fields() {
 
 /// Killed with SIGKILL while it runs, a census loses only the game in
 /// flight: the rerun keeps every row written (their wall times too, so
-/// they were not recomputed) and finishes the rest.
+/// they were not recomputed) and finishes the rest; for an output file of
+/// JSON lines and one of CSV.
 #[test]
 fn a_killed_census_resumes_where_it_stopped() {
     let dir = scratch("killed");
-    let output = dir.join("rows.jsonl");
+    for name in ["rows.jsonl", "rows.csv"] {
+        let output = dir.join(name);
+        killed_and_resumed(&output);
+        assert_eq!(
+            std::fs::read_to_string(&output)
+                .unwrap()
+                .starts_with("game,"),
+            name.ends_with(".csv"),
+            "{name} is written in the format its name says"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The rows a census file holds, read back by `census merge` (which reads
+/// JSON lines and CSV alike, and skips a last line cut short).
+fn saved(path: &std::path::Path) -> Vec<Value> {
+    rows_of(&[
+        "census",
+        "merge",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
+}
+
+fn killed_and_resumed(output: &std::path::Path) {
     // Five unsolved games, each cut by its budget, run one at a time
     // (costliest first), then the cheap ones.
     let args = [
@@ -108,21 +135,19 @@ fn a_killed_census_resumes_where_it_stopped() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    let written = |path: &PathBuf| {
+    // Rows written whole: JSON lines, or CSV lines after the header.
+    let header = usize::from(output.extension().is_some_and(|e| e == "csv"));
+    let written = |path: &std::path::Path| {
         std::fs::read_to_string(path)
-            .map(|t| t.lines().count())
+            .map(|t| t.matches('\n').count().saturating_sub(header))
             .unwrap_or(0)
     };
-    while written(&output) < 1 && started.elapsed() < Duration::from_secs(120) {
+    while written(output) < 1 && started.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let before: Vec<Value> = std::fs::read_to_string(&output)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let before = saved(output);
     assert!(!before.is_empty() && before.len() < 13, "{}", before.len());
     let after = rows_of(&args);
     assert_eq!(after.len(), 13);
@@ -138,16 +163,10 @@ fn a_killed_census_resumes_where_it_stopped() {
         assert_eq!(row["proven"], false, "{}", row["game"]);
     }
     // The output file now holds the classified rows.
-    let saved: Vec<Value> = std::fs::read_to_string(&output)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(saved, after);
-    std::fs::remove_dir_all(dir).unwrap();
+    assert_eq!(saved(output), after);
 }
 
-/// Two shards merged are the whole census.
+/// Two shards merged are the whole census, whatever their files' formats.
 #[test]
 fn shards_merge_into_the_whole_census() {
     let dir = scratch("shards");
@@ -157,7 +176,8 @@ fn shards_merge_into_the_whole_census() {
         .collect();
     let mut files = Vec::new();
     for k in 1..=2 {
-        let file = dir.join(format!("shard{k}.jsonl"));
+        // One shard as JSON lines, one as CSV: merge reads both.
+        let file = dir.join(["shard1.jsonl", "shard2.csv"][k - 1]);
         let shard = format!("{k}/2");
         grundy(&[
             "census",

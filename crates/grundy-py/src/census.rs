@@ -1,30 +1,104 @@
-//! A census from Python: the three steps of `grundy census` as functions,
-//! so that `grundy.census` (python/grundy/__init__.py) can hand the games
-//! to any `concurrent.futures.Executor` — a process pool, or a Dask
-//! cluster — and classify the rows where they are gathered.
+//! A census from Python: the steps of `grundy census` as a run object and
+//! functions, so that `grundy.census` (python/grundy/__init__.py) can hand
+//! the games to any `concurrent.futures.Executor` — a process pool, or a
+//! Dask cluster — and record (resumably) and classify the rows where they
+//! are gathered, with the library's code for shards and output files.
+
+use std::path::PathBuf;
 
 use grundy::TableSolver;
-use grundy::analysis::{
-    CensusLimits, census_game, classify, expand_family, expected_cost, in_census_order,
-};
+use grundy::analysis::{self, CensusLimits, census_game, classify, expand_family};
 use grundy::report::CensusRow;
 use pyo3::prelude::*;
 
 use crate::errors::{GrundyError, to_py};
 use crate::results::document;
 
-/// The canonical codes of the games of `families` (patterns such as
-/// `0.??`, `4.???`, `0.[0-f]7`, or single games), each once, costliest
+/// The games of `families` (patterns such as `0.??`, `4.???`,
+/// `0.[0-f]7`, or single games), each once.
+fn expand(families: &[String]) -> PyResult<Vec<grundy::HeapGame>> {
+    let mut games = Vec::new();
+    for family in families {
+        games.extend(expand_family(family).map_err(to_py)?);
+    }
+    Ok(games)
+}
+
+/// The canonical codes of the games of `families`, each once, costliest
 /// first (the order to start them in).
 #[pyfunction]
 pub fn census_games(families: Vec<String>) -> PyResult<Vec<String>> {
-    let mut games = Vec::new();
-    for family in &families {
-        games.extend(expand_family(family).map_err(to_py)?);
+    let run = analysis::CensusRun::new(expand(&families)?, None, None).map_err(to_py)?;
+    Ok(run.todo().iter().map(ToString::to_string).collect())
+}
+
+/// A census under way (the library's `CensusRun`, as `grundy census` runs
+/// it): the games of `families`, only the `k`-th of `n` shares for
+/// `shard=(k, n)`, resumed from the rows in `output` (JSON lines, or CSV
+/// for `*.csv`) and appending every row recorded to it.
+#[pyclass(module = "grundy", name = "CensusRun")]
+pub struct CensusRun(Option<analysis::CensusRun>);
+
+impl CensusRun {
+    fn run(&mut self) -> PyResult<&mut analysis::CensusRun> {
+        self.0
+            .as_mut()
+            .ok_or_else(|| GrundyError::new_err("this census run is finished"))
     }
-    let mut games = in_census_order(games);
-    games.sort_by_key(|g| std::cmp::Reverse(expected_cost(g)));
-    Ok(games.iter().map(ToString::to_string).collect())
+}
+
+#[pymethods]
+impl CensusRun {
+    #[new]
+    #[pyo3(signature = (families, *, shard = None, output = None))]
+    fn new(
+        families: Vec<String>,
+        shard: Option<(usize, usize)>,
+        output: Option<PathBuf>,
+    ) -> PyResult<CensusRun> {
+        let run = analysis::CensusRun::new(expand(&families)?, shard, output.as_deref())
+            .map_err(to_py)?;
+        Ok(CensusRun(Some(run)))
+    }
+
+    /// The canonical codes of the games still to run, costliest first.
+    #[getter]
+    fn todo(&mut self) -> PyResult<Vec<String>> {
+        Ok(self.run()?.todo().iter().map(ToString::to_string).collect())
+    }
+
+    /// How many rows the run has (read back from `output` or recorded).
+    #[getter]
+    fn done(&mut self) -> PyResult<usize> {
+        Ok(self.run()?.done())
+    }
+
+    /// Keeps a finished game's row (as `census_row` returns it), appending
+    /// it to `output`.
+    fn record<'py>(&mut self, py: Python<'py>, row: Bound<'py, PyAny>) -> PyResult<()> {
+        let row = parse_row(py, &row)?;
+        self.run()?.record(row).map_err(to_py)
+    }
+
+    /// Every row, classified and in census order (`output` rewritten with
+    /// them); the run is over.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let run = self
+            .0
+            .take()
+            .ok_or_else(|| GrundyError::new_err("this census run is finished"))?;
+        document(py, &run.finish().map_err(to_py)?)
+    }
+}
+
+/// A census row from its Python form (a dict, as `census_row` returns it).
+fn parse_row<'py>(py: Python<'py>, row: &Bound<'py, PyAny>) -> PyResult<CensusRow> {
+    let text: String = py
+        .import("json")?
+        .getattr("dumps")?
+        .call1((row,))?
+        .extract()?;
+    serde_json::from_str(&text).map_err(|e| GrundyError::new_err(format!("not a census row: {e}")))
 }
 
 /// One game's census row (the object `grundy census --format json` prints
@@ -64,15 +138,10 @@ pub fn census_classify<'py>(
     py: Python<'py>,
     rows: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let dumps = py.import("json")?.getattr("dumps")?;
-    let mut parsed: Vec<CensusRow> = Vec::with_capacity(rows.len());
-    for row in rows {
-        let text: String = dumps.call1((row,))?.extract()?;
-        parsed.push(
-            serde_json::from_str(&text)
-                .map_err(|e| GrundyError::new_err(format!("not a census row: {e}")))?,
-        );
-    }
+    let mut parsed = rows
+        .iter()
+        .map(|row| parse_row(py, row))
+        .collect::<PyResult<Vec<CensusRow>>>()?;
     classify(&mut parsed);
     document(py, &parsed)
 }

@@ -334,6 +334,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sweep::Outcomes>()?;
     m.add_function(wrap_pyfunction!(sweep::outcomes, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_sum, m)?)?;
+    m.add_class::<census::CensusRun>()?;
     m.add_function(wrap_pyfunction!(census::census_games, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_row, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_classify, m)?)?;

@@ -81,8 +81,45 @@ def test_a_dask_cluster_gives_the_same_rows(local_rows):
     assert steady(rows) == steady(local_rows)
 
 
+def test_shards_join_into_the_whole_census(local_rows):
+    parts = [grundy.census(FAMILY, max=MAX, shard=(k, 2)) for k in (1, 2)]
+    assert [len(p) for p in parts] == [32, 31]
+    assert steady(grundy.census_classify(parts[0] + parts[1])) == steady(local_rows)
+
+
+@pytest.mark.parametrize("name", ["rows.jsonl", "rows.csv"])
+def test_a_census_resumes_from_its_output_file(tmp_path, local_rows, name):
+    output = tmp_path / name
+    first = grundy.census("0.?7", max=MAX, output=output)
+    assert output.read_text().startswith("game,") == name.endswith(".csv")
+    # The last line cut short, as by a kill: that game runs again.
+    text = output.read_text()
+    output.write_text(text[:-5])
+    cut = first[-1]["game"]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        rows = grundy.census(FAMILY, max=MAX, output=str(output), executor=pool)
+    assert steady(rows) == steady(local_rows)
+    seconds = {r["game"]: r["seconds"] for r in rows}
+    kept = [r["game"] for r in first if seconds[r["game"]] == r["seconds"]]
+    assert sorted(kept) == sorted(r["game"] for r in first if r["game"] != cut)
+    # The file holds the classified rows, which the command line reads.
+    merged = subprocess.run(
+        [grundy_binary(), "census", "merge", str(output), "--format", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert [json.loads(line) for line in merged.splitlines()] == rows
+
+
 def test_bad_input_raises():
     with pytest.raises(grundy.GrundyError):
         grundy.census("0.[z]")
     with pytest.raises(grundy.GrundyError):
         grundy.census_row("0.7", time_per_game=-1.0)
+    with pytest.raises(grundy.GrundyError):
+        grundy.census("0.?", shard=(3, 2))
+    run = grundy.CensusRun(["0.?"])
+    run.finish()
+    with pytest.raises(grundy.GrundyError, match="finished"):
+        run.todo

@@ -226,6 +226,25 @@ pub enum Error {
         reason: String,
     },
 
+    /// A census shard `k/n` outside `1 <= k <= n`.
+    #[error("invalid shard {k}/{n}: expected K/N with 1 <= K <= N")]
+    InvalidShard {
+        /// The share asked for.
+        k: usize,
+        /// The number of shares.
+        n: usize,
+    },
+
+    /// A census file (`--output`) could not be written or read, or holds
+    /// something that is not a census row.
+    #[error("census file {path}: {reason}")]
+    CensusFile {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// A checkpoint file could not be written or read.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {

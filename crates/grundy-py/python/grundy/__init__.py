@@ -17,6 +17,7 @@ command, not Python's.
 
 from ._grundy import (
     Analysis,
+    CensusRun,
     Game,
     Genus,
     GrundyError,
@@ -53,6 +54,7 @@ from ._grundy import (
 
 __all__ = [
     "Analysis",
+    "CensusRun",
     "Game",
     "Genus",
     "GrundyError",
@@ -95,7 +97,7 @@ def _census_job(game, max, time_per_game):
     return census_row(game, max=max, time_per_game=time_per_game)
 
 
-def census(games, *, max=1 << 17, time_per_game=None, executor=None):
+def census(games, *, max=1 << 17, time_per_game=None, executor=None, output=None, shard=None):
     """A census of whole families of games, as ``grundy census --format
     json`` prints it: one row (a dict) per game, classified, in census
     order.
@@ -103,19 +105,35 @@ def census(games, *, max=1 << 17, time_per_game=None, executor=None):
     ``games`` is a family pattern (``"0.??"``, ``"4.???"``) or a list of
     patterns and games. Each game is analysed up to heap ``max`` (within
     ``time_per_game`` seconds; a game cut by it says ``"stopped": "time"``
-    and is never proven) by ``executor.map`` when an executor is given --
+    and is never proven) by ``executor.submit`` when an executor is given --
     any ``concurrent.futures.Executor``: a ``ProcessPoolExecutor``, or a Dask
     cluster's ``Client.get_executor()`` -- and in this process otherwise.
     The rows come back here and are grouped into equivalence classes.
+
+    As with ``grundy census --shard K/N --output FILE``: ``shard=(k, n)``
+    runs only the ``k``-th of ``n`` shares of the games, and ``output``
+    names a file (CSV for ``*.csv``, JSON lines otherwise) to which each row
+    is appended as its game finishes; rerun with the same file, the census
+    skips the games it holds, so a killed census loses only the games in
+    flight. At the end the file holds the classified rows.
 
     >>> rows = census("0.?7", max=1 << 10)
     >>> [(r["game"], r["preperiod"], r["period"]) for r in rows if r["game"] == "0.77"]
     [('0.77', 71, 12)]
     """
+    import concurrent.futures
     import functools
 
     families = [games] if isinstance(games, str) else list(games)
-    codes = census_games(families)
+    run = CensusRun(families, shard=shard, output=output)
     job = functools.partial(_census_job, max=max, time_per_game=time_per_game)
-    rows = list(map(job, codes)) if executor is None else list(executor.map(job, codes))
-    return census_classify(rows)
+    if executor is None:
+        for code in run.todo:
+            run.record(job(code))
+    else:
+        # Rows are recorded as they finish, not in the order submitted, so
+        # a killed census keeps every game that finished.
+        futures = [executor.submit(job, code) for code in run.todo]
+        for future in concurrent.futures.as_completed(futures):
+            run.record(future.result())
+    return run.finish()

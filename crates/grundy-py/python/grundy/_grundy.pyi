@@ -2,10 +2,12 @@
 ``grundy``). Checked against the built module by ``mypy.stubtest`` in CI."""
 
 import array
+import os
 from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Analysis",
+    "CensusRun",
     "Game",
     "Genus",
     "GrundyError",
@@ -326,6 +328,28 @@ def census_row(
 
 def census_classify(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Census rows with their equivalence classes, in census order."""
+
+@final
+class CensusRun:
+    """A census under way: the games of the families (one shard of them),
+    resumed from and recorded to an output file."""
+    def __new__(
+        cls,
+        families: Sequence[str],
+        *,
+        shard: Optional[Tuple[int, int]] = None,
+        output: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> CensusRun: ...
+    @property
+    def todo(self) -> list[str]:
+        """The games still to run, costliest first."""
+    @property
+    def done(self) -> int:
+        """How many rows the run has."""
+    def record(self, row: dict[str, Any]) -> None:
+        """Keeps a finished game's row, appending it to the output file."""
+    def finish(self) -> list[dict[str, Any]]:
+        """Every row, classified, in census order; the file rewritten."""
 
 def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "second"]:
     """Who wins the sum with perfect play."""

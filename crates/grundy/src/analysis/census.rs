@@ -55,7 +55,8 @@ pub const FAMILY_LIMIT: usize = 1 << 16;
 pub struct CensusLimits {
     /// The largest heap an analysis computes.
     pub max: u64,
-    /// The wall time each game may take; `None` for no limit.
+    /// The wall time each game may take; `None` for no limit. A step not
+    /// expected to end within it is not started (see [`census_game`]).
     pub time_per_game: Option<Duration>,
 }
 
@@ -173,16 +174,25 @@ pub fn in_census_order(games: Vec<HeapGame>) -> Vec<HeapGame> {
     named.into_iter().map(|(_, game)| game).collect()
 }
 
-/// The `k`-th of `n` shares (`1 <= k <= n`) of games in census order:
-/// every `n`-th game from the `k`-th, so that shares of a family mix cheap
-/// and costly games alike.
-pub fn shard(games: Vec<HeapGame>, k: usize, n: usize) -> Vec<HeapGame> {
-    games
+/// The `k`-th of `n` shares of games in census order: every `n`-th game
+/// from the `k`-th, so that shares of a family mix cheap and costly games
+/// alike. A share outside `1 <= k <= n` is an error ([`Error::InvalidShard`]).
+pub fn shard(games: Vec<HeapGame>, k: usize, n: usize) -> Result<Vec<HeapGame>> {
+    check_shard(k, n)?;
+    Ok(games
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| n > 0 && i % n == k.wrapping_sub(1))
+        .filter(|(i, _)| i % n == k - 1)
         .map(|(_, game)| game)
-        .collect()
+        .collect())
+}
+
+/// Whether `k/n` names a share: `1 <= k <= n`.
+pub fn check_shard(k: usize, n: usize) -> Result<()> {
+    if k == 0 || k > n {
+        return Err(Error::InvalidShard { k, n });
+    }
+    Ok(())
 }
 
 /// A rough rank of how long a game's census takes, for starting the
@@ -227,8 +237,11 @@ pub fn czajka_spelling(code: &str) -> String {
 /// The row is the last step that finished: when the budget stops a step
 /// (time, or the solver's memory limit for the next table), the row keeps
 /// what the previous step found, with `stopped` saying why and `proven`
-/// false. Errors other than budgets (none for take-and-break codes) are
-/// returned.
+/// false. A step that is not expected to end within the time budget is
+/// not started ([`next_step_fits`]), unless the period seen so far could
+/// be proven within it: its work would be thrown away when the budget cut
+/// it, and the row would be the same. Errors other than budgets (none for
+/// take-and-break codes) are returned.
 pub fn census_game(
     game: &HeapGame,
     limits: &CensusLimits,
@@ -242,6 +255,7 @@ pub fn census_game(
     let mut values = ValueTable::new();
     let mut last: Option<CensusRow> = None;
     let mut target = CENSUS_START.min(limits.max);
+    let mut before: Option<Duration> = None;
     let stopped = loop {
         if solver.check_fits_for(game, target).is_err() {
             break Some(Stopped::Memory);
@@ -252,8 +266,10 @@ pub fn census_game(
             ..Limits::default()
         };
         let taken = std::mem::take(&mut values);
+        let step_started = Instant::now();
         match token.run(|| analyze_from(game, taken, &step, &solver, &mut |_| true)) {
             Ok(found) => {
+                let took = step_started.elapsed();
                 let proven = found.is_proven();
                 last = Some(row_of(&found, limits.max));
                 if proven {
@@ -262,8 +278,19 @@ pub fn census_game(
                 if target >= limits.max {
                     break Some(Stopped::Max);
                 }
+                let next = target.saturating_mul(2).min(limits.max);
+                let proof_in_reach = found
+                    .heaps_needed_for_proof()
+                    .is_some_and(|needed| needed as u64 <= next);
+                if let Some(limit) = limits.time_per_game
+                    && !proof_in_reach
+                    && !next_step_fits(started.elapsed(), took, before, limit)
+                {
+                    break Some(Stopped::Time);
+                }
+                before = Some(took);
                 values = found.values;
-                target = target.saturating_mul(2).min(limits.max);
+                target = next;
             }
             Err(Error::TimeLimit { .. } | Error::Cancelled) => break Some(Stopped::Time),
             Err(
@@ -278,6 +305,27 @@ pub fn census_game(
     row.stopped = stopped;
     row.seconds = started.elapsed().as_secs_f64();
     Ok(row)
+}
+
+/// Whether the next step of a census game (twice the heaps of the last) is
+/// expected to end within the game's time budget `limit`, `elapsed` into
+/// it, when its last step took `took` and the one before it `before`. The
+/// next step is taken to cost `took` times the growth from `before` to
+/// `took`, kept between 1 and 4: a step doubles the heaps, so an engine
+/// linear in the heaps pays twice the step before, and one quadratic in
+/// them (every split pair: the dense engine, or sparse games with most
+/// heaps rare) four times. With no step before, it is expected to fit.
+fn next_step_fits(
+    elapsed: Duration,
+    took: Duration,
+    before: Option<Duration>,
+    limit: Duration,
+) -> bool {
+    let Some(before) = before.filter(|b| !b.is_zero()) else {
+        return true;
+    };
+    let growth = (took.as_secs_f64() / before.as_secs_f64()).clamp(1.0, 4.0);
+    elapsed.as_secs_f64() + took.as_secs_f64() * growth <= limit.as_secs_f64()
 }
 
 /// The row of a game stopped before its first step finished (and the
@@ -325,23 +373,6 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         Some(_) => (known as u64).max(max.saturating_add(1)),
         None => known as u64,
     };
-    // Past the table, a proven periodicity gives `g(n) = g(n - p) + s`:
-    // walked through the first period, without a division per heap.
-    let extension = proven.into_iter().flat_map(|p| {
-        let past = known.saturating_sub(p.preperiod);
-        let mut at = p.preperiod + past % p.period;
-        let mut lift = p.saltus * (past / p.period) as u64;
-        (known as u64..heaps).map(move |_| {
-            let v = u64::from(found.values.at(at)) + lift;
-            at += 1;
-            if at == p.preperiod + p.period {
-                at = p.preperiod;
-                lift += p.saltus;
-            }
-            v
-        })
-    });
-    let values = found.values.iter().map(u64::from).chain(extension);
     CensusRow {
         game: found.game.clone(),
         period: period.map(|p| p.period),
@@ -359,7 +390,7 @@ fn row_of(found: &Analysis, max: u64) -> CensusRow {
         rare_count: sparse.map(|s| s.rare_count),
         last_rare: sparse.and_then(|s| s.last_rare),
         position_parity: sparse.map(|s| s.position_parity),
-        digests: digests(heaps, values),
+        digests: digests(heaps, &found.values, proven),
         ..empty_row(&found.game)
     }
 }
@@ -381,16 +412,26 @@ const BASES: [u64; 2] = [
 #[derive(Clone, Copy, Default)]
 struct Fingerprint([u64; 2]);
 
+/// `a * b` modulo `2^61 - 1`, reduced with shifts (`2^61 = 1` modulo the
+/// prime) rather than a division.
+fn mul_mod(a: u64, b: u64) -> u64 {
+    let x = u128::from(a) * u128::from(b);
+    add_mod(x as u64 & MODULUS, (x >> 61) as u64)
+}
+
+/// `a + b` modulo `2^61 - 1`, for `a, b < 2^62`.
+fn add_mod(a: u64, b: u64) -> u64 {
+    let r = a + b;
+    let r = (r & MODULUS) + (r >> 61);
+    if r >= MODULUS { r - MODULUS } else { r }
+}
+
 impl Fingerprint {
-    /// Appends `value`: `h <- h * base + value + 1 (mod 2^61 - 1)`, reduced
-    /// with shifts (`2^61 = 1` modulo the prime) rather than a division.
+    /// Appends `value`: `h <- h * base + value + 1 (mod 2^61 - 1)`.
     fn push(&mut self, value: u64) {
-        let reduce = |x: u128| {
-            let r = (x as u64 & MODULUS) + (x >> 61) as u64;
-            if r >= MODULUS { r - MODULUS } else { r }
-        };
+        let term = add_mod(value % MODULUS, 1);
         for (h, base) in self.0.iter_mut().zip(BASES) {
-            *h = reduce(u128::from(*h) * u128::from(base) + u128::from(value) + 1);
+            *h = add_mod(mul_mod(*h, base), term);
         }
     }
 
@@ -399,37 +440,135 @@ impl Fingerprint {
     }
 }
 
+/// The values of a game as far as a census row fingerprints them: the
+/// table, and past it the proven periodicity, `g(n) = g(n - p) + s`.
+struct Extended<'a> {
+    values: &'a ValueTable,
+    periodicity: Option<Periodicity>,
+}
+
+impl Extended<'_> {
+    /// `g(n)`, for `n` in the table or past it through the periodicity.
+    fn at(&self, n: u64) -> u64 {
+        let known = self.values.len() as u64;
+        match self.periodicity {
+            Some(p) if n >= known => {
+                let (pre, period) = (p.preperiod as u64, p.period as u64);
+                let (periods, phase) = ((n - pre) / period, (n - pre) % period);
+                u64::from(self.values.at((pre + phase) as usize))
+                    .wrapping_add(periods.wrapping_mul(p.saltus))
+            }
+            _ => u64::from(self.values.at(n as usize)),
+        }
+    }
+
+    /// Appends `g(from..to)` to `fingerprint`. Past the table, whole
+    /// periods are appended at once: period `j` from here (values
+    /// `g(n + i) + j * s`, `i < p`) maps `h` to `h * B + H + (L + j s) C`,
+    /// with `B = b^p`, `H` the hash of one period, `L` its lift and
+    /// `C = b^(p-1) + … + 1`; `k` periods compose to
+    /// `h * B^k + H S1 + (L S1 + s S2) C` with `S1 = sum B^(k-1-j)` and
+    /// `S2 = sum j B^(k-1-j)` over `j < k`, found by repeated squaring, so a
+    /// proven game costs its table and a few periods, not `--max` pushes.
+    fn append(&self, fingerprint: &mut Fingerprint, from: u64, to: u64) {
+        let known = self.values.len() as u64;
+        let mut n = from;
+        while n < to.min(known) {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+        let Some(p) = self.periodicity else {
+            return;
+        };
+        let (pre, period) = (p.preperiod as u64, p.period as u64);
+        // To the start of a period (a whole one fits only past it).
+        while n < to && !(n - pre).is_multiple_of(period) {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+        let periods = (to - n) / period;
+        if periods > 0 {
+            let lift = self
+                .at(n)
+                .wrapping_sub(u64::from(self.values.at(pre as usize)));
+            for (h, base) in fingerprint.0.iter_mut().zip(BASES) {
+                let (mut one, mut ones, mut power) = (0, 0, 1);
+                for i in 0..period {
+                    let v = u64::from(self.values.at((pre + i) as usize)) % MODULUS;
+                    one = add_mod(mul_mod(one, base), add_mod(v, 1));
+                    ones = add_mod(mul_mod(ones, base), 1);
+                    power = mul_mod(power, base);
+                }
+                let (bk, s1, s2) = geometric(power, periods);
+                let lifted = add_mod(mul_mod(lift % MODULUS, s1), mul_mod(p.saltus % MODULUS, s2));
+                *h = add_mod(
+                    add_mod(mul_mod(*h, bk), mul_mod(one, s1)),
+                    mul_mod(lifted, ones),
+                );
+            }
+            n += periods * period;
+        }
+        while n < to {
+            fingerprint.push(self.at(n));
+            n += 1;
+        }
+    }
+}
+
+/// `(B^k, S1, S2)` with `S1 = sum B^(k-1-j)` and `S2 = sum j B^(k-1-j)`
+/// over `0 <= j < k`, modulo `2^61 - 1`, in `O(log k)` steps: `k` periods
+/// are `a` periods then `b`, with `S1(a + b) = S1(a) B^b + S1(b)` and
+/// `S2(a + b) = S2(a) B^b + a S1(b) + S2(b)`.
+fn geometric(base: u64, k: u64) -> (u64, u64, u64) {
+    let join = |(pa, s1a, s2a, a): (u64, u64, u64, u64),
+                (pb, s1b, s2b, b): (u64, u64, u64, u64)| {
+        (
+            mul_mod(pa, pb),
+            add_mod(mul_mod(s1a, pb), s1b),
+            add_mod(add_mod(mul_mod(s2a, pb), mul_mod(a % MODULUS, s1b)), s2b),
+            a + b,
+        )
+    };
+    let mut done = (1, 0, 0, 0);
+    for bit in (0..64 - k.leading_zeros()).rev() {
+        done = join(done, done);
+        if k >> bit & 1 == 1 {
+            done = join(done, (base, 1, 0, 1));
+        }
+    }
+    (done.0, done.1, done.2)
+}
+
 /// Fingerprints of `g(0..l)` and `g(1..=l)` for each length `l` that is a
-/// power of two below `heaps`, and for `l = heaps - 1`, from the first
-/// `heaps` of `values`.
-fn digests(heaps: u64, values: impl Iterator<Item = u64>) -> Vec<Digest> {
+/// power of two below `heaps`, and for `l = heaps - 1`, of the table
+/// `values` extended by the proven `periodicity` (needed for `heaps` past
+/// the table).
+fn digests(heaps: u64, values: &ValueTable, periodicity: Option<Periodicity>) -> Vec<Digest> {
     if heaps < 2 {
         return Vec::new();
     }
     let last = heaps - 1;
-    let is_checkpoint = |l: u64| l == last || l.is_power_of_two();
+    let values = Extended {
+        values,
+        periodicity,
+    };
+    let lengths = (0..64)
+        .map(|k| 1u64 << k)
+        .take_while(|&l| l < last)
+        .chain([last]);
     let (mut same, mut shifted) = (Fingerprint::default(), Fingerprint::default());
-    let mut found: Vec<Digest> = Vec::new();
-    for (n, v) in (0..heaps).zip(values) {
-        if n >= 1 {
-            shifted.push(v);
-            // `same` was recorded when it held `n` values, just before.
-            if is_checkpoint(n)
-                && let Some(d) = found.last_mut()
-            {
-                d.shifted = shifted.hex();
-            }
-        }
-        if n < last {
-            same.push(v);
-            if is_checkpoint(n + 1) {
-                found.push(Digest {
-                    heaps: n + 1,
-                    same: same.hex(),
-                    shifted: String::new(),
-                });
-            }
-        }
+    let mut reached = 0;
+    let mut found = Vec::new();
+    for l in lengths {
+        // `same` holds g(0..reached), `shifted` g(1..=reached).
+        values.append(&mut same, reached, l);
+        values.append(&mut shifted, reached + 1, l + 1);
+        reached = l;
+        found.push(Digest {
+            heaps: l,
+            same: same.hex(),
+            shifted: shifted.hex(),
+        });
     }
     found
 }
@@ -583,7 +722,10 @@ mod tests {
         assert_eq!(expand_family("kayles").unwrap()[0].to_string(), "0.77");
         let listed = expand_list("# Kayles twice\n0.77\nkayles\n\n0.?7 # and its kin\n").unwrap();
         assert_eq!(listed.len(), 8);
-        let shares: Vec<usize> = (1..=3).map(|k| shard(listed.clone(), k, 3).len()).collect();
+        let shares: Vec<usize> = (1..=3)
+            .map(|k| shard(listed.clone(), k, 3).unwrap().len())
+            .collect();
+        assert!(shard(listed.clone(), 0, 3).is_err() && shard(listed.clone(), 4, 3).is_err());
         assert_eq!(shares, [3, 3, 2]);
         for bad in ["0.[", "0.[z]", "0.[7-1]", "0.[]", "0.????????"] {
             assert!(expand_family(bad).is_err(), "{bad}");
@@ -651,6 +793,76 @@ mod tests {
                 assert_eq!(mine.at(n), theirs.at(at), "{} heap {n}", row.game);
             }
         }
+    }
+
+    /// The fingerprints of a periodic extension, appended a period at a
+    /// time, equal those of the values pushed one by one (the sequence
+    /// written out by `g(n) = g(n - p) + s`), for plain and arithmetic
+    /// periods, tables ending at any phase, and lengths not a multiple of
+    /// the period.
+    #[test]
+    fn fingerprints_of_a_periodic_extension_equal_pushing_every_value() {
+        for (pre, period, saltus, extra) in [
+            (0, 1, 0, 0),
+            (3, 2, 0, 1),
+            (17, 5, 1, 3),
+            (71, 12, 0, 7),
+            (9, 34, 3, 33),
+        ] {
+            let known = pre + 2 * period + extra;
+            // Any values for a pre-period and a period, then periodic.
+            let mut first: Vec<u32> = (0..pre + period)
+                .map(|n| ((n * 7 + n / 3) % 11) as u32)
+                .collect();
+            for n in pre + period..known {
+                first.push(first[n - period] + saltus);
+            }
+            let table: ValueTable = first.into_iter().map(crate::Nimber::new).collect();
+            let periodicity = Periodicity {
+                preperiod: pre,
+                period,
+                saltus: u64::from(saltus),
+            };
+            for heaps in [known as u64, known as u64 + 1, 1000, 4097, (1 << 16) + 5] {
+                let mut written: Vec<u64> = table.iter().map(u64::from).collect();
+                while (written.len() as u64) < heaps {
+                    written.push(written[written.len() - period] + u64::from(saltus));
+                }
+                let mut expected = Vec::new();
+                let (mut same, mut shifted) = (Fingerprint::default(), Fingerprint::default());
+                for l in 1..heaps {
+                    same.push(written[l as usize - 1]);
+                    shifted.push(written[l as usize]);
+                    if l.is_power_of_two() || l == heaps - 1 {
+                        expected.push(Digest {
+                            heaps: l,
+                            same: same.hex(),
+                            shifted: shifted.hex(),
+                        });
+                    }
+                }
+                let found = digests(heaps, &table, Some(periodicity));
+                assert_eq!(found, expected, "{pre} {period} {saltus} {heaps}");
+            }
+        }
+    }
+
+    /// The expected cost of a next step grows as the last two steps did,
+    /// between 1 and 4 times the last.
+    #[test]
+    fn a_next_step_is_expected_to_grow_as_the_last_did() {
+        let s = Duration::from_secs_f64;
+        let limit = s(10.0);
+        // Linear: 1 s then 2 s, 3 s gone; 4 s more fits, 6.5 s gone does not.
+        assert!(next_step_fits(s(3.0), s(2.0), Some(s(1.0)), limit));
+        assert!(!next_step_fits(s(6.5), s(2.0), Some(s(1.0)), limit));
+        // Quadratic: 0.5 s then 2 s, 2.5 s gone: 8 s more does not fit.
+        assert!(!next_step_fits(s(2.5), s(2.0), Some(s(0.5)), limit));
+        // Growth above 4 counts as 4, below 1 as 1; no step before fits.
+        assert!(next_step_fits(s(2.0), s(2.0), Some(s(0.01)), limit));
+        assert!(!next_step_fits(s(2.1), s(2.0), Some(s(0.01)), limit));
+        assert!(next_step_fits(s(7.0), s(2.0), Some(s(9.0)), limit));
+        assert!(next_step_fits(s(9.0), s(2.0), None, limit));
     }
 
     /// A game cut by its time budget says so and is never proven, and an

@@ -7,6 +7,7 @@
 //! a proof checkable by anyone with the plain solver.
 
 mod census;
+mod census_run;
 mod certificate;
 mod count;
 mod grid_count;
@@ -18,9 +19,10 @@ mod record;
 mod theorem;
 
 pub use census::{
-    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, classify, czajka_spelling,
+    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, check_shard, classify, czajka_spelling,
     expand_family, expand_list, expected_cost, family_order, in_census_order, shard,
 };
+pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, RowFormat, parse_rows, read_rows, write_rows};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,

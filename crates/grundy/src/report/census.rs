@@ -177,3 +177,152 @@ impl CensusReport {
 fn count(rows: &[CensusRow], why: Stopped) -> usize {
     rows.iter().filter(|r| r.stopped == Some(why)).count()
 }
+
+/// A [`CensusRow`] as one line of CSV (`grundy census --format csv`, and an
+/// `--output` file named `*.csv`): every field of the row, so that a census
+/// resumes and merges from CSV as it does from JSON lines. The digests,
+/// which JSON nests, are one column of `heaps:same:shifted` entries
+/// separated by spaces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CensusCsvRow {
+    /// [`CensusRow::game`].
+    pub game: String,
+    /// [`CensusRow::period`].
+    pub period: Option<usize>,
+    /// [`CensusRow::preperiod`].
+    pub preperiod: Option<usize>,
+    /// [`CensusRow::saltus`].
+    pub saltus: Option<u64>,
+    /// [`CensusRow::proven`].
+    pub proven: bool,
+    /// [`CensusRow::support`].
+    pub support: String,
+    /// [`CensusRow::computed_to`].
+    pub computed_to: usize,
+    /// [`CensusRow::last_heap_needed`].
+    pub last_heap_needed: Option<usize>,
+    /// [`CensusRow::max_value`].
+    pub max_value: u32,
+    /// [`CensusRow::max_value_at`].
+    pub max_value_at: usize,
+    /// [`CensusRow::rare_mask`].
+    pub rare_mask: Option<u32>,
+    /// [`CensusRow::rare_count`].
+    pub rare_count: Option<usize>,
+    /// [`CensusRow::last_rare`].
+    pub last_rare: Option<usize>,
+    /// [`CensusRow::stopped`].
+    pub stopped: Option<Stopped>,
+    /// [`CensusRow::seconds`].
+    pub seconds: f64,
+    /// [`CensusRow::class`].
+    pub class: Option<String>,
+    /// [`CensusRow::class_offset`].
+    pub class_offset: i64,
+    /// [`CensusRow::class_proven`].
+    pub class_proven: bool,
+    /// [`CensusRow::class_equal_to`].
+    pub class_equal_to: Option<u64>,
+    /// [`CensusRow::theorem`].
+    pub theorem: Option<String>,
+    /// [`CensusRow::heaps_needed_for_proof`].
+    pub heaps_needed_for_proof: Option<usize>,
+    /// [`CensusRow::position_parity`].
+    pub position_parity: Option<bool>,
+    /// [`CensusRow::digests`], as `heaps:same:shifted` entries.
+    pub digests: String,
+}
+
+impl From<&CensusRow> for CensusCsvRow {
+    fn from(r: &CensusRow) -> CensusCsvRow {
+        let digests: Vec<String> = r
+            .digests
+            .iter()
+            .map(|d| format!("{}:{}:{}", d.heaps, d.same, d.shifted))
+            .collect();
+        CensusCsvRow {
+            game: r.game.clone(),
+            period: r.period,
+            preperiod: r.preperiod,
+            saltus: r.saltus,
+            proven: r.proven,
+            support: r.support.clone(),
+            computed_to: r.computed_to,
+            last_heap_needed: r.last_heap_needed,
+            max_value: r.max_value,
+            max_value_at: r.max_value_at,
+            rare_mask: r.rare_mask,
+            rare_count: r.rare_count,
+            last_rare: r.last_rare,
+            stopped: r.stopped,
+            seconds: r.seconds,
+            class: r.class.clone(),
+            class_offset: r.class_offset,
+            class_proven: r.class_proven,
+            class_equal_to: r.class_equal_to,
+            theorem: r.theorem.clone(),
+            heaps_needed_for_proof: r.heaps_needed_for_proof,
+            position_parity: r.position_parity,
+            digests: digests.join(" "),
+        }
+    }
+}
+
+impl TryFrom<CensusCsvRow> for CensusRow {
+    /// What is wrong with the digests column.
+    type Error = String;
+
+    fn try_from(r: CensusCsvRow) -> Result<CensusRow, String> {
+        let digests = r
+            .digests
+            .split_whitespace()
+            .map(|entry| {
+                let mut parts = entry.split(':');
+                let (heaps, same, shifted) = (parts.next(), parts.next(), parts.next());
+                let hash = |h: Option<&str>| {
+                    h.filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .map(str::to_owned)
+                };
+                match (
+                    heaps.and_then(|h| h.parse().ok()),
+                    hash(same),
+                    hash(shifted),
+                ) {
+                    (Some(heaps), Some(same), Some(shifted)) if parts.next().is_none() => {
+                        Ok(Digest {
+                            heaps,
+                            same,
+                            shifted,
+                        })
+                    }
+                    _ => Err(format!("not a digest (heaps:same:shifted): {entry}")),
+                }
+            })
+            .collect::<Result<Vec<Digest>, String>>()?;
+        Ok(CensusRow {
+            game: r.game,
+            period: r.period,
+            preperiod: r.preperiod,
+            saltus: r.saltus,
+            proven: r.proven,
+            support: r.support,
+            theorem: r.theorem,
+            last_heap_needed: r.last_heap_needed,
+            heaps_needed_for_proof: r.heaps_needed_for_proof,
+            computed_to: r.computed_to,
+            max_value: r.max_value,
+            max_value_at: r.max_value_at,
+            rare_mask: r.rare_mask,
+            rare_count: r.rare_count,
+            last_rare: r.last_rare,
+            position_parity: r.position_parity,
+            stopped: r.stopped,
+            seconds: r.seconds,
+            class: r.class,
+            class_offset: r.class_offset,
+            class_proven: r.class_proven,
+            class_equal_to: r.class_equal_to,
+            digests,
+        })
+    }
+}
