@@ -482,7 +482,7 @@ impl Extended<'_> {
         };
         let (pre, period) = (p.preperiod as u64, p.period as u64);
         // To the start of a period (a whole one fits only past it).
-        while n < to && (n - pre) % period != 0 {
+        while n < to && !(n - pre).is_multiple_of(period) {
             fingerprint.push(self.at(n));
             n += 1;
         }
