@@ -751,11 +751,11 @@ pub struct TableArgs {
     /// option of every heap), or `auto` (sparse where it applies).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
-    /// Threads a table may use. The sparse engine computes two heaps at a
-    /// time on two threads while heaps are expensive (Grundy's game, long
-    /// runs); 1 keeps it on one thread.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
-    pub threads: u32,
+    /// Threads a table may use (default: every core). The sparse engine
+    /// computes heaps on all of them while heaps are expensive (Grundy's
+    /// game, long runs); 1 keeps it on one thread.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 }
 
 /// The `--engine` choices.

@@ -1217,10 +1217,13 @@ fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {
         EngineArg::Dense => Engine::Dense,
         EngineArg::Sparse => Engine::Sparse,
     };
-    Ok(TableSolver::new()
+    let solver = TableSolver::new()
         .with_memory_limit(parse_bytes(&args.memory_limit)?)
-        .with_engine(engine)
-        .with_threads(args.threads as usize))
+        .with_engine(engine);
+    Ok(match args.threads {
+        Some(threads) => solver.with_threads(threads as usize),
+        None => solver,
+    })
 }
 
 /// Parses a memory size: `1048576`, `512M`, `16G`, `1.5GiB`.

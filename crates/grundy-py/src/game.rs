@@ -37,8 +37,11 @@ pub struct Game {
     table: Mutex<ValueTable>,
 }
 
-fn solver(threads: usize, memory_limit: Option<u64>) -> TableSolver {
-    let solver = TableSolver::new().with_threads(threads);
+fn solver(threads: Option<usize>, memory_limit: Option<u64>) -> TableSolver {
+    let solver = match threads {
+        Some(threads) => TableSolver::new().with_threads(threads),
+        None => TableSolver::new(),
+    };
     match memory_limit {
         Some(bytes) => solver.with_memory_limit(bytes),
         None => solver,
@@ -126,12 +129,12 @@ impl Game {
     /// kinds that are not heap games are refused with `GrundyError` saying
     /// which command plays them.
     ///
-    /// `threads` (1 or 2) lets the sparse engine pair heaps on a second
-    /// thread; `memory_limit` (bytes) bounds a table, which is refused with
+    /// `threads` (default: every core) is how many threads the sparse engine
+    /// may compute heaps on (1 keeps it on one); `memory_limit` (bytes) bounds a table, which is refused with
     /// `GrundyError` rather than grown past it.
     #[new]
-    #[pyo3(signature = (spec, *, threads = 2, memory_limit = None))]
-    fn py_new(spec: &str, threads: usize, memory_limit: Option<u64>) -> PyResult<Game> {
+    #[pyo3(signature = (spec, *, threads = None, memory_limit = None))]
+    fn py_new(spec: &str, threads: Option<usize>, memory_limit: Option<u64>) -> PyResult<Game> {
         let spec = GameSpec::parse(spec).map_err(to_py)?;
         let rules = HeapRules::from_spec(&spec, Question::Values, &ScriptLimits::default())
             .map_err(to_py)?;
@@ -164,7 +167,7 @@ impl Game {
         Ok(Game::new(
             Rules::Python(PythonRules::new(options.unbind(), name.to_owned())),
             name.to_owned(),
-            solver(1, memory_limit),
+            solver(Some(1), memory_limit),
         ))
     }
 

@@ -57,7 +57,7 @@ class Game:
     for rules written in Python. Values are computed once and kept."""
 
     def __new__(
-        cls, spec: str, *, threads: int = 2, memory_limit: Optional[int] = None
+        cls, spec: str, *, threads: Optional[int] = None, memory_limit: Optional[int] = None
     ) -> "Game": ...
     @staticmethod
     def from_options(

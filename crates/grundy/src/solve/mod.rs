@@ -18,6 +18,7 @@
 
 mod checkpoint;
 mod clock;
+mod crew;
 mod loopy;
 mod memo;
 mod plain;

@@ -33,11 +33,9 @@
 //! blocks of pairs for any of them with vector instructions, crossing off
 //! what the few hits hold (see the `wanted` module).
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::thread::Thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use super::crew::{Advisor, Block, Counts};
 use super::wanted::Wanted;
 use crate::transform::walsh_hadamard;
 use crate::values::Cells;
@@ -86,6 +84,12 @@ pub struct SparseStats {
     /// `v` is rare when `parity(popcount(v & mask)) ^ (k mod 2)` equals the
     /// parity of the splitting digits.
     pub position_parity: bool,
+    /// Heaps computed on several threads whose answer a deferred option
+    /// (one with a heap not committed when the answer was computed) could
+    /// change, computed again.
+    pub repaired: u64,
+    /// Heaps computed again because the thread computing them was late.
+    pub taken_over: u64,
 }
 
 /// Values of a take-and-break game by the rare/common method.
@@ -113,166 +117,47 @@ pub struct SparseSolver {
     /// and `t + 1` tokens, both allowing equal parts.
     neighbour_splits: Option<usize>,
     pipeline: Pipeline,
+    /// Threads a run may use when the pipeline is on.
+    threads: usize,
 }
 
-/// Whether a run computes two heaps at a time on two threads.
+/// Whether a run computes heaps on several threads (see the `crew`
+/// module: each heap on one thread from a table a few heaps short, the
+/// answers committed in order and the few that a missing heap changes
+/// computed again). Values are exact either way.
 ///
-/// Heap `n + 1` depends on heap `n` through at most two options: taking one
-/// token and leaving heap `n`, and (for a digit with `t = 0`, as in Grundy's
-/// game) the split `(1, n)`. So a second thread can compute the mex `v'` of
-/// every *other* option of `n + 1` while the first computes `g(n)`; then
-/// `g(n + 1) = v'` unless `v'` is the value of one of those deferred
-/// options, in which case heap `n + 1` is computed again (rarely: 10 times
-/// in the first 6000 heaps of Grundy's game). Values are exact either way.
-/// The handshake costs a few hundred nanoseconds per pair of heaps, so it
-/// pays only when heaps are expensive; [`Pipeline::Auto`] times each block
-/// of heaps, tries pairs above 800 ns per heap, and keeps them only while
-/// they are faster.
+/// Threads pay only when heaps are expensive: a heap costs 0.2 to 5 µs,
+/// and every heap passes one lock and a few cache lines between cores.
+/// [`Pipeline::Auto`] times each block of 4096 heaps, tries several threads
+/// above 400 ns per heap, and keeps them only while they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pipeline {
     /// One thread.
     Off,
-    /// Two threads while heaps are expensive enough to pay for it.
+    /// Several threads while heaps are expensive enough to pay for it.
     #[default]
     Auto,
-    /// Two threads from the first heap on (for testing).
+    /// Several threads from the first heap on (for testing).
     Always,
 }
 
-/// Heaps per block: progress is reported, and the pipeline decided, once
+/// Heaps per block: progress is reported, and the threads decided, once
 /// per block.
 const STRIDE: usize = 4096;
 
-/// [`Pipeline::Auto`] tries the pipeline above this many nanoseconds per
-/// heap.
-const PIPELINE_FROM_NANOS: u128 = 800;
-
-/// Spins the main thread waits for the helper before it counts the wait as
-/// a stall (the helper descheduled, its core taken by other work) and
-/// starts giving its own core away.
-const STALL_SPINS: u32 = 1 << 12;
-
-/// Stalls after which a block computed in pairs gives up pairing for the
-/// rest of the block: on a machine whose other core is busy, each stall
-/// can cost a scheduler time slice (milliseconds), so a block of 2048
-/// pairs that waited on every one would take seconds instead of the few
-/// milliseconds the same block takes on one thread.
-const STALLS_PER_BLOCK: u32 = 2;
-
-/// The most blocks [`Pipeline::Auto`] computes one by one before it tries
-/// pairs again: each failed try can cost a few scheduler time slices when
-/// the other core is busy, so there the tries thin out. Measured beside one
-/// busy process (0.376 to 2^21, default against one thread, two runs
-/// each): 0.78x and 1.07x with four stalls per block and a cap of 64
-/// blocks, 1.0x and 1.07x with two and 1024; on a quiet machine both gave
-/// Grundy's game to 2^20 1.2x to 1.4x.
-const MAX_BACKOFF: u32 = 1024;
-
-/// How a block computed in pairs ended.
-enum Paired {
-    /// Every heap of the block is computed.
-    Done,
-    /// A value does not fit the cell type.
-    Widen,
-    /// The helper stalled too often; the heaps before `n` are computed.
-    Stalled,
-}
-
-/// Decides, block by block, whether [`Pipeline::Auto`] computes heaps in
-/// pairs: it tries pairs when heaps are expensive, keeps them while a
-/// paired block is faster per heap than the last single one (by 5%), and
-/// otherwise (the other core busy, say) waits 1, 2, 4, ... up to 1024 blocks
-/// before trying again.
-#[derive(Default)]
-struct Advisor {
-    /// Nanoseconds per heap of the last block computed one by one.
-    single: u128,
-    /// Blocks to compute one by one before the next try.
-    wait: u32,
-    /// The wait after the next failed try.
-    backoff: u32,
-}
-
-impl Advisor {
-    fn pair_next(&mut self, paired: bool, per_heap: u128) -> bool {
-        if paired {
-            if per_heap.saturating_mul(20) < self.single.saturating_mul(19) {
-                self.backoff = 0;
-                return true;
-            }
-            self.backoff = (2 * self.backoff).clamp(1, MAX_BACKOFF);
-            self.wait = self.backoff;
-            return false;
-        }
-        self.single = per_heap;
-        if self.wait > 0 {
-            self.wait -= 1;
-            return false;
-        }
-        per_heap >= PIPELINE_FROM_NANOS
-    }
-}
-
 /// The work of one thread in a run, each compiled for the vector
 /// instructions the CPU has.
-enum Job<'a, C> {
-    /// The main thread of a run to `end`, with the helper's thread if any.
+enum Job<'a, 'b, C> {
+    /// The main thread of a run to `end`.
     Lead(
-        &'a Pipe<C>,
-        Option<&'a Thread>,
+        &'a mut Vec<C>,
+        &'a mut Run,
         usize,
-        &'a mut Scratch,
+        &'a mut [Scratch],
         &'a mut dyn FnMut(usize) -> bool,
     ),
-    /// The helper thread of a pipelined run.
-    Help(&'a Pipe<C>, &'a mut Scratch),
-}
-
-/// What the two threads of a pipelined run share.
-struct Pipe<C> {
-    /// The table and the run's state: read by both threads while they
-    /// compute a pair of heaps, written by the main thread in between.
-    state: RwLock<(Vec<C>, Run)>,
-    /// The heap the helper is asked for (`usize::MAX`: stop). Each signal
-    /// has a cache line of its own, so that a thread spinning on one does
-    /// not slow the other's lock and stores.
-    job: CacheLine<AtomicUsize>,
-    /// The last heap the helper finished, and its partial value.
-    done: CacheLine<(AtomicUsize, AtomicU32)>,
-}
-
-/// Asks the helper to stop when dropped.
-struct Dismiss<'a>(&'a AtomicUsize, Option<&'a Thread>);
-
-impl Drop for Dismiss<'_> {
-    fn drop(&mut self) {
-        self.0.store(usize::MAX, Ordering::Release);
-        if let Some(helper) = self.1 {
-            helper.unpark();
-        }
-    }
-}
-
-/// What the helper leaves in `Pipe::done` when it panics.
-const HELPER_FAILED: usize = usize::MAX;
-
-/// A value alone on its (pair of) cache lines.
-#[repr(align(128))]
-struct CacheLine<T>(T);
-
-impl<C> Pipe<C> {
-    fn read(&self) -> RwLockReadGuard<'_, (Vec<C>, Run)> {
-        self.state.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn write(&self) -> RwLockWriteGuard<'_, (Vec<C>, Run)> {
-        self.state.write().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Whether a second thread can run at the same time as this one.
-fn has_second_core() -> bool {
-    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
+    /// One thread's share of a block computed by several.
+    Work(&'a Block<'b, C>, &'a mut Scratch),
 }
 
 /// How one pass of the main loop ended.
@@ -378,7 +263,7 @@ impl Split {
 
     /// Whether heap `k` of value `v` is rare.
     #[inline(always)]
-    fn is_rare(self, k: usize, v: u32) -> bool {
+    pub(super) fn is_rare(self, k: usize, v: u32) -> bool {
         match self.parity {
             None => self.chi(v) == 0,
             Some(rho) => self.chi(v) ^ (k & 1) == rho,
@@ -449,7 +334,7 @@ impl<C: Cell> FarPartners<C> {
 impl<'a, C: Cell> View<'a, C> {
     /// Every heap of a full table.
     #[inline(always)]
-    fn full(g: &'a [C]) -> Self {
+    pub(super) fn full(g: &'a [C]) -> Self {
         View {
             low: g,
             low_base: 0,
@@ -515,6 +400,17 @@ pub(super) struct Run {
     pub(super) bits: u32,
     pub(super) next_choice: usize,
     pub(super) stats: SparseStats,
+}
+
+/// What computing a heap reads of a run: the split, the rare heaps with
+/// their values, and a bound on every value.
+#[derive(Clone, Copy)]
+pub(super) struct Rares<'a> {
+    pub(super) split: Split,
+    pub(super) rare: &'a [usize],
+    pub(super) rare_values: &'a [u32],
+    /// Every value of the table is below `2^bits`.
+    pub(super) bits: u32,
 }
 
 /// What one thread needs to compute a heap: marks and counters.
@@ -632,12 +528,20 @@ impl SparseSolver {
             splits,
             neighbour_splits,
             pipeline: Pipeline::Off,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         })
     }
 
-    /// Chooses whether runs use a second thread (off by default).
+    /// Chooses whether runs use several threads (off by default).
     pub fn with_pipeline(mut self, pipeline: Pipeline) -> SparseSolver {
         self.pipeline = pipeline;
+        self
+    }
+
+    /// How many threads a run uses when the pipeline is on (default: the
+    /// machine's cores; [`Pipeline::Always`] uses two at least).
+    pub fn with_threads(mut self, threads: usize) -> SparseSolver {
+        self.threads = threads.max(1);
         self
     }
 
@@ -721,8 +625,6 @@ impl SparseSolver {
     /// Computes heaps `table.len()..end` into `table`, until done, until a
     /// value does not fit the cell type (nothing is pushed for it), or until
     /// `progress` returns `false`.
-    /// Runs the loop compiled for the widest vector instructions the CPU
-    /// has.
     fn run<C: Cell>(
         &self,
         table: &mut Vec<C>,
@@ -732,47 +634,25 @@ impl SparseSolver {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
         table.reserve(end.saturating_sub(table.len()));
-        // Table and state move into a lock both threads read while they
-        // compute a pair of heaps; the main thread alone writes.
-        let pipe = Pipe {
-            state: RwLock::new((std::mem::take(table), std::mem::take(run))),
-            job: CacheLine(AtomicUsize::new(0)),
-            done: CacheLine((AtomicUsize::new(0), AtomicU32::new(0))),
+        let threads = match self.pipeline {
+            Pipeline::Off => 1,
+            Pipeline::Auto => self.threads,
+            Pipeline::Always => self.threads.max(2),
         };
-        let paired = self.pipeline != Pipeline::Off && has_second_core();
-        let (outcome, helper_scratch) = std::thread::scope(|scope| {
-            let helper = paired.then(|| {
-                scope.spawn(|| {
-                    let mut scratch = Scratch::default();
-                    self.dispatch(Job::Help(&pipe, &mut scratch));
-                    scratch
-                })
-            });
-            let thread = helper.as_ref().map(|h| h.thread());
-            let outcome = {
-                // Stops the helper however the main thread leaves, panics
-                // included, so that the scope can join it.
-                let _dismiss = Dismiss(&pipe.job.0, thread);
-                self.dispatch(Job::Lead(&pipe, thread, end, scratch, progress))
-            };
-            let helper_scratch = helper.map(|helper| {
-                helper
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            });
-            (outcome, helper_scratch.unwrap_or_default())
-        });
-        (*table, *run) = pipe
-            .state
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
-        scratch.scans += helper_scratch.scans;
-        scratch.scan_pairs += helper_scratch.scan_pairs;
+        // Scratch of every thread; the first is the main thread's.
+        let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::default()).collect();
+        std::mem::swap(&mut scratches[0], scratch);
+        let outcome = self.dispatch(Job::Lead(table, run, end, &mut scratches, progress));
+        std::mem::swap(&mut scratches[0], scratch);
+        for helper in &scratches[1..] {
+            scratch.scans += helper.scans;
+            scratch.scan_pairs += helper.scan_pairs;
+        }
         outcome
     }
 
     /// Runs `job` compiled for the widest vector instructions the CPU has.
-    fn dispatch<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+    fn dispatch<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
@@ -792,35 +672,24 @@ impl SparseSolver {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn job_avx512<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+    fn job_avx512<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         self.job(job)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn job_avx2<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+    fn job_avx2<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         self.job(job)
     }
 
     #[inline(always)]
-    fn job<C: Cell>(&self, job: Job<'_, C>) -> Outcome {
+    fn job<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         match job {
-            Job::Lead(pipe, helper, end, scratch, progress) => {
-                self.lead(pipe, helper, end, scratch, progress)
+            Job::Lead(table, run, end, scratches, progress) => {
+                self.lead(table, run, end, scratches, progress)
             }
-            Job::Help(pipe, scratch) => {
-                // Should the helper panic, the main thread must hear of it
-                // rather than wait for its answer forever.
-                struct Farewell<'a>(&'a AtomicUsize);
-                impl Drop for Farewell<'_> {
-                    fn drop(&mut self) {
-                        if std::thread::panicking() {
-                            self.0.store(HELPER_FAILED, Ordering::Release);
-                        }
-                    }
-                }
-                let _farewell = Farewell(&pipe.done.0.0);
-                self.help(pipe, scratch);
+            Job::Work(block, scratch) => {
+                block.work(scratch);
                 Outcome::Done
             }
         }
@@ -841,7 +710,7 @@ impl SparseSolver {
                 run.choose_mask(table);
                 run.next_choice *= 2;
             }
-            let v = self.value::<C, false>(n, table, run, scratch);
+            let v = self.value(n, table, &run.rares(), scratch);
             if v >= C::LIMIT {
                 return false;
             }
@@ -850,50 +719,92 @@ impl SparseSolver {
         true
     }
 
-    /// The main thread of a run: block by block, one heap at a time or, with
-    /// a helper, two at a time, as the block timings advise.
+    /// Computes heaps `table.len()..stop` on every thread of `scratches`
+    /// (see the `crew` module); `false` when a value does not fit the cell
+    /// type. `stop` must not pass the next choice of the split.
+    fn all_hands<C: Cell>(
+        &self,
+        table: &mut Vec<C>,
+        stop: usize,
+        run: &mut Run,
+        scratches: &mut [Scratch],
+    ) -> bool {
+        let Run {
+            split,
+            rare,
+            rare_values,
+            histogram,
+            bits,
+            stats,
+            ..
+        } = run;
+        let counts = Counts { histogram, bits };
+        let threads = scratches.len();
+        let block = Block::new(
+            self,
+            *split,
+            (table, rare, rare_values),
+            counts,
+            stop,
+            threads,
+        );
+        std::thread::scope(|scope| {
+            let (main, helpers) = scratches.split_first_mut().expect("one thread at least");
+            for helper in helpers {
+                let block = &block;
+                scope.spawn(move || self.dispatch(Job::Work(block, helper)));
+            }
+            // Through `dispatch`, like the helpers: the scope's closure is
+            // compiled without the vector features.
+            self.dispatch(Job::Work(&block, main));
+        });
+        let (fits, repairs) = block.close((table, rare, rare_values));
+        stats.repaired += repairs.deferred;
+        stats.taken_over += repairs.taken_over;
+        fits
+    }
+
+    /// The main thread of a run: block by block, on one thread or on every
+    /// thread, as the block timings advise.
     #[inline(always)]
     fn lead<C: Cell>(
         &self,
-        pipe: &Pipe<C>,
-        helper: Option<&Thread>,
+        table: &mut Vec<C>,
+        run: &mut Run,
         end: usize,
-        scratch: &mut Scratch,
+        scratches: &mut [Scratch],
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
-        let mut paired = self.pipeline == Pipeline::Always;
+        let mut parallel = self.pipeline == Pipeline::Always;
         let mut advisor = Advisor::default();
-        let mut n = pipe.write().0.len();
+        let mut n = table.len();
         while n < end {
             let stop = ((n / STRIDE + 1) * STRIDE).min(end);
             let started = Instant::now();
-            let mut stalled = false;
-            let fits = match helper {
-                Some(helper) if paired => match self.two_by_two(pipe, helper, stop, scratch) {
-                    Paired::Done => true,
-                    Paired::Widen => false,
-                    Paired::Stalled => {
-                        // The rest of the block on this thread alone.
-                        stalled = true;
-                        let (table, run) = &mut *pipe.write();
-                        self.one_by_one(table, stop, run, scratch)
+            let fits = if parallel && scratches.len() > 1 {
+                // A block on several threads does not cross a choice of
+                // the split: it is made here, between blocks.
+                let mut fits = true;
+                let mut at = n;
+                while fits && at < stop {
+                    if at == run.next_choice {
+                        run.choose_mask(table);
+                        run.next_choice *= 2;
                     }
-                },
-                _ => {
-                    let (table, run) = &mut *pipe.write();
-                    self.one_by_one(table, stop, run, scratch)
+                    let part = stop.min(run.next_choice.max(at + 1));
+                    fits = self.all_hands(table, part, run, scratches);
+                    at = table.len();
                 }
+                fits
+            } else {
+                self.one_by_one(table, stop, run, &mut scratches[0])
             };
             if !fits {
                 return Outcome::Widen;
             }
-            if self.pipeline == Pipeline::Auto {
-                let per_heap = if stalled {
-                    u128::MAX
-                } else {
-                    started.elapsed().as_nanos() / (stop - n) as u128
-                };
-                paired = advisor.pair_next(paired, per_heap);
+            if self.pipeline == Pipeline::Auto && scratches.len() > 1 {
+                let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
+                parallel = advisor.parallel_next(parallel, per_heap);
             }
             n = stop;
             if !progress(n - 1) || crate::cancel::stopped() {
@@ -903,143 +814,10 @@ impl SparseSolver {
         Outcome::Done
     }
 
-    /// Computes heaps up to `stop` in pairs: heap `n` here while the helper
-    /// computes the options of heap `n + 1` that do not involve heap `n`.
-    /// Gives up ([`Paired::Stalled`]) when the helper keeps it waiting.
+    /// `g(n)` from the values of smaller heaps, `g = g(0..n)`.
     #[inline(always)]
-    fn two_by_two<C: Cell>(
-        &self,
-        pipe: &Pipe<C>,
-        helper: &Thread,
-        stop: usize,
-        scratch: &mut Scratch,
-    ) -> Paired {
-        let mut stalls = 0u32;
-        let (mut n, mut next_choice) = {
-            let state = pipe.read();
-            (state.0.len(), state.1.next_choice)
-        };
-        while n < stop {
-            if stalls >= STALLS_PER_BLOCK {
-                return Paired::Stalled;
-            }
-            if n + 1 >= stop || n + 1 == next_choice || n == next_choice || n < 2 {
-                let (table, run) = &mut *pipe.write();
-                if !self.one_by_one(table, n + 1, run, scratch) {
-                    return Paired::Widen;
-                }
-                (n, next_choice) = (n + 1, run.next_choice);
-                continue;
-            }
-            pipe.job.0.store(n + 1, Ordering::Release);
-            helper.unpark();
-            let first = {
-                let state = pipe.read();
-                self.value::<C, false>(n, &state.0, &state.1, scratch)
-            };
-            let mut spins = 0u32;
-            loop {
-                match pipe.done.0.0.load(Ordering::Acquire) {
-                    done if done == n + 1 => break,
-                    HELPER_FAILED => panic!("the sparse engine's helper thread failed"),
-                    _ => {}
-                }
-                // Spin, but give the core away if the helper is not running.
-                spins += 1;
-                if spins < STALL_SPINS {
-                    std::hint::spin_loop();
-                } else {
-                    if spins == STALL_SPINS {
-                        stalls += 1;
-                    }
-                    std::thread::yield_now();
-                }
-            }
-            let partial = pipe.done.0.1.load(Ordering::Relaxed);
-            let (table, run) = &mut *pipe.write();
-            if first >= C::LIMIT {
-                return Paired::Widen;
-            }
-            run.record(table, n, first);
-            let second = if self.deferred(n + 1, table).any(|v| v == partial) {
-                self.value::<C, false>(n + 1, table, run, scratch)
-            } else {
-                partial
-            };
-            if second >= C::LIMIT {
-                return Paired::Widen;
-            }
-            run.record(table, n + 1, second);
-            n += 2;
-        }
-        Paired::Done
-    }
-
-    /// The helper thread: for each heap `k` posted, the mex of the options
-    /// of `k` that do not involve heap `k - 1`, which is not computed yet.
-    #[inline(always)]
-    fn help<C: Cell>(&self, pipe: &Pipe<C>, scratch: &mut Scratch) {
-        let mut last = 0;
-        loop {
-            let mut spins = 0u32;
-            let k = loop {
-                let k = pipe.job.0.load(Ordering::Acquire);
-                if k != last {
-                    break k;
-                }
-                // Spin while pairs follow each other; sleep between blocks
-                // the main thread computes alone.
-                spins += 1;
-                if spins < 1 << 12 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::park_timeout(Duration::from_millis(1));
-                }
-            };
-            if k == usize::MAX {
-                return;
-            }
-            last = k;
-            let value = {
-                let state = pipe.read();
-                self.value::<C, true>(k, &state.0[..k - 1], &state.1, scratch)
-            };
-            pipe.done.0.1.store(value, Ordering::Relaxed);
-            pipe.done.0.0.store(k, Ordering::Release);
-        }
-    }
-
-    /// The values of the options of heap `n` that involve heap `n - 1`
-    /// (`table` holds heaps `0..n`): taking one token and leaving it, and
-    /// the split `(1, n - 1)` of a digit with `t = 0`.
-    fn deferred<'a, C: Cell>(&'a self, n: usize, table: &'a [C]) -> impl Iterator<Item = u32> + 'a {
-        let last = table[n - 1].get();
-        let take = self
-            .takes
-            .iter()
-            .any(|&(t, _, one)| t == 1 && one)
-            .then_some(last);
-        let split = self
-            .splits
-            .iter()
-            .any(|&(t, unequal)| t == 0 && !(unequal && n == 2))
-            .then(|| table[1].get() ^ last);
-        take.into_iter().chain(split)
-    }
-
-    /// `g(n)` from the values of smaller heaps, `g = g(0..n)`; or, when
-    /// `PARTIAL`, with `g = g(0..n - 1)` (heap `n - 1` still being
-    /// computed), the mex of every option of `n` that does not involve heap
-    /// `n - 1`.
-    #[inline(always)]
-    fn value<C: Cell, const PARTIAL: bool>(
-        &self,
-        n: usize,
-        g: &[C],
-        run: &Run,
-        scratch: &mut Scratch,
-    ) -> u32 {
-        match self.value_in::<C, PARTIAL>(n, View::full(g), run, scratch) {
+    fn value<C: Cell>(&self, n: usize, g: &[C], run: &Rares<'_>, scratch: &mut Scratch) -> u32 {
+        match self.value_in::<C, false>(n, View::full(g), run, scratch) {
             Ok(v) => v,
             Err(_) => unreachable!("a full table holds every pair of a scan"),
         }
@@ -1052,7 +830,7 @@ impl SparseSolver {
         &self,
         n: usize,
         g: View<'_, C>,
-        run: &Run,
+        run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
         #[cfg(target_arch = "x86_64")]
@@ -1078,7 +856,7 @@ impl SparseSolver {
         &self,
         n: usize,
         g: View<'_, C>,
-        run: &Run,
+        run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
         self.value_in::<C, false>(n, g, run, scratch)
@@ -1090,7 +868,7 @@ impl SparseSolver {
         &self,
         n: usize,
         g: View<'_, C>,
-        run: &Run,
+        run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
         self.value_in::<C, false>(n, g, run, scratch)
@@ -1099,12 +877,17 @@ impl SparseSolver {
     /// [`Self::value`] from the heaps a [`View`] holds: `Err` when the scan
     /// of common pairs needs pairs the view does not hold, to be continued
     /// with [`Self::scan_from`] on a view that holds them.
+    ///
+    /// With `PARTIAL`, the view is a table `g(0..L)` that may end short of
+    /// heap `n - 1` (heaps `L..n` are being computed on other threads), and
+    /// the answer is the mex of every option of `n` whose parts all lie
+    /// below `L` (see the `crew` module).
     #[inline(always)]
     pub(super) fn value_in<C: Cell, const PARTIAL: bool>(
         &self,
         n: usize,
         g: View<'_, C>,
-        run: &Run,
+        run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
         scratch.fit(run.bits);
@@ -1117,7 +900,9 @@ impl SparseSolver {
             if nothing && n == t {
                 mark(seen, 0);
             }
-            if one && n > t && !(PARTIAL && t == 1) {
+            // Without `PARTIAL` the table ends at `n - 1`; with it, takes
+            // leaving a heap past it are deferred.
+            if one && n > t && n - t < g.len() {
                 mark(seen, g.near(n - t));
             }
         }
@@ -1133,7 +918,7 @@ impl SparseSolver {
                 let rare = (&run.rare[..near], &run.rare_values[..near]);
                 mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
                 if let Some(far) = g.far {
-                    let rare = (&run.rare[..], &run.rare_values[..]);
+                    let rare = (run.rare, run.rare_values);
                     far.mark(&mut seen[..=top], rare, near..run.rare.len(), (rest, 1));
                 }
                 splits = &[];
@@ -1146,7 +931,7 @@ impl SparseSolver {
                 Some(&last) if last >= rest => run.rare.partition_point(|&r| r < rest),
                 _ => run.rare.len(),
             };
-            // Partners past the table (only heap n - 1, when it is missing).
+            // Partners past a short table.
             let above = match (rest + 1).checked_sub(g.len()) {
                 Some(lowest) if PARTIAL => run.rare.partition_point(|&r| r < lowest),
                 _ => 0,
@@ -1163,7 +948,7 @@ impl SparseSolver {
                 let rare = (&run.rare[from..split], &run.rare_values[from..split]);
                 mark_rare_splits(marks, near, reach, rare, 0);
                 if let Some(far) = g.far {
-                    let rare = (&run.rare[..], &run.rare_values[..]);
+                    let rare = (run.rare, run.rare_values);
                     far.mark(marks, rare, split..to, (rest, 0));
                 }
             };
@@ -1196,7 +981,7 @@ impl SparseSolver {
     /// missing from what was gathered, is `g(n)`. A value past every XOR of
     /// two table values cannot come from a split at all.
     #[inline(always)]
-    fn exact(&self, n: usize, m: u32, run: &Run) -> bool {
+    fn exact(&self, n: usize, m: u32, run: &Rares<'_>) -> bool {
         m >= 1 << run.bits
             || !self
                 .splits
@@ -1224,7 +1009,7 @@ impl SparseSolver {
         &self,
         n: usize,
         g: View<'_, C>,
-        run: &Run,
+        run: &Rares<'_>,
         scratch: &mut Scratch,
         m: u32,
         start: usize,
@@ -1304,6 +1089,17 @@ impl SparseSolver {
 }
 
 impl Run {
+    /// What computing a heap reads of the run.
+    #[inline(always)]
+    pub(super) fn rares(&self) -> Rares<'_> {
+        Rares {
+            split: self.split,
+            rare: &self.rare,
+            rare_values: &self.rare_values,
+            bits: self.bits,
+        }
+    }
+
     /// Appends `g(n) = v` to the table and to the counts and rare heaps.
     #[inline(always)]
     fn record<C: Cell>(&mut self, table: &mut Vec<C>, n: usize, v: u32) {
@@ -1322,14 +1118,7 @@ impl Run {
     }
 
     fn count(&mut self, k: usize, v: u32) {
-        let v = v as usize;
-        let counts = &mut self.histogram[k & 1];
-        if v >= counts.len() {
-            counts.resize(v + 1, 0);
-        }
-        counts[v] += 1;
-        // Scratch `seen` arrays are sized for every XOR of two values.
-        self.bits = self.bits.max(u32::BITS - (v as u32).leading_zeros());
+        count_value(&mut self.histogram, &mut self.bits, k, v);
     }
 
     pub(super) fn finish(mut self, scratch: &Scratch) -> SparseStats {
@@ -1433,28 +1222,15 @@ impl Run {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Advisor;
-
-    #[test]
-    fn the_advisor_pairs_expensive_heaps_and_backs_off_after_a_stall() {
-        let mut advisor = Advisor::default();
-        assert!(!advisor.pair_next(false, 100), "cheap heaps stay single");
-        assert!(advisor.pair_next(false, 2000), "expensive heaps are paired");
-        assert!(
-            advisor.pair_next(true, 1000),
-            "a faster paired block keeps pairing"
-        );
-        // A block that stalled reports u128::MAX: pairing stops, for one
-        // block, then two, then four, ...
-        assert!(!advisor.pair_next(true, u128::MAX));
-        assert!(!advisor.pair_next(false, 2000));
-        assert!(advisor.pair_next(false, 2000));
-        assert!(!advisor.pair_next(true, u128::MAX));
-        for _ in 0..2 {
-            assert!(!advisor.pair_next(false, 2000));
-        }
-        assert!(advisor.pair_next(false, 2000));
+/// Counts `g(k) = v` in `histogram` (by the parity of `k`) and raises
+/// `bits` to cover `v`.
+#[inline(always)]
+pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usize, v: u32) {
+    let counts = &mut histogram[k & 1];
+    if v as usize >= counts.len() {
+        counts.resize(v as usize + 1, 0);
     }
+    counts[v as usize] += 1;
+    // Scratch `seen` arrays are sized for every XOR of two values.
+    *bits = (*bits).max(u32::BITS - v.leading_zeros());
 }

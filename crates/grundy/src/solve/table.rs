@@ -96,6 +96,7 @@ pub struct TableSolver {
     use_closed_forms: bool,
     engine: Engine,
     pipeline: Pipeline,
+    threads: usize,
     checkpoint: Option<CheckpointPolicy>,
 }
 
@@ -114,6 +115,7 @@ impl Default for TableSolver {
             use_closed_forms: true,
             engine: Engine::Auto,
             pipeline: Pipeline::Auto,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             checkpoint: None,
         }
     }
@@ -139,10 +141,11 @@ impl TableSolver {
         self
     }
 
-    /// How many threads a table may use: the sparse engine uses a second one
+    /// How many threads a table may use: the sparse engine uses them all
     /// while heaps are expensive (see [`Pipeline`]); 1 keeps every run on
-    /// one thread. The default is two.
+    /// one thread. The default is every core of the machine.
     pub fn with_threads(mut self, threads: usize) -> TableSolver {
+        self.threads = threads.max(1);
         self.pipeline = if threads >= 2 {
             Pipeline::Auto
         } else {
@@ -286,7 +289,11 @@ impl TableSolver {
         let sparse = rules
             .as_take_break()
             .and_then(SparseSolver::new)
-            .map(|sparse| sparse.with_pipeline(self.pipeline));
+            .map(|sparse| {
+                sparse
+                    .with_pipeline(self.pipeline)
+                    .with_threads(self.threads)
+            });
         match (self.engine, sparse) {
             (Engine::Sparse, None) => Err(Error::EngineUnavailable {
                 reason: "the sparse engine applies only to take-and-break codes without a \

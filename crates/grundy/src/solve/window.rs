@@ -433,7 +433,12 @@ impl SparseSolver {
                 run.next_choice *= 2;
             }
             self.slide(&mut partners, n, &run, &mut stream, &mut bytes)?;
-            let v = match self.value_vectorised(n, window.view(&partners), &run, &mut scratch) {
+            let v = match self.value_vectorised(
+                n,
+                window.view(&partners),
+                &run.rares(),
+                &mut scratch,
+            ) {
                 Ok(v) => v,
                 Err(resume) => {
                     counters.far_scans += 1;
@@ -683,7 +688,7 @@ impl SparseSolver {
                 high_base: from,
                 far: None,
             };
-            match self.scan_from::<C, false>(n, view, run, scratch, resume.m, a0) {
+            match self.scan_from::<C, false>(n, view, &run.rares(), scratch, resume.m, a0) {
                 Ok(v) => return Ok(v),
                 Err(next) => resume = next,
             }

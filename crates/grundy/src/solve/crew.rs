@@ -1,0 +1,598 @@
+//! The sparse engine on several threads: heaps computed out of order, each
+//! on one thread, and committed in order.
+//!
+//! A worker claims the next heap `j` and reads how far the table is
+//! committed, `L <= j`. It computes the mex `v'` of every option of `j`
+//! whose parts all lie below `L` (the sparse method's gather and scan with
+//! a table of `L` heaps: `SparseSolver::value_in` with `PARTIAL`). The
+//! options it left out are those with a part in `L..j`: taking `t` tokens
+//! and leaving `j - t >= L`, and the splits `(a, rest - a)` with
+//! `rest - a >= L`, so `a <= rest - L` — a handful when the workers keep
+//! pace, because `j - L` is about the number of threads. Heaps are
+//! committed in order: once `0..j` are, the committer lists the values `D`
+//! of those deferred options and keeps `g(j) = v'` unless `v'` is in `D`
+//! (every value below `v'` is an option already, and `v'` is none); then,
+//! and only then, it computes heap `j` again from the whole table. Values
+//! are exact either way.
+//!
+//! This is the speculation of J. P. Grossman's parallel octal-game solver
+//! (every heap computed from a table that is a few heaps short, the few
+//! heaps whose missing options matter repaired in order), in the shape the
+//! rare/common method needs: the repair is a test of one value against
+//! `D`, and a repaired heap is recomputed, not patched.
+//!
+//! What the threads share, for one block of heaps: the table, the rare
+//! heaps and their values, each an append-only array with a published
+//! length. The Vecs behind them have room for the whole block before it
+//! starts and are not touched as Vecs until it ends, so readers see a
+//! prefix that never changes while the committer (one thread at a time,
+//! behind a lock it only tries) writes past it. Workers claim heaps a
+//! chunk at a time and commit after each chunk. A result travels in one
+//! 64-bit word per slot of a ring (a chunk's slots on one cache line) that
+//! names its heap, so a slow worker's late answer can never be read as
+//! another heap's. No worker waits for a particular
+//! thread: one that runs too far ahead of the committed table (the ring is
+//! full) commits what is ready, and if the heap at the front has been
+//! pending that long — its worker descheduled by other work on the
+//! machine, say — computes that heap itself from the whole table and
+//! commits it; the owner's answer, when it comes, is ignored.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use super::SparseSolver;
+use super::sparse::{Cell, Rares, Scratch, Split, View, count_value};
+
+/// Spins a worker that cannot go on waits before it takes over the heap
+/// at the front of the table.
+const STEAL_AFTER_SPINS: u32 = 1 << 12;
+
+/// A value alone on its (pair of) cache lines, so that threads writing
+/// neighbouring values do not slow each other down.
+#[repr(align(128))]
+struct CacheLine<T>(T);
+
+/// One worker's answer for a heap, packed into a word: the heap (37
+/// bits), how many heaps short of it the table was (10 bits), and the
+/// partial mex (17 bits: every value of a table of two-byte cells is below
+/// 2^16, so a mex is at most 2^16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Answer {
+    heap: usize,
+    short: usize,
+    value: u32,
+}
+
+const SHORT_BITS: u32 = 10;
+const VALUE_BITS: u32 = 17;
+/// The most heaps a worker may run ahead of the committed table: the
+/// deferred options of a heap must be counted in [`SHORT_BITS`].
+const MOST_AHEAD: usize = 1 << 9;
+/// Heaps a worker claims at once, computes one after another, and then
+/// commits: the threads touch the counters and lines they share once a
+/// chunk rather than once a heap, at the price of a table a few heaps
+/// shorter for each heap. (Claimed a heap at a time, the slot store and
+/// the lock were the hottest instructions outside the gather and scan in
+/// a profile of Grundy's game on two threads, which took 72% more CPU
+/// time than one thread for the same heaps.)
+const CHUNK: usize = 8;
+/// No answer in the slot yet.
+const EMPTY: u64 = u64::MAX;
+
+impl Answer {
+    /// The word for this answer, if it fits one.
+    fn pack(self) -> Option<u64> {
+        let fits = self.heap < 1 << (64 - SHORT_BITS - VALUE_BITS)
+            && self.short < 1 << SHORT_BITS
+            && self.value < 1 << VALUE_BITS;
+        fits.then(|| {
+            (self.heap as u64) << (SHORT_BITS + VALUE_BITS)
+                | (self.short as u64) << VALUE_BITS
+                | u64::from(self.value)
+        })
+    }
+
+    fn unpack(word: u64) -> Option<Answer> {
+        (word != EMPTY).then_some(Answer {
+            heap: (word >> (SHORT_BITS + VALUE_BITS)) as usize,
+            short: (word >> VALUE_BITS) as usize & ((1 << SHORT_BITS) - 1),
+            value: (word & ((1 << VALUE_BITS) - 1)) as u32,
+        })
+    }
+}
+
+/// An array written in order by one thread at a time and read by others
+/// up to a length published elsewhere ([`Front`]): the spare capacity of a
+/// Vec, which must not be touched as a Vec while this lives.
+struct Shelf<T> {
+    base: *mut T,
+    capacity: usize,
+}
+
+// SAFETY: items below the published length are only read, after an
+// Acquire load of that length that follows the Release store made once
+// they were written; items past it are written by the one thread that
+// holds the committer's lock, and read by no one else. `T` is plain data
+// (table cells, heaps, values).
+#[allow(unsafe_code)]
+unsafe impl<T: Send + Sync> Sync for Shelf<T> {}
+
+impl<T: Copy> Shelf<T> {
+    fn new(items: &mut Vec<T>, room: usize) -> Shelf<T> {
+        items.reserve(room);
+        Shelf {
+            base: items.as_mut_ptr(),
+            capacity: items.capacity(),
+        }
+    }
+
+    /// The first `len` items. The caller has read `len` from a [`Front`]
+    /// with Acquire, or is the committer, which wrote them.
+    fn prefix(&self, len: usize) -> &[T] {
+        assert!(len <= self.capacity, "a prefix lies within the shelf");
+        // SAFETY: the first `len` items are written and stay unchanged
+        // while `self` lives (see the `Sync` impl).
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts(self.base, len)
+        }
+    }
+
+    /// Writes item `at`, past the published length. Only the committer
+    /// calls this, holding its lock.
+    fn write(&self, at: usize, item: T) {
+        assert!(at < self.capacity, "a shelf has room for its block");
+        // SAFETY: `at` is within the Vec's capacity and at or past the
+        // published length, where no reader looks (see the `Sync` impl).
+        #[allow(unsafe_code)]
+        unsafe {
+            self.base.add(at).write(item);
+        }
+    }
+
+    /// Ends the block: the Vec takes the first `len` items, all written.
+    fn close(self, items: &mut Vec<T>, len: usize) {
+        assert!(len <= items.capacity() && items.as_ptr() == self.base.cast_const());
+        // SAFETY: the first `len` items of the buffer are written, and it
+        // is the Vec's own buffer (checked above).
+        #[allow(unsafe_code)]
+        unsafe {
+            items.set_len(len);
+        }
+    }
+}
+
+/// What the committer publishes, together on one cache line, so that a
+/// worker reads it in one transfer: the committed heaps, the rare heaps
+/// among them, and a bound on their values. The committer stores `bits`,
+/// then `rares`, then `heaps` (Release); a worker loads them in the other
+/// order (Acquire), so the rare list it reads covers the heaps it reads,
+/// and `bits` covers both.
+#[derive(Default)]
+struct Front {
+    heaps: AtomicUsize,
+    rares: AtomicUsize,
+    bits: AtomicU32,
+    /// A value did not fit the cell type: the block ends short.
+    too_wide: AtomicBool,
+}
+
+/// What the committer alone writes: value counts and the largest value.
+pub(super) struct Counts<'a> {
+    pub(super) histogram: &'a mut [Vec<u64>; 2],
+    pub(super) bits: &'a mut u32,
+}
+
+/// The state the threads share while they compute heaps
+/// `table.len()..stop`.
+pub(super) struct Block<'a, C> {
+    solver: &'a SparseSolver,
+    split: Split,
+    table: Shelf<C>,
+    rare: Shelf<usize>,
+    rare_values: Shelf<u32>,
+    stop: usize,
+    /// The answers of the heaps `committed..committed + ahead`, a chunk to
+    /// a cache line.
+    slots: Vec<CacheLine<[AtomicU64; CHUNK]>>,
+    /// The first heap of the next chunk to claim.
+    next: CacheLine<AtomicUsize>,
+    front: CacheLine<Front>,
+    committer: CacheLine<Mutex<(Counts<'a>, Repairs)>>,
+}
+
+/// Heaps the committer had to compute itself.
+#[derive(Default)]
+pub(super) struct Repairs {
+    /// A deferred option was worth the worker's answer.
+    pub(super) deferred: u64,
+    /// The worker was late.
+    pub(super) taken_over: u64,
+}
+
+impl<'a, C: Cell> Block<'a, C> {
+    /// A block from the table's end to `stop`, for `threads` workers.
+    pub(super) fn new(
+        solver: &'a SparseSolver,
+        split: Split,
+        (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
+        counts: Counts<'a>,
+        stop: usize,
+        threads: usize,
+    ) -> Block<'a, C> {
+        let room = stop - table.len();
+        let chunks = (4 * threads).clamp(4, MOST_AHEAD / CHUNK);
+        let front = Front {
+            heaps: AtomicUsize::new(table.len()),
+            rares: AtomicUsize::new(rare.len()),
+            bits: AtomicU32::new(*counts.bits),
+            too_wide: AtomicBool::new(false),
+        };
+        Block {
+            solver,
+            split,
+            next: CacheLine(AtomicUsize::new(table.len())),
+            table: Shelf::new(table, room),
+            rare: Shelf::new(rare, room),
+            rare_values: Shelf::new(rare_values, room),
+            stop,
+            slots: (0..chunks)
+                .map(|_| CacheLine(std::array::from_fn(|_| AtomicU64::new(EMPTY))))
+                .collect(),
+            front: CacheLine(front),
+            committer: CacheLine(Mutex::new((counts, Repairs::default()))),
+        }
+    }
+
+    /// Ends the block: the Vecs take what was committed. `false` when a
+    /// value did not fit the cell type (the heaps before it are kept).
+    pub(super) fn close(
+        self,
+        (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
+    ) -> (bool, Repairs) {
+        let front = self.front.0;
+        let rares = front.rares.into_inner();
+        self.table.close(table, front.heaps.into_inner());
+        self.rare.close(rare, rares);
+        self.rare_values.close(rare_values, rares);
+        let repairs = self
+            .committer
+            .0
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1;
+        (!front.too_wide.into_inner(), repairs)
+    }
+
+    /// How many heaps the slot ring holds: a worker never runs this far
+    /// ahead of the committed table.
+    fn ahead(&self) -> usize {
+        self.slots.len() * CHUNK
+    }
+
+    fn slot(&self, heap: usize) -> &AtomicU64 {
+        let at = heap % self.ahead();
+        &self.slots[at / CHUNK].0[at % CHUNK]
+    }
+
+    fn committed(&self) -> usize {
+        self.front.0.heaps.load(Ordering::Acquire)
+    }
+
+    fn too_wide(&self) -> bool {
+        self.front.0.too_wide.load(Ordering::Relaxed)
+    }
+
+    fn over(&self) -> bool {
+        self.too_wide() || self.committed() >= self.stop
+    }
+
+    /// The committed table and rare heaps, as a worker sees them now (see
+    /// [`Front`] for the order of the loads).
+    fn published(&self) -> (&[C], Rares<'_>) {
+        let front = &self.front.0;
+        let heaps = front.heaps.load(Ordering::Acquire);
+        let rares = front.rares.load(Ordering::Acquire);
+        let bits = front.bits.load(Ordering::Relaxed);
+        let rares = Rares {
+            split: self.split,
+            rare: self.rare.prefix(rares),
+            rare_values: self.rare_values.prefix(rares),
+            bits,
+        };
+        (self.table.prefix(heaps), rares)
+    }
+
+    /// One thread's share: claims chunks of heaps until none is left, then
+    /// helps commit until the block is done.
+    #[inline(always)]
+    pub(super) fn work(&self, scratch: &mut Scratch) {
+        loop {
+            let first = self.next.0.fetch_add(CHUNK, Ordering::Relaxed);
+            if first >= self.stop {
+                break;
+            }
+            let end = (first + CHUNK).min(self.stop);
+            if !self.wait_for_room(end - 1, scratch) {
+                return;
+            }
+            for j in first..end {
+                let (table, rares) = self.published();
+                if j < table.len() {
+                    // Taken over while this thread waited.
+                    continue;
+                }
+                let value = self
+                    .solver
+                    .value_in::<C, true>(j, View::full(table), &rares, scratch)
+                    .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"));
+                let answer = Answer {
+                    heap: j,
+                    short: j - table.len(),
+                    value,
+                };
+                if let Some(word) = answer.pack() {
+                    // A newer heap's answer in the slot stays.
+                    let _ =
+                        self.slot(j)
+                            .fetch_update(Ordering::Release, Ordering::Relaxed, |old| {
+                                let newer = Answer::unpack(old).is_some_and(|a| a.heap > j);
+                                (!newer).then_some(word)
+                            });
+                }
+            }
+            self.commit(scratch, false);
+        }
+        let mut spins = 0u32;
+        while !self.over() {
+            spins = self.idle(spins, scratch);
+        }
+    }
+
+    /// Waits until heap `j` is within reach of the committed table,
+    /// committing (and taking over the front heap) meanwhile. `false` when
+    /// the block ended early.
+    #[inline(always)]
+    fn wait_for_room(&self, j: usize, scratch: &mut Scratch) -> bool {
+        let mut spins = 0u32;
+        while j >= self.committed() + self.ahead() {
+            if self.too_wide() {
+                return false;
+            }
+            spins = self.idle(spins, scratch);
+        }
+        !self.too_wide()
+    }
+
+    /// One round of waiting: commits what is ready, and after
+    /// [`STEAL_AFTER_SPINS`] rounds without progress takes over the heap
+    /// at the front. Returns the new count of rounds.
+    #[inline(always)]
+    fn idle(&self, spins: u32, scratch: &mut Scratch) -> u32 {
+        let front = self.committed();
+        let steal = spins >= STEAL_AFTER_SPINS;
+        self.commit(scratch, steal);
+        if self.committed() != front {
+            return 0;
+        }
+        if spins < STEAL_AFTER_SPINS {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+        spins.saturating_add(1)
+    }
+
+    /// Commits every answer ready at the front of the table, in order, if
+    /// no other thread is committing; with `steal`, computes the front heap
+    /// itself when its answer is not there. Publishes once, at the end.
+    #[inline(always)]
+    fn commit(&self, scratch: &mut Scratch, mut steal: bool) {
+        let Ok(mut guard) = self.committer.0.try_lock() else {
+            return;
+        };
+        let (counts, repairs) = &mut *guard;
+        let front = &self.front.0;
+        let start = front.heaps.load(Ordering::Relaxed);
+        let mut n = start;
+        let mut rares = front.rares.load(Ordering::Relaxed);
+        let mut too_wide = false;
+        while n < self.stop {
+            let answer =
+                Answer::unpack(self.slot(n).load(Ordering::Acquire)).filter(|a| a.heap == n);
+            // The committer wrote every heap below `n` itself.
+            let table = self.table.prefix(n);
+            let value = match answer {
+                Some(a) if !self.deferred_worth(n, n - a.short, table, a.value) => a.value,
+                Some(_) => {
+                    repairs.deferred += 1;
+                    self.whole(n, table, rares, *counts.bits, scratch)
+                }
+                None if steal => {
+                    steal = false;
+                    repairs.taken_over += 1;
+                    self.whole(n, table, rares, *counts.bits, scratch)
+                }
+                None => break,
+            };
+            if value >= C::LIMIT {
+                too_wide = true;
+                break;
+            }
+            self.table.write(n, C::new(value));
+            count_value(counts.histogram, counts.bits, n, value);
+            if n > 0 && self.split.is_rare(n, value) {
+                self.rare.write(rares, n);
+                self.rare_values.write(rares, value);
+                rares += 1;
+            }
+            n += 1;
+        }
+        if too_wide {
+            front.too_wide.store(true, Ordering::Relaxed);
+        }
+        if n > start {
+            front.bits.store(*counts.bits, Ordering::Relaxed);
+            front.rares.store(rares, Ordering::Release);
+            front.heaps.store(n, Ordering::Release);
+        }
+    }
+
+    /// `g(n)` from the whole table below it, with `rares` rare heaps and
+    /// every value below `2^bits`.
+    fn whole(&self, n: usize, table: &[C], rares: usize, bits: u32, scratch: &mut Scratch) -> u32 {
+        let rares = Rares {
+            split: self.split,
+            rare: self.rare.prefix(rares),
+            rare_values: self.rare_values.prefix(rares),
+            bits,
+        };
+        self.solver
+            .value_in::<C, false>(n, View::full(table), &rares, scratch)
+            .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"))
+    }
+
+    /// Whether an option of heap `n` with a part at or past `from` (the
+    /// ones a worker with `from` heaps of table left out) is worth `v`;
+    /// `table` holds heaps `0..n`.
+    fn deferred_worth(&self, n: usize, from: usize, table: &[C], v: u32) -> bool {
+        let solver = self.solver;
+        let take = solver
+            .takes
+            .iter()
+            .any(|&(t, _, one)| one && n > t && n - t >= from && table[n - t].get() == v);
+        take || solver.splits.iter().any(|&(t, unequal)| {
+            let Some(rest) = n.checked_sub(t).filter(|&r| r >= 2) else {
+                return false;
+            };
+            let pairs = if unequal { (rest - 1) / 2 } else { rest / 2 };
+            let last = pairs.min(rest.saturating_sub(from));
+            (1..=last).any(|a| (table[a] ^ table[rest - a]).get() == v)
+        })
+    }
+}
+
+/// Decides, block by block, whether a run computes heaps on several
+/// threads: it tries them when heaps are expensive, keeps them while a
+/// block on several threads costs less than 4/5 of the last one on one,
+/// and otherwise (the other cores busy, say) waits 1, 2, 4, ... up to
+/// [`MAX_BACKOFF`] blocks before trying again. A win halves the wait
+/// rather than forgetting it: on a loaded machine block timings scatter by
+/// a third, and one lucky block must not restart the tries. On two quiet
+/// cores a parallel block costs about 0.55 of a single one, well inside
+/// the margin.
+#[derive(Default)]
+pub(super) struct Advisor {
+    /// Nanoseconds per heap of the last block computed on one thread.
+    single: u128,
+    /// Blocks to compute on one thread before the next try.
+    wait: u32,
+    /// The wait after the next failed try.
+    backoff: u32,
+}
+
+/// [`Advisor`] tries several threads above this many nanoseconds per heap.
+pub(super) const PARALLEL_FROM_NANOS: u128 = 400;
+
+/// The most blocks [`Advisor`] computes on one thread before it tries
+/// several again: a failed try beside a busy process costs a few
+/// scheduler time slices, so there the tries thin out.
+const MAX_BACKOFF: u32 = 1024;
+
+impl Advisor {
+    /// Whether the next block runs on several threads, given how the last
+    /// one ran (`parallel`) and what it cost per heap.
+    pub(super) fn parallel_next(&mut self, parallel: bool, per_heap: u128) -> bool {
+        if parallel {
+            if per_heap.saturating_mul(5) < self.single.saturating_mul(4) {
+                self.backoff /= 2;
+                return true;
+            }
+            self.backoff = (2 * self.backoff).clamp(1, MAX_BACKOFF);
+            self.wait = self.backoff;
+            return false;
+        }
+        self.single = per_heap;
+        if self.wait > 0 {
+            self.wait -= 1;
+            return false;
+        }
+        per_heap >= PARALLEL_FROM_NANOS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Advisor, Answer, PARALLEL_FROM_NANOS};
+
+    #[test]
+    fn the_advisor_tries_threads_on_expensive_heaps_and_backs_off_when_slower() {
+        let mut advisor = Advisor::default();
+        let (cheap, dear) = (PARALLEL_FROM_NANOS / 2, PARALLEL_FROM_NANOS * 4);
+        assert!(
+            !advisor.parallel_next(false, cheap),
+            "cheap heaps stay on one"
+        );
+        assert!(
+            advisor.parallel_next(false, dear),
+            "expensive heaps go parallel"
+        );
+        assert!(
+            advisor.parallel_next(true, dear / 2),
+            "a faster parallel block keeps going"
+        );
+        // A parallel block slower than the single one: one thread for one
+        // block, then two, then four, ...
+        assert!(!advisor.parallel_next(true, dear * 2));
+        assert!(!advisor.parallel_next(false, dear));
+        assert!(advisor.parallel_next(false, dear));
+        assert!(!advisor.parallel_next(true, dear * 2));
+        for _ in 0..2 {
+            assert!(!advisor.parallel_next(false, dear));
+        }
+        assert!(advisor.parallel_next(false, dear));
+    }
+
+    #[test]
+    fn answers_pack_into_one_word_and_back() {
+        for answer in [
+            Answer {
+                heap: 0,
+                short: 0,
+                value: 0,
+            },
+            Answer {
+                heap: (1 << 37) - 1,
+                short: 1023,
+                value: 1 << 16,
+            },
+            Answer {
+                heap: 123_456_789,
+                short: 3,
+                value: 300,
+            },
+        ] {
+            let word = answer.pack().expect("fits");
+            assert_eq!(Answer::unpack(word), Some(answer));
+        }
+        assert_eq!(
+            Answer {
+                heap: 1 << 37,
+                short: 0,
+                value: 0
+            }
+            .pack(),
+            None
+        );
+        assert_eq!(
+            Answer {
+                heap: 1,
+                short: 1024,
+                value: 0
+            }
+            .pack(),
+            None
+        );
+        assert_eq!(Answer::unpack(super::EMPTY), None);
+    }
+}
