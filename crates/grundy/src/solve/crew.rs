@@ -73,7 +73,7 @@ const MOST_AHEAD: usize = 1 << 9;
 /// chunk rather than once a heap, at the price of a table a few heaps
 /// shorter for each heap. (Claimed a heap at a time, the slot store and
 /// the lock were the hottest instructions outside the gather and scan in
-/// a profile of Grundy's game on two threads, which took 72% more CPU
+/// a profile of Grundy's game on two threads, which took a third more CPU
 /// time than one thread for the same heaps.)
 const CHUNK: usize = 8;
 /// No answer in the slot yet.
