@@ -3,8 +3,8 @@
 
 use grundy::BigUint;
 use grundy::analysis::{
-    Arithmetic, Histogram, HistogramSource, Limits, TupleBudget, Tuples, count_copies,
-    count_ordered, count_tuples, formula_histogram, value_histogram,
+    Arithmetic, ByFormula, Formula, Histogram, HistogramSource, Limits, TupleBudget, Tuples,
+    count_copies, count_ordered, count_tuples, formula_histogram, range_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 use proptest::prelude::*;
@@ -223,7 +223,8 @@ fn formula_counts_past_the_table_equal_the_tabulated_counts() {
             to: Some(3000),
             ..Limits::default()
         };
-        let by_formula = formula_histogram(&game, 5, 20_000, &TableSolver::new(), &limits).unwrap();
+        let by_formula =
+            formula_histogram(&game, 5, 20_000, &TableSolver::new(), &limits, None).unwrap();
         let tabulated = histogram(&game, 5, 20_000);
         assert_eq!(by_formula.counts, tabulated.counts, "{spec}");
         match &by_formula.source {
@@ -236,6 +237,89 @@ fn formula_counts_past_the_table_equal_the_tabulated_counts() {
                 assert_eq!(*verified_to, 3000);
             }
             other => panic!("{spec}: counted {other:?}"),
+        }
+    }
+}
+
+/// A formula the user writes is checked on every computed heap of the
+/// range from its first heap on, and counts the rest: `proper-divisors`'
+/// `ctz(n)` and subtraction {1, 2}'s `n mod 3` (also as a block) give the
+/// tabulated counts; Kayles' period, written by hand,
+/// is proven by its proven period; a wrong formula is refused at the
+/// first heap where it fails.
+#[test]
+fn a_formula_the_user_writes_is_checked_then_counts() {
+    let solver = TableSolver::new();
+    let limits = Limits {
+        to: Some(3000),
+        ..Limits::default()
+    };
+    for (spec, text) in [
+        ("proper-divisors", "g(n) = ctz(n)"),
+        ("sub(1,2)", "n mod 3"),
+        ("sub(1,2)", "[0 1 2][n mod 3]"),
+    ] {
+        let game: HeapGame = spec.parse().unwrap();
+        let formula: Formula = text.parse().unwrap();
+        let given = ByFormula::Given(formula.clone());
+        let counted = range_histogram(&game, 5, 20_000, &solver, &limits, &given).unwrap();
+        assert_eq!(counted.counts, histogram(&game, 5, 20_000).counts, "{spec}");
+        assert_eq!(
+            counted.source,
+            HistogramSource::Formula {
+                formula: formula.to_string(),
+                verified_to: 3000,
+                proven: spec == "sub(1,2)",
+            },
+            "{spec}: a subtraction game's period is proven, the divisor game's is not"
+        );
+        // Within the table, the counts are the table's, and still checked.
+        let within = range_histogram(&game, 1, 100, &solver, &limits, &given).unwrap();
+        assert_eq!(within.source, HistogramSource::Tabulated);
+        assert_eq!(within.counts, histogram(&game, 1, 100).counts);
+    }
+    // Kayles, period 12 from heap 71 (Guy and Smith 1956), counted to
+    // 10^18 by the formula and proven by the proven period.
+    let kayles: HeapGame = "kayles".parse().unwrap();
+    let formula: Formula = "[4 1 2 8 1 4 7 2 1 8 2 7][(n - 72) mod 12]"
+        .parse()
+        .unwrap();
+    let by_period = histogram(&kayles, 1, 1_000_000_000_000_000_000);
+    let by_formula = range_histogram(
+        &kayles,
+        1,
+        1_000_000_000_000_000_000,
+        &solver,
+        &limits,
+        &ByFormula::Given(formula),
+    )
+    .unwrap();
+    assert_eq!(by_formula.counts, by_period.counts);
+    assert!(matches!(
+        by_formula.source,
+        HistogramSource::Formula { proven: true, .. }
+    ));
+    // Wrong formulas: the first heap where each fails, from the range's
+    // first heap or the formula's own.
+    for (spec, text, from, heap) in [
+        ("proper-divisors", "ctz(n) + 1", 1, 1),
+        ("proper-divisors", "[1 0 1 0][n mod 4]", 1, 4),
+        ("sub(1,2)", "n mod 4", 0, 3),
+        ("sub(1,2)", "[0 1 2][(n - 10) mod 3]", 0, 10),
+        (
+            "sub(1,2)",
+            "[0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 1][n mod 19]",
+            0,
+            18,
+        ),
+    ] {
+        let game: HeapGame = spec.parse().unwrap();
+        let given = ByFormula::Given(text.parse().unwrap());
+        match range_histogram(&game, from, 1_000_000, &solver, &limits, &given) {
+            Err(grundy::Error::FormulaRefuted { heap: found, .. }) => {
+                assert_eq!(found, heap, "{spec}: {text}")
+            }
+            other => panic!("{spec}: {text}: {other:?}"),
         }
     }
 }

@@ -61,26 +61,31 @@ pub enum Formula {
 }
 
 impl Formula {
-    /// The value the formula gives at heap `n`.
+    /// The value the formula gives at heap `n`: `None` where it says
+    /// nothing (`ctz(0)`) or its value passes `u64::MAX` (a formula the user
+    /// writes may have any parameters; a divisor or modulus of 0, which no
+    /// parse produces, says nothing either).
     pub fn eval(&self, n: u64) -> Option<u64> {
         match self {
             Formula::Constant(c) => Some(*c),
-            Formula::Linear { divisor, offset } => Some(n / divisor + offset),
-            Formula::Modulo(k) => Some(n % k),
+            Formula::Linear { divisor, offset } => n.checked_div(*divisor)?.checked_add(*offset),
+            Formula::Modulo(k) => n.checked_rem(*k),
             Formula::PopcountParity { inverted } => {
                 Some(u64::from(n.count_ones() % 2 == 1) ^ u64::from(*inverted))
             }
             Formula::Popcount => Some(u64::from(n.count_ones())),
             Formula::TrailingZeros { offset } => {
-                (n > 0).then(|| u64::from(n.trailing_zeros()) + offset)
+                (n > 0).then_some(())?;
+                u64::from(n.trailing_zeros()).checked_add(*offset)
             }
-            Formula::OdiousNumbers { evil } => {
-                Some(2 * n + (u64::from(n.count_ones() % 2 == 1) ^ u64::from(*evil)))
-            }
+            Formula::OdiousNumbers { evil } => n
+                .checked_mul(2)?
+                .checked_add(u64::from(n.count_ones() % 2 == 1) ^ u64::from(*evil)),
             Formula::Periodic { preperiod, block } => {
                 // Before the pre-period, the period extended backwards.
-                let offset = (i128::from(n) - *preperiod as i128).rem_euclid(block.len() as i128);
-                Some(block[offset as usize])
+                let offset =
+                    (i128::from(n) - *preperiod as i128).checked_rem_euclid(block.len() as i128)?;
+                block.get(offset as usize).copied()
             }
             Formula::ArithmeticPeriodic {
                 preperiod,
@@ -89,10 +94,23 @@ impl Formula {
             } => {
                 let p = block.len() as i128;
                 let offset = i128::from(n) - *preperiod as i128;
-                let value = i128::from(block[offset.rem_euclid(p) as usize])
-                    + i128::from(*saltus) * offset.div_euclid(p);
+                let steps = i128::from(*saltus).checked_mul(offset.checked_div_euclid(p)?)?;
+                let first = *block.get(offset.checked_rem_euclid(p)? as usize)?;
+                let value = i128::from(first).checked_add(steps)?;
                 u64::try_from(value).ok()
             }
+        }
+    }
+
+    /// The first heap the formula is stated for: the pre-period of a
+    /// periodic block, heap 1 for `ctz(n)` (undefined at 0), else heap 0.
+    pub fn first_heap(&self) -> u64 {
+        match self {
+            Formula::Periodic { preperiod, .. } | Formula::ArithmeticPeriodic { preperiod, .. } => {
+                *preperiod as u64
+            }
+            Formula::TrailingZeros { .. } => 1,
+            _ => 0,
         }
     }
 
@@ -169,7 +187,7 @@ impl Formula {
                 Formula::TrailingZeros { offset } => {
                     for k in 0..64 {
                         let c = (x >> k) - (x >> k >> 1);
-                        put(k + offset, u128::from(c))?;
+                        put(offset.saturating_add(k), u128::from(c))?;
                     }
                 }
                 Formula::Periodic { preperiod, block } => {
