@@ -137,6 +137,107 @@ proptest! {
     }
 }
 
+/// A random heap rule: a subtraction set, or a take-and-break code of up
+/// to three hexadecimal digits (splitting into up to three heaps).
+fn random_rule() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::btree_set(1u8..10, 1..4).prop_map(|set| {
+            let set: Vec<String> = set.iter().map(u8::to_string).collect();
+            format!("sub({})", set.join(","))
+        }),
+        (prop::collection::vec(0u8..16, 0..3), 1u8..16).prop_map(|(digits, last)| {
+            let digits: String = digits
+                .iter()
+                .chain([&last])
+                .map(|d| format!("{d:x}"))
+                .collect();
+            format!("0.{digits}")
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Every count mode of `grundy count` (through `session::count`, the
+    /// one way in): K = 1..6 heaps of a small range of a random rule,
+    /// ordered, ordered-distinct, unordered and distinct, exact and modulo
+    /// m, each nim-sum's count against plain enumeration of every tuple.
+    #[test]
+    fn every_count_mode_of_random_rules_agrees_with_enumeration(
+        spec in random_rule(),
+        from in 0u64..4,
+        len in 0u64..6,
+        k in 1u64..=6,
+        m in prop_oneof![Just(1u64), Just(2), Just(6), Just(7), Just(1_000_000_007)],
+    ) {
+        use grundy::session::{CountAnswer, CountEnd, CountQuery, Counted, count};
+        let to = from + len;
+        let game: HeapGame = spec.parse().unwrap();
+        let g = values(&game, to);
+        let orders = [Tuples::Ordered, Tuples::OrderedDistinct, Tuples::Unordered, Tuples::Distinct];
+        // Every ordered tuple once, into the orders it belongs to.
+        let mut expected = vec![vec![0u64; 256]; orders.len()];
+        let mut tuple = vec![from as usize; k as usize];
+        'tuples: loop {
+            let nim_sum = tuple.iter().fold(0, |x, &h| x ^ g[h]) as usize;
+            let rising = tuple.windows(2).all(|w| w[0] <= w[1]);
+            let strictly = tuple.windows(2).all(|w| w[0] < w[1]);
+            let different = tuple.iter().enumerate().all(|(i, a)| !tuple[i + 1..].contains(a));
+            for (slot, counted) in [true, different, rising, strictly].into_iter().enumerate() {
+                expected[slot][nim_sum] += u64::from(counted);
+            }
+            for heap in tuple.iter_mut() {
+                if *heap < to as usize {
+                    *heap += 1;
+                    continue 'tuples;
+                }
+                *heap = from as usize;
+            }
+            break;
+        }
+        let counted = Counted::from_spec(&spec.parse().unwrap(), &Default::default()).unwrap();
+        for (order, expected) in orders.into_iter().zip(&expected) {
+            for modulus in [None, Some(m)] {
+                let query = CountQuery {
+                    from,
+                    to: Some(CountEnd::Last(to)),
+                    heaps: Some(k),
+                    order,
+                    modulus,
+                    all: true,
+                    ..CountQuery::default()
+                };
+                let answer = count(&spec, &counted, &query, &TableSolver::new(), &mut |_| true).unwrap();
+                let CountAnswer::Positions(report) = answer else {
+                    panic!("{spec}: positions of heaps are counted by nim-sum");
+                };
+                let reduce = |c: u64| modulus.map_or(c, |m| c % m);
+                let listed: Vec<(usize, String)> = report
+                    .by_nim_sum
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(s, c)| (s, c.to_string()))
+                    .filter(|(_, c)| c != "0")
+                    .collect();
+                let wanted: Vec<(usize, String)> = expected
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &c)| (s, reduce(c).to_string()))
+                    .filter(|(_, c)| c != "0")
+                    .collect();
+                let what = format!("{spec} {from}..={to} k={k} {order:?} mod {modulus:?}");
+                prop_assert_eq!(listed, wanted, "{}", what);
+                let total: u64 = expected.iter().sum();
+                prop_assert_eq!(report.total.to_string(), reduce(total).to_string(), "{}", what);
+                prop_assert_eq!(report.p_positions.to_string(), reduce(expected[0]).to_string(), "{}", what);
+                let n = total - expected[0];
+                prop_assert_eq!(report.n_positions.to_string(), reduce(n).to_string(), "{}", what);
+            }
+        }
+    }
+}
+
 #[test]
 fn many_copies_by_squaring_equal_repeated_convolution() {
     let game: HeapGame = "kayles".parse().unwrap();
