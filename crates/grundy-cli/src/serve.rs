@@ -12,7 +12,8 @@
 //!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
 //!   `nim_sum`, `all`, `by_formula` (`true` for the formula `guess` finds,
 //!   or a formula to check and count by); sizes written as on the command line,
-//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives;
+//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives; with
+//!   `format=text`, the text `grundy count` prints (the page's count form);
 //! - `POST /api/position {game, heaps}`: a sum of heaps explained — each
 //!   heap's options with their values and the mex, the nim-sum, the
 //!   winning moves;
@@ -552,6 +553,19 @@ struct CountRequest {
     all: bool,
     /// `true` (the formula `guess` finds), `false`, or a formula.
     by_formula: Option<String>,
+    /// `json` (the default) or `text`: the report as `grundy count`
+    /// prints it, for the page's count form.
+    #[serde(default)]
+    format: CountFormat,
+}
+
+/// How `/api/count` answers.
+#[derive(Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum CountFormat {
+    #[default]
+    Json,
+    Text,
 }
 
 /// The most heaps of a position an exact count takes: its numbers have
@@ -620,7 +634,18 @@ async fn count(query: Result<Query<CountRequest>, QueryRejection>) -> Response {
         Ok(Query(request)) => request,
         Err(e) => return unreadable(e.status(), e.body_text()),
     };
+    let format = request.format;
     match blocking(move || counted(&request)).await {
+        Ok(answer) if format == CountFormat::Text => {
+            // The text `grundy count` prints: the one rendering, output.rs's.
+            let mut text = Vec::new();
+            match crate::output::Render::text(&answer, &mut text) {
+                Ok(()) => {
+                    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+                }
+                Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+            }
+        }
         Ok(answer) => Json(answer).into_response(),
         Err(error) => error.into_response(),
     }
@@ -964,6 +989,15 @@ mod tests {
         assert_eq!(by_formula["by_formula"]["formula"], "g(n) = n mod 3");
         assert_eq!(by_formula["by_formula"]["proven"], true);
         assert_eq!(by_formula["p_positions"], "333333333333333333");
+        // The page's form asks for the text `grundy count` prints.
+        let (status, kind, text) = get("/api/count?game=kayles&to=1e18&format=text");
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert!(
+            text.starts_with("kayles, heaps 1..=1000000000000000000: ")
+                && text.contains("through the proven period 12 from heap 71"),
+            "{text}"
+        );
     }
 
     /// What `/api/count` refuses, each with a JSON error and 400.
