@@ -643,7 +643,9 @@ pub struct CountArgs {
     /// The most machine-word operations a count of several heaps may take
     /// (the default, 10^9, is about ten seconds on one core; an exact count
     /// of many heaps costs a word per digit of its numbers at every step, a
-    /// count modulo a prime one).
+    /// count modulo a prime one); also the most a table of coins of
+    /// `turn(K)` or `turn(=K)` may take (rules without a closed form for
+    /// K >= 4, whose values grow like a power of the coin).
     #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
     pub work_limit: u64,
     /// For ranges past 2^22 heaps: the largest heap computed to prove the

@@ -215,6 +215,7 @@ fn count_coins<'py>(
             rows,
             arithmetic,
             grundy::solve::DEFAULT_TABLE_LIMIT,
+            TupleBudget::default().work,
             progress,
         )
     })?;

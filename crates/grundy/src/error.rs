@@ -288,6 +288,21 @@ pub enum Error {
         checked_to: u64,
     },
 
+    /// A computation would take more machine-word operations than allowed.
+    #[error(
+        "{what} takes at least {:.1e} machine-word operations, past the limit of {:.1e}",
+        *at_least as f64,
+        *limit as f64
+    )]
+    WorkLimit {
+        /// What was computed.
+        what: String,
+        /// The operations it takes at least.
+        at_least: u128,
+        /// The limit.
+        limit: u64,
+    },
+
     /// A range of heaps cannot be counted as asked.
     #[error("{reason}")]
     InvalidRange {

@@ -369,6 +369,7 @@ fn grid_counts_equal_the_positions_listed_for_every_nim_sum() {
                     rows as u64,
                     arithmetic,
                     LIMIT,
+                    u64::MAX,
                     &mut |_| true,
                 )
                 .unwrap();
@@ -439,6 +440,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         side,
         Arithmetic::Modulo(p),
         LIMIT,
+        u64::MAX,
         &mut |_| true,
     )
     .unwrap();
@@ -464,6 +466,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         1,
         Arithmetic::Modulo(p),
         LIMIT,
+        u64::MAX,
         &mut |_| true,
     )
     .unwrap();
@@ -511,7 +514,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         }
         let to = (computed + 10_000) as u64;
         assert!(to > COIN_PERIOD_FIRST);
-        let (span, by) = r.value_span(to, LIMIT, &mut |_| true).unwrap();
+        let (span, by) = r.value_span(to, LIMIT, u64::MAX, &mut |_| true).unwrap();
         assert!(matches!(by, ValuesBy::Period { .. }), "{spec}: {by:?}");
         let mut direct = XorBasis::new();
         for v in &table[1..=to as usize] {
@@ -528,6 +531,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         side,
         Arithmetic::Modulo(p),
         LIMIT,
+        u64::MAX,
         &mut |_| true,
     )
     .unwrap();
@@ -553,6 +557,7 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
             rows,
             arithmetic,
             LIMIT,
+            u64::MAX,
             &mut |_| true,
         )
     };
@@ -563,6 +568,32 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
         count("ruler", Some("grunt"), 3, 1_000_000_000_000, modulo),
         Err(Error::TableTooLarge { .. })
     ));
+    // turn(4) has no closed form (its values are a lexicode, growing like
+    // a power of the coin): a table of 10^5 coins is refused within a
+    // budget of 10^9 word operations as soon as it is sure to pass it,
+    // while 100 coins fit and count as the direct span says.
+    let turn4 = rule("turn(4)");
+    let within =
+        |coins, work| count_grid(&turn4, None, coins, 1, modulo, LIMIT, work, &mut |_| true);
+    match within(100_000, 1_000_000_000) {
+        Err(error @ Error::WorkLimit { .. }) => {
+            let message = error.to_string();
+            assert!(
+                message.contains("a table of turn(4) to coin 100000"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let table = turn4.table(100, &[], LIMIT).unwrap();
+    let mut direct = grundy::nim_field::XorBasis::new();
+    for v in &table.values[1..] {
+        direct.insert(u64::from(v.get()));
+    }
+    assert_eq!(
+        within(100, 1_000_000_000).unwrap().span.rank(),
+        direct.rank()
+    );
     // Exact counts stop at EXACT_GRID_CELLS coins, whatever the rules.
     let side = 1 << 11;
     assert!(u128::from(side) * u128::from(side) > EXACT_GRID_CELLS);

@@ -357,6 +357,7 @@ fn count_coins(
         rows,
         arithmetic,
         solver.memory_limit(),
+        query.budget.work,
         progress,
     )?;
     let rule = match rows_rule {
