@@ -594,6 +594,21 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
         within(100, 1_000_000_000).unwrap().span.rank(),
         direct.rank()
     );
+    // Its bitsets grow with its values, past the 2 bits a coin of the
+    // other rules: the memory limit holds as they grow.
+    assert!(matches!(
+        count_grid(
+            &turn4,
+            None,
+            1000,
+            1,
+            modulo,
+            1 << 16,
+            u64::MAX,
+            &mut |_| true
+        ),
+        Err(Error::TableTooLarge { .. })
+    ));
     // Exact counts stop at EXACT_GRID_CELLS coins, whatever the rules.
     let side = 1 << 11;
     assert!(u128::from(side) * u128::from(side) > EXACT_GRID_CELLS);
