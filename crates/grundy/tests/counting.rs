@@ -379,6 +379,14 @@ fn a_formula_the_user_writes_is_checked_then_counts() {
         assert_eq!(within.source, HistogramSource::Tabulated);
         assert_eq!(within.counts, histogram(&game, 1, 100).counts);
     }
+    // Growing values are listed one by one, within the values' cap: Nim's
+    // g(n) = n, and the same as an arithmetic-periodic block.
+    let nim: HeapGame = "nim".parse().unwrap();
+    for text in ["n", "[0 1][n mod 2] + 2 * floor(n / 2)", "floor(n / 1)"] {
+        let given = ByFormula::Given(text.parse().unwrap());
+        let counted = range_histogram(&nim, 5, 200_000, &solver, &limits, &given).unwrap();
+        assert_eq!(counted.counts, histogram(&nim, 5, 200_000).counts, "{text}");
+    }
     // Kayles, period 12 from heap 71 (Guy and Smith 1956), counted to
     // 10^18 by the formula and proven by the proven period.
     let kayles: HeapGame = "kayles".parse().unwrap();
