@@ -18,7 +18,8 @@ mod sweep;
 mod values;
 
 use grundy::analysis::{
-    ByFormula, Certificate, Histogram, TupleBudget, Tuples, count_grid, count_ordered, count_tuples,
+    ByFormula, Certificate, Histogram, TableBudget, TupleBudget, Tuples, count_grid, count_ordered,
+    count_tuples,
 };
 use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
@@ -214,8 +215,10 @@ fn count_coins<'py>(
             columns,
             rows,
             arithmetic,
-            grundy::solve::DEFAULT_TABLE_LIMIT,
-            TupleBudget::default().work,
+            TableBudget {
+                memory: grundy::solve::DEFAULT_TABLE_LIMIT,
+                work: TupleBudget::default().work,
+            },
             progress,
         )
     })?;

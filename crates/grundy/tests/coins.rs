@@ -10,6 +10,12 @@ use common::testdata;
 
 const LIMIT: u64 = 1 << 30;
 
+/// The tables of a grid count within [`LIMIT`] bytes, with no work limit.
+const UNLIMITED: grundy::analysis::TableBudget = grundy::analysis::TableBudget {
+    memory: LIMIT,
+    work: u64::MAX,
+};
+
 fn rule(spec: &str) -> CoinRule {
     spec.parse().unwrap()
 }
@@ -368,8 +374,7 @@ fn grid_counts_equal_the_positions_listed_for_every_nim_sum() {
                     columns as u64,
                     rows as u64,
                     arithmetic,
-                    LIMIT,
-                    u64::MAX,
+                    UNLIMITED,
                     &mut |_| true,
                 )
                 .unwrap();
@@ -439,8 +444,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         side,
         side,
         Arithmetic::Modulo(p),
-        LIMIT,
-        u64::MAX,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -465,8 +469,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         1_000_000_000_000_000_000,
         1,
         Arithmetic::Modulo(p),
-        LIMIT,
-        u64::MAX,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -530,8 +533,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         side,
         side,
         Arithmetic::Modulo(p),
-        LIMIT,
-        u64::MAX,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -548,7 +550,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
 #[test]
 fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     use grundy::Error;
-    use grundy::analysis::{Arithmetic, EXACT_GRID_CELLS, count_grid};
+    use grundy::analysis::{Arithmetic, EXACT_GRID_CELLS, TableBudget, count_grid};
     let count = |columns_rule: &str, rows_rule: Option<&str>, columns, rows, arithmetic| {
         count_grid(
             &rule(columns_rule),
@@ -556,8 +558,7 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
             columns,
             rows,
             arithmetic,
-            LIMIT,
-            u64::MAX,
+            UNLIMITED,
             &mut |_| true,
         )
     };
@@ -573,8 +574,20 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     // budget of 10^9 word operations as soon as it is sure to pass it,
     // while 100 coins fit and count as the direct span says.
     let turn4 = rule("turn(4)");
-    let within =
-        |coins, work| count_grid(&turn4, None, coins, 1, modulo, LIMIT, work, &mut |_| true);
+    let within = |coins, work| {
+        count_grid(
+            &turn4,
+            None,
+            coins,
+            1,
+            modulo,
+            TableBudget {
+                memory: LIMIT,
+                work,
+            },
+            &mut |_| true,
+        )
+    };
     match within(100_000, 1_000_000_000) {
         Err(error @ Error::WorkLimit { .. }) => {
             let message = error.to_string();
@@ -603,8 +616,10 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
             1000,
             1,
             modulo,
-            1 << 16,
-            u64::MAX,
+            TableBudget {
+                memory: 1 << 16,
+                work: u64::MAX,
+            },
             &mut |_| true
         ),
         Err(Error::TableTooLarge { .. })

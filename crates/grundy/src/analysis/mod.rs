@@ -31,7 +31,7 @@ pub use count::{
     count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, range_histogram,
     value_histogram,
 };
-pub use grid_count::{EXACT_GRID_CELLS, GridCounts, count_grid};
+pub use grid_count::{EXACT_GRID_CELLS, GridCounts, TableBudget, count_grid};
 pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};

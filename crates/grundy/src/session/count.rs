@@ -17,8 +17,8 @@ use serde::Serialize;
 
 use super::HeapRules;
 use crate::analysis::{
-    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, TupleBudget, Tuples, count_grid,
-    count_ordered, count_tuples, pair_histogram, range_histogram,
+    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, TableBudget, TupleBudget, Tuples,
+    count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
 };
 use crate::report::{
     CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
@@ -356,8 +356,10 @@ fn count_coins(
         columns,
         rows,
         arithmetic,
-        solver.memory_limit(),
-        query.budget.work,
+        TableBudget {
+            memory: solver.memory_limit(),
+            work: query.budget.work,
+        },
         progress,
     )?;
     let rule = match rows_rule {
