@@ -631,7 +631,7 @@ pub struct CountArgs {
     pub ranges: Vec<String>,
     /// Count the moves of the sum of these heaps (GAME:H for another game)
     /// by the value they reach, and its winning moves.
-    #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps"])]
+    #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps", "by_formula", "formula"])]
     pub moves: Vec<String>,
     /// Count modulo M instead of exactly (written like every size:
     /// `1000000007`, `1e9`, `2^61`).
