@@ -277,7 +277,10 @@ impl Game {
     /// the first heap where it fails). The report's `by_formula` then says
     /// which, the last heap it was verified on, and whether it is `proven`
     /// (else a conjecture past that heap).
-    #[pyo3(signature = (to, *, start = 1, max = None, by_formula = FormulaArg::Flag(false)))]
+    #[pyo3(
+        signature = (to, *, start = 1, max = None, by_formula = FormulaArg::Flag(false)),
+        text_signature = "(self, /, to, *, start=1, max=None, by_formula=False)"
+    )]
     fn count_heaps<'py>(
         &self,
         py: Python<'py>,
