@@ -624,14 +624,14 @@ pub struct CountArgs {
     /// count` lines (Rogalski's published histograms) or a table of values
     /// (one heap's value after another); with --heaps K, positions of K
     /// such heaps.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "ranges", "moves", "to", "from", "by_formula"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "ranges", "moves", "to", "from", "by_formula", "formula"])]
     pub histogram: Option<std::path::PathBuf>,
     /// One heap from each range, in order: GAME:FROM..TO (repeat the option).
     #[arg(long = "range", value_name = "GAME:FROM..TO", conflicts_with_all = ["heaps", "moves", "to"])]
     pub ranges: Vec<String>,
     /// Count the moves of the sum of these heaps (GAME:H for another game)
     /// by the value they reach, and its winning moves.
-    #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps"])]
+    #[arg(long, value_name = "HEAP", num_args = 1.., conflicts_with_all = ["to", "heaps", "by_formula", "formula"])]
     pub moves: Vec<String>,
     /// Count modulo M instead of exactly (written like every size:
     /// `1000000007`, `1e9`, `2^61`).
@@ -643,11 +643,14 @@ pub struct CountArgs {
     /// The most machine-word operations a count of several heaps may take
     /// (the default, 10^9, is about ten seconds on one core; an exact count
     /// of many heaps costs a word per digit of its numbers at every step, a
-    /// count modulo a prime one).
+    /// count modulo a prime one); also the most a table of coins of
+    /// `turn(K)` or `turn(=K)` may take (rules without a closed form for
+    /// K >= 4, whose values grow like a power of the coin).
     #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
     pub work_limit: u64,
     /// For ranges past 2^22 heaps: the largest heap computed to prove the
-    /// period (default 2^17).
+    /// period (default 2^17); with --by-formula or --formula, the last heap
+    /// computed to verify the formula (default 2^22).
     #[arg(long, value_name = "N")]
     pub max: Option<String>,
     /// Where no period is proven and the range is past the heaps computed
@@ -655,8 +658,16 @@ pub struct CountArgs {
     /// guess` finds for every computed value (ctz(n), popcount(n), n mod k,
     /// ...). The report says whether the formula is proven or a conjecture
     /// past the heaps computed.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "formula")]
     pub by_formula: bool,
+    /// Count by this formula, written as `grundy guess` prints it (`g(n) =
+    /// ctz(n)`, `n mod 3`, `[0 1 1 2][(n - 3) mod 4]`, ...): it is checked
+    /// against every value computed (2^22 heaps, or --max), a wrong one is
+    /// refused naming the first heap where it fails, and past the heaps
+    /// computed the count is by the formula, a conjecture unless a proven
+    /// period implies it.
+    #[arg(long, value_name = "F")]
+    pub formula: Option<String>,
     /// With --unordered or --distinct: the most heaps a position may have
     /// (default 10^6; the work is bounded by --work-limit as well).
     #[arg(long, value_name = "K", default_value_t = grundy::analysis::UNORDERED_HEAPS_LIMIT, value_parser = size)]

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, CensusLimits, CensusRun, Certificate, Histogram, Limits, Misere, MisereQuotient,
-    TupleBudget, Tuples, census_game, classify, expand_family, expand_list,
+    self, ByFormula, CensusLimits, CensusRun, Certificate, Histogram, Limits, Misere,
+    MisereQuotient, TupleBudget, Tuples, census_game, classify, expand_family, expand_list,
 };
 use grundy::report::{
     AnalysisReport, CensusReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
@@ -727,7 +727,11 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
         modulus: args.modulus,
         nim_sum: args.nim_sum,
         all: args.all,
-        by_formula: args.by_formula,
+        by_formula: match (&args.formula, args.by_formula) {
+            (Some(formula), _) => ByFormula::Given(formula.parse()?),
+            (None, true) => ByFormula::Guessed,
+            (None, false) => ByFormula::No,
+        },
         max: args.max.as_deref().map(parse_size).transpose()?,
         budget: TupleBudget {
             max_heaps: args.max_heaps,

@@ -49,6 +49,7 @@ impl From<grundy::Error> for Failure {
             }
             grundy::Error::TooManyOptions { .. } => " (raise it with --max-options)",
             grundy::Error::TooManyHeaps { .. } => " (raise it with --max-heaps)",
+            grundy::Error::WorkLimit { .. } => " (raise it with --work-limit)",
             grundy::Error::TimeLimit { .. } => " (raise it with --time-limit)",
             grundy::Error::ValueTooWide { .. } => " (run again with --values-width 2)",
             _ => "",

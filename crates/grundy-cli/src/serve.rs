@@ -10,8 +10,10 @@
 //! - `GET /api/count?game=G&to=N`: the report `grundy count --format json`
 //!   gives, for the same options (`from`, `to` as `N` or a grid's `X,Y`,
 //!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
-//!   `nim_sum`, `all`, `by_formula`; sizes written as on the command line,
-//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives;
+//!   `nim_sum`, `all`, `by_formula` (`true` for the formula `guess` finds,
+//!   or a formula to check and count by); sizes written as on the command line,
+//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives; with
+//!   `format=text`, the text `grundy count` prints (the page's count form);
 //! - `POST /api/position {game, heaps}`: a sum of heaps explained — each
 //!   heap's options with their values and the mex, the nim-sum, the
 //!   winning moves;
@@ -53,7 +55,7 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use grundy::analysis::{Analysis, Histogram, Limits, TupleBudget, Tuples};
+use grundy::analysis::{Analysis, ByFormula, Histogram, Limits, TupleBudget, Tuples};
 use grundy::report::AnalysisReport;
 use grundy::rules::{ScriptGame, ScriptLimits, parse_size};
 use grundy::session::{
@@ -549,8 +551,21 @@ struct CountRequest {
     nim_sum: Option<String>,
     #[serde(default)]
     all: bool,
+    /// `true` (the formula `guess` finds), `false`, or a formula.
+    by_formula: Option<String>,
+    /// `json` (the default) or `text`: the report as `grundy count`
+    /// prints it, for the page's count form.
     #[serde(default)]
-    by_formula: bool,
+    format: CountFormat,
+}
+
+/// How `/api/count` answers.
+#[derive(Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum CountFormat {
+    #[default]
+    Json,
+    Text,
 }
 
 /// The most heaps of a position an exact count takes: its numbers have
@@ -583,7 +598,11 @@ fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
         modulus: size(&request.modulus)?,
         nim_sum: size(&request.nim_sum)?,
         all: request.all,
-        by_formula: request.by_formula,
+        by_formula: match request.by_formula.as_deref().map(str::trim) {
+            None | Some("" | "false") => ByFormula::No,
+            Some("true") => ByFormula::Guessed,
+            Some(formula) => ByFormula::Given(formula.parse().map_err(invalid)?),
+        },
         max: None,
         budget: TupleBudget {
             work: COUNT_WORK,
@@ -592,7 +611,7 @@ fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
     };
     if query.modulus.is_none() && query.heaps.is_some_and(|k| k > MAX_EXACT_COUNT_HEAPS) {
         return Err(bad_request(format!(
-            "the playground counts at most {MAX_EXACT_COUNT_HEAPS} heaps exactly; count modulo              m (mod=1000000007) for more"
+            "the playground counts at most {MAX_EXACT_COUNT_HEAPS} heaps exactly; count modulo m (mod=1000000007) for more"
         )));
     }
     let (name, game) = match (&request.histogram, script_rules(request.script.as_deref())?) {
@@ -615,7 +634,18 @@ async fn count(query: Result<Query<CountRequest>, QueryRejection>) -> Response {
         Ok(Query(request)) => request,
         Err(e) => return unreadable(e.status(), e.body_text()),
     };
+    let format = request.format;
     match blocking(move || counted(&request)).await {
+        Ok(answer) if format == CountFormat::Text => {
+            // The text `grundy count` prints: the one rendering, output.rs's.
+            let mut text = Vec::new();
+            match crate::output::Render::text(&answer, &mut text) {
+                Ok(()) => {
+                    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+                }
+                Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+            }
+        }
         Ok(answer) => Json(answer).into_response(),
         Err(error) => error.into_response(),
     }
@@ -953,6 +983,21 @@ mod tests {
         assert_eq!(grid["nim_sum"]["positions"], with(5).to_string());
         let huge = counted("/api/count?game=ruler*ruler&to=1e12,1e12&mod=1000000007");
         assert_eq!(huge["rank"], 64);
+        // A formula the user writes, checked and then counted by: n mod 3
+        // for subtraction {1, 2}, proven by its proven period.
+        let by_formula = counted("/api/count?game=sub(1,2)&to=1e18&by_formula=n%20mod%203");
+        assert_eq!(by_formula["by_formula"]["formula"], "g(n) = n mod 3");
+        assert_eq!(by_formula["by_formula"]["proven"], true);
+        assert_eq!(by_formula["p_positions"], "333333333333333333");
+        // The page's form asks for the text `grundy count` prints.
+        let (status, kind, text) = get("/api/count?game=kayles&to=1e18&format=text");
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert!(
+            text.starts_with("kayles, heaps 1..=1000000000000000000: ")
+                && text.contains("through the proven period 12 from heap 71"),
+            "{text}"
+        );
     }
 
     /// What `/api/count` refuses, each with a JSON error and 400.
@@ -978,6 +1023,14 @@ mod tests {
             ("/api/count?game=kayles&to=10&nim_sum=3", "nim-sum"),
             ("/api/count?game=examples/kayles.rhai&to=10", "script"),
             ("/api/count?game=kayles", "last heap"),
+            (
+                "/api/count?game=sub(1,2)&to=1e18&by_formula=n%20mod%204",
+                "fails at heap 3",
+            ),
+            (
+                "/api/count?game=sub(1,2)&to=10&by_formula=n%20mod",
+                "invalid formula",
+            ),
             ("/api/count?game=hackenbush:x&to=3", ""),
         ] {
             let (status, _, body) = get(path);

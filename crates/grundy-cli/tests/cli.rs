@@ -86,6 +86,50 @@ fn sizes_can_be_written_with_exponents() {
     );
 }
 
+/// `count --formula`: a formula the user writes (as `guess` prints it) is
+/// checked against the heaps computed, then counts past them; a wrong one
+/// is refused naming the first heap where it fails, a malformed one with
+/// the place it goes wrong.
+#[test]
+fn counts_by_a_formula_the_user_writes() {
+    let counted = stdout_json(&[
+        "count",
+        "proper-divisors",
+        "--to",
+        "2^40",
+        "--formula",
+        "g(n) = ctz(n)",
+        "--max",
+        "5000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(counted["p_positions"], (1u64 << 39).to_string());
+    assert_eq!(
+        counted["by_formula"],
+        json!({"formula": "g(n) = ctz(n), the exponent of 2 in n", "verified_to": 5000, "proven": false})
+    );
+    // ctz(n) = 40 once in 1..=2^40.
+    assert_eq!(counted["histogram"][40], json!([40, "1"]));
+    rejects(
+        &[
+            "count",
+            "proper-divisors",
+            "--to",
+            "1e14",
+            "--formula",
+            "ctz(n) + 1",
+            "--max",
+            "5000",
+        ],
+        "fails at heap 1: it gives 1, and g(1) = 0 (checked heaps 1..=5000",
+    );
+    rejects(
+        &["count", "kayles", "--to", "1e14", "--formula", "floor(n /"],
+        "invalid formula 'floor(n /': expected a number, found the end",
+    );
+}
+
 #[test]
 fn sum_text_names_the_winning_move() {
     let out = grundy(&["sum", "take-and-split", "6", "10"]).success();

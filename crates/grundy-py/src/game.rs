@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{
-    Arithmetic, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples, analyze_from,
-    count_tuples, range_histogram,
+    Arithmetic, ByFormula, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples,
+    analyze_from, count_tuples, range_histogram,
 };
 use grundy::report::CountReport;
 use grundy::rules::ScriptLimits;
@@ -22,6 +22,14 @@ use crate::results::{
 };
 use crate::rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
+
+/// `count_heaps`'s `by_formula`: `True` for the formula `guess` finds, or
+/// a formula's text.
+#[derive(FromPyObject)]
+pub(crate) enum FormulaArg {
+    Flag(bool),
+    Text(String),
+}
 
 /// A heap game: `Game("kayles")`, `Game("0.137")`, `Game("sub(1,3,4)")` (any
 /// specification `grundy games` lists), or `Game.from_options(f)` for rules
@@ -83,17 +91,14 @@ impl Game {
         start: u64,
         to: u64,
         max: Option<u64>,
-        by_formula: bool,
+        by_formula: &ByFormula,
     ) -> PyResult<Histogram> {
         if start > to {
             return Err(to_py(Error::InvalidRange {
                 reason: format!("the range {start}..={to} is empty"),
             }));
         }
-        let limits = Limits {
-            max: max.unwrap_or(self.rules.default_max()),
-            ..Limits::default()
-        };
+        let limits = Limits::for_count(max, self.rules.default_max(), by_formula);
         self.rules.start();
         let found = detached(py, |_| {
             range_histogram(&self.rules, start, to, &self.solver, &limits, by_formula)
@@ -254,7 +259,7 @@ impl Game {
         start: u64,
         max: Option<u64>,
     ) -> PyResult<BTreeMap<usize, u128>> {
-        let histogram = self.histogram_of(py, start, to, max, false)?;
+        let histogram = self.histogram_of(py, start, to, max, &ByFormula::No)?;
         Ok(histogram
             .counts
             .iter()
@@ -267,20 +272,32 @@ impl Game {
     /// The heaps of `start..=to` counted by value: the document `grundy
     /// count GAME --to N --format json` prints (`heaps`, `p_positions`,
     /// `n_positions`, `histogram`, `source`, `through_period`). With
-    /// `by_formula`, a range past the heaps computed (2^22, or `max`) and
-    /// without a proven period is counted past them by the formula `guess`
-    /// finds; `by_formula` then says which, the last heap it was verified
-    /// on, and whether it is `proven` (else a conjecture past that heap).
-    #[pyo3(signature = (to, *, start = 1, max = None, by_formula = false))]
+    /// `by_formula=True`, a range past the heaps computed (2^22, or `max`)
+    /// and without a proven period is counted past them by the formula
+    /// `guess` finds; with a formula string (`"g(n) = ctz(n)"`, written as
+    /// `guess` prints it) the count is by that formula, checked against
+    /// every computed value first (a wrong one raises `GrundyError` naming
+    /// the first heap where it fails). The report's `by_formula` then says
+    /// which, the last heap it was verified on, and whether it is `proven`
+    /// (else a conjecture past that heap).
+    #[pyo3(
+        signature = (to, *, start = 1, max = None, by_formula = FormulaArg::Flag(false)),
+        text_signature = "(self, /, to, *, start=1, max=None, by_formula=False)"
+    )]
     fn count_heaps<'py>(
         &self,
         py: Python<'py>,
         to: u64,
         start: u64,
         max: Option<u64>,
-        by_formula: bool,
+        by_formula: FormulaArg,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let histogram = self.histogram_of(py, start, to, max, by_formula)?;
+        let by_formula = match by_formula {
+            FormulaArg::Flag(false) => ByFormula::No,
+            FormulaArg::Flag(true) => ByFormula::Guessed,
+            FormulaArg::Text(text) => ByFormula::Given(text.parse().map_err(to_py)?),
+        };
+        let histogram = self.histogram_of(py, start, to, max, &by_formula)?;
         document(py, &CountReport::new(&self.name, start, to, &histogram))
     }
 
@@ -302,7 +319,7 @@ impl Game {
     ) -> PyResult<NimSumCounts> {
         let tuples = tuples(order)?;
         let arithmetic = arithmetic(modulo)?;
-        let histogram = self.histogram_of(py, start, to, max, false)?;
+        let histogram = self.histogram_of(py, start, to, max, &ByFormula::No)?;
         let counts = py
             .detach(|| {
                 count_tuples(

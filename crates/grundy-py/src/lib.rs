@@ -18,7 +18,8 @@ mod sweep;
 mod values;
 
 use grundy::analysis::{
-    Certificate, Histogram, TupleBudget, Tuples, count_grid, count_ordered, count_tuples,
+    ByFormula, Certificate, Histogram, TableBudget, TupleBudget, Tuples, count_grid, count_ordered,
+    count_tuples,
 };
 use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
@@ -111,7 +112,8 @@ fn count_positions(
         .iter()
         .map(|range| match range {
             HeapRange::Game(game, start, to) => {
-                game.get().histogram_of(py, *start, *to, None, false)
+                game.get()
+                    .histogram_of(py, *start, *to, None, &ByFormula::No)
             }
             HeapRange::Histogram(counts) => {
                 Histogram::of_pairs(counts.iter().map(|(&v, &c)| (v, c))).map_err(to_py)
@@ -213,7 +215,10 @@ fn count_coins<'py>(
             columns,
             rows,
             arithmetic,
-            grundy::solve::DEFAULT_TABLE_LIMIT,
+            TableBudget {
+                memory: grundy::solve::DEFAULT_TABLE_LIMIT,
+                work: TupleBudget::default().work,
+            },
             progress,
         )
     })?;

@@ -227,3 +227,22 @@ def test_heaps_are_counted_by_the_guessed_formula_and_say_it_is_a_conjecture():
     assert int(small["p_positions"]) == sum(1 for v in values[1:] if v == 0)
     with pytest.raises(grundy.GrundyError):
         game.count_heaps(10**14)
+
+
+
+def test_count_heaps_by_a_formula_the_user_writes() -> None:
+    # A formula string is checked against the heaps computed (to `max`),
+    # then counts past them; a wrong one is refused at its first bad heap.
+    game = grundy.Game("proper-divisors")
+    report = game.count_heaps(2**40, max=3000, by_formula="g(n) = ctz(n)")
+    assert report["by_formula"] == {
+        "formula": "g(n) = ctz(n), the exponent of 2 in n",
+        "verified_to": 3000,
+        "proven": False,
+    }
+    counts = dict((v, int(c)) for v, c in report["histogram"])
+    assert counts == {k: 2**40 >> (k + 1) for k in range(40)} | {40: 1}
+    with pytest.raises(grundy.GrundyError, match="fails at heap 1"):
+        game.count_heaps(2**40, max=3000, by_formula="ctz(n) + 1")
+    with pytest.raises(grundy.GrundyError, match="invalid formula"):
+        game.count_heaps(2**40, max=3000, by_formula="ctz(m)")

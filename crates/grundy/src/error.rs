@@ -254,6 +254,55 @@ pub enum Error {
         reason: String,
     },
 
+    /// A formula a user writes is not one of the families `grundy guess`
+    /// writes ([`crate::analysis::Formula`]'s parse).
+    #[error("invalid formula '{text}': {reason}")]
+    InvalidFormula {
+        /// The formula as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A formula a user gives for a game's values is wrong at a computed
+    /// heap, so it counts nothing.
+    #[error(
+        "the formula '{formula}' fails at heap {heap}: it gives {}, and g({heap}) = {value} \
+         (checked heaps {from}..={checked_to} of {game})",
+        predicted.map_or_else(|| "no value".to_owned(), |p| p.to_string())
+    )]
+    FormulaRefuted {
+        /// The formula, as it prints.
+        formula: String,
+        /// The game.
+        game: String,
+        /// The first heap where it is wrong.
+        heap: u64,
+        /// The game's value there.
+        value: u64,
+        /// The formula's value there (`None`: it gives none).
+        predicted: Option<u64>,
+        /// The first heap checked.
+        from: u64,
+        /// The last heap that would have been checked.
+        checked_to: u64,
+    },
+
+    /// A computation would take more machine-word operations than allowed.
+    #[error(
+        "{what} takes at least {:.1e} machine-word operations, past the limit of {:.1e}",
+        *at_least as f64,
+        *limit as f64
+    )]
+    WorkLimit {
+        /// What was computed.
+        what: String,
+        /// The operations it takes at least.
+        at_least: u128,
+        /// The limit.
+        limit: u64,
+    },
+
     /// A range of heaps cannot be counted as asked.
     #[error("{reason}")]
     InvalidRange {

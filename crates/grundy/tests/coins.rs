@@ -10,6 +10,12 @@ use common::testdata;
 
 const LIMIT: u64 = 1 << 30;
 
+/// The tables of a grid count within [`LIMIT`] bytes, with no work limit.
+const UNLIMITED: grundy::analysis::TableBudget = grundy::analysis::TableBudget {
+    memory: LIMIT,
+    work: u64::MAX,
+};
+
 fn rule(spec: &str) -> CoinRule {
     spec.parse().unwrap()
 }
@@ -368,7 +374,7 @@ fn grid_counts_equal_the_positions_listed_for_every_nim_sum() {
                     columns as u64,
                     rows as u64,
                     arithmetic,
-                    LIMIT,
+                    UNLIMITED,
                     &mut |_| true,
                 )
                 .unwrap();
@@ -438,7 +444,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         side,
         side,
         Arithmetic::Modulo(p),
-        LIMIT,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -463,7 +469,7 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
         1_000_000_000_000_000_000,
         1,
         Arithmetic::Modulo(p),
-        LIMIT,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -511,7 +517,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         }
         let to = (computed + 10_000) as u64;
         assert!(to > COIN_PERIOD_FIRST);
-        let (span, by) = r.value_span(to, LIMIT, &mut |_| true).unwrap();
+        let (span, by) = r.value_span(to, LIMIT, u64::MAX, &mut |_| true).unwrap();
         assert!(matches!(by, ValuesBy::Period { .. }), "{spec}: {by:?}");
         let mut direct = XorBasis::new();
         for v in &table[1..=to as usize] {
@@ -527,7 +533,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         side,
         side,
         Arithmetic::Modulo(p),
-        LIMIT,
+        UNLIMITED,
         &mut |_| true,
     )
     .unwrap();
@@ -544,7 +550,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
 #[test]
 fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     use grundy::Error;
-    use grundy::analysis::{Arithmetic, EXACT_GRID_CELLS, count_grid};
+    use grundy::analysis::{Arithmetic, EXACT_GRID_CELLS, TableBudget, count_grid};
     let count = |columns_rule: &str, rows_rule: Option<&str>, columns, rows, arithmetic| {
         count_grid(
             &rule(columns_rule),
@@ -552,7 +558,7 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
             columns,
             rows,
             arithmetic,
-            LIMIT,
+            UNLIMITED,
             &mut |_| true,
         )
     };
@@ -561,6 +567,61 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     // 10^12 coins is refused.
     assert!(matches!(
         count("ruler", Some("grunt"), 3, 1_000_000_000_000, modulo),
+        Err(Error::TableTooLarge { .. })
+    ));
+    // turn(4) has no closed form (its values are a lexicode, growing like
+    // a power of the coin): a table of 10^5 coins is refused within a
+    // budget of 10^9 word operations as soon as it is sure to pass it,
+    // while 100 coins fit and count as the direct span says.
+    let turn4 = rule("turn(4)");
+    let within = |coins, work| {
+        count_grid(
+            &turn4,
+            None,
+            coins,
+            1,
+            modulo,
+            TableBudget {
+                memory: LIMIT,
+                work,
+            },
+            &mut |_| true,
+        )
+    };
+    match within(100_000, 1_000_000_000) {
+        Err(error @ Error::WorkLimit { .. }) => {
+            let message = error.to_string();
+            assert!(
+                message.contains("a table of turn(4) to coin 100000"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let table = turn4.table(100, &[], LIMIT).unwrap();
+    let mut direct = grundy::nim_field::XorBasis::new();
+    for v in &table.values[1..] {
+        direct.insert(u64::from(v.get()));
+    }
+    assert_eq!(
+        within(100, 1_000_000_000).unwrap().span.rank(),
+        direct.rank()
+    );
+    // Its bitsets grow with its values, past the 2 bits a coin of the
+    // other rules: the memory limit holds as they grow.
+    assert!(matches!(
+        count_grid(
+            &turn4,
+            None,
+            1000,
+            1,
+            modulo,
+            TableBudget {
+                memory: 1 << 16,
+                work: u64::MAX,
+            },
+            &mut |_| true
+        ),
         Err(Error::TableTooLarge { .. })
     ));
     // Exact counts stop at EXACT_GRID_CELLS coins, whatever the rules.

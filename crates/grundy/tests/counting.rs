@@ -3,8 +3,8 @@
 
 use grundy::BigUint;
 use grundy::analysis::{
-    Arithmetic, Histogram, HistogramSource, Limits, TupleBudget, Tuples, count_copies,
-    count_ordered, count_tuples, formula_histogram, value_histogram,
+    Arithmetic, ByFormula, Formula, Histogram, HistogramSource, Limits, TupleBudget, Tuples,
+    count_copies, count_ordered, count_tuples, formula_histogram, range_histogram, value_histogram,
 };
 use grundy::{Component, HeapGame, TableSolver, analyze_sum};
 use proptest::prelude::*;
@@ -137,6 +137,107 @@ proptest! {
     }
 }
 
+/// A random heap rule: a subtraction set, or a take-and-break code of up
+/// to three hexadecimal digits (splitting into up to three heaps).
+fn random_rule() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::btree_set(1u8..10, 1..4).prop_map(|set| {
+            let set: Vec<String> = set.iter().map(u8::to_string).collect();
+            format!("sub({})", set.join(","))
+        }),
+        (prop::collection::vec(0u8..16, 0..3), 1u8..16).prop_map(|(digits, last)| {
+            let digits: String = digits
+                .iter()
+                .chain([&last])
+                .map(|d| format!("{d:x}"))
+                .collect();
+            format!("0.{digits}")
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Every count mode of `grundy count` (through `session::count`, the
+    /// one way in): K = 1..6 heaps of a small range of a random rule,
+    /// ordered, ordered-distinct, unordered and distinct, exact and modulo
+    /// m, each nim-sum's count against plain enumeration of every tuple.
+    #[test]
+    fn every_count_mode_of_random_rules_agrees_with_enumeration(
+        spec in random_rule(),
+        from in 0u64..4,
+        len in 0u64..6,
+        k in 1u64..=6,
+        m in prop_oneof![Just(1u64), Just(2), Just(6), Just(7), Just(1_000_000_007)],
+    ) {
+        use grundy::session::{CountAnswer, CountEnd, CountQuery, Counted, count};
+        let to = from + len;
+        let game: HeapGame = spec.parse().unwrap();
+        let g = values(&game, to);
+        let orders = [Tuples::Ordered, Tuples::OrderedDistinct, Tuples::Unordered, Tuples::Distinct];
+        // Every ordered tuple once, into the orders it belongs to.
+        let mut expected = vec![vec![0u64; 256]; orders.len()];
+        let mut tuple = vec![from as usize; k as usize];
+        'tuples: loop {
+            let nim_sum = tuple.iter().fold(0, |x, &h| x ^ g[h]) as usize;
+            let rising = tuple.windows(2).all(|w| w[0] <= w[1]);
+            let strictly = tuple.windows(2).all(|w| w[0] < w[1]);
+            let different = tuple.iter().enumerate().all(|(i, a)| !tuple[i + 1..].contains(a));
+            for (slot, counted) in [true, different, rising, strictly].into_iter().enumerate() {
+                expected[slot][nim_sum] += u64::from(counted);
+            }
+            for heap in tuple.iter_mut() {
+                if *heap < to as usize {
+                    *heap += 1;
+                    continue 'tuples;
+                }
+                *heap = from as usize;
+            }
+            break;
+        }
+        let counted = Counted::from_spec(&spec.parse().unwrap(), &Default::default()).unwrap();
+        for (order, expected) in orders.into_iter().zip(&expected) {
+            for modulus in [None, Some(m)] {
+                let query = CountQuery {
+                    from,
+                    to: Some(CountEnd::Last(to)),
+                    heaps: Some(k),
+                    order,
+                    modulus,
+                    all: true,
+                    ..CountQuery::default()
+                };
+                let answer = count(&spec, &counted, &query, &TableSolver::new(), &mut |_| true).unwrap();
+                let CountAnswer::Positions(report) = answer else {
+                    panic!("{spec}: positions of heaps are counted by nim-sum");
+                };
+                let reduce = |c: u64| modulus.map_or(c, |m| c % m);
+                let listed: Vec<(usize, String)> = report
+                    .by_nim_sum
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(s, c)| (s, c.to_string()))
+                    .filter(|(_, c)| c != "0")
+                    .collect();
+                let wanted: Vec<(usize, String)> = expected
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &c)| (s, reduce(c).to_string()))
+                    .filter(|(_, c)| c != "0")
+                    .collect();
+                let what = format!("{spec} {from}..={to} k={k} {order:?} mod {modulus:?}");
+                prop_assert_eq!(listed, wanted, "{}", what);
+                let total: u64 = expected.iter().sum();
+                prop_assert_eq!(report.total.to_string(), reduce(total).to_string(), "{}", what);
+                prop_assert_eq!(report.p_positions.to_string(), reduce(expected[0]).to_string(), "{}", what);
+                let n = total - expected[0];
+                prop_assert_eq!(report.n_positions.to_string(), reduce(n).to_string(), "{}", what);
+            }
+        }
+    }
+}
+
 #[test]
 fn many_copies_by_squaring_equal_repeated_convolution() {
     let game: HeapGame = "kayles".parse().unwrap();
@@ -223,7 +324,8 @@ fn formula_counts_past_the_table_equal_the_tabulated_counts() {
             to: Some(3000),
             ..Limits::default()
         };
-        let by_formula = formula_histogram(&game, 5, 20_000, &TableSolver::new(), &limits).unwrap();
+        let by_formula =
+            formula_histogram(&game, 5, 20_000, &TableSolver::new(), &limits, None).unwrap();
         let tabulated = histogram(&game, 5, 20_000);
         assert_eq!(by_formula.counts, tabulated.counts, "{spec}");
         match &by_formula.source {
@@ -236,6 +338,97 @@ fn formula_counts_past_the_table_equal_the_tabulated_counts() {
                 assert_eq!(*verified_to, 3000);
             }
             other => panic!("{spec}: counted {other:?}"),
+        }
+    }
+}
+
+/// A formula the user writes is checked on every computed heap of the
+/// range from its first heap on, and counts the rest: `proper-divisors`'
+/// `ctz(n)` and subtraction {1, 2}'s `n mod 3` (also as a block) give the
+/// tabulated counts; Kayles' period, written by hand,
+/// is proven by its proven period; a wrong formula is refused at the
+/// first heap where it fails.
+#[test]
+fn a_formula_the_user_writes_is_checked_then_counts() {
+    let solver = TableSolver::new();
+    let limits = Limits {
+        to: Some(3000),
+        ..Limits::default()
+    };
+    for (spec, text) in [
+        ("proper-divisors", "g(n) = ctz(n)"),
+        ("sub(1,2)", "n mod 3"),
+        ("sub(1,2)", "[0 1 2][n mod 3]"),
+    ] {
+        let game: HeapGame = spec.parse().unwrap();
+        let formula: Formula = text.parse().unwrap();
+        let given = ByFormula::Given(formula.clone());
+        let counted = range_histogram(&game, 5, 20_000, &solver, &limits, &given).unwrap();
+        assert_eq!(counted.counts, histogram(&game, 5, 20_000).counts, "{spec}");
+        assert_eq!(
+            counted.source,
+            HistogramSource::Formula {
+                formula: formula.to_string(),
+                verified_to: 3000,
+                proven: spec == "sub(1,2)",
+            },
+            "{spec}: a subtraction game's period is proven, the divisor game's is not"
+        );
+        // Within the table, the counts are the table's, and still checked.
+        let within = range_histogram(&game, 1, 100, &solver, &limits, &given).unwrap();
+        assert_eq!(within.source, HistogramSource::Tabulated);
+        assert_eq!(within.counts, histogram(&game, 1, 100).counts);
+    }
+    // Growing values are listed one by one, within the values' cap: Nim's
+    // g(n) = n, and the same as an arithmetic-periodic block.
+    let nim: HeapGame = "nim".parse().unwrap();
+    for text in ["n", "[0 1][n mod 2] + 2 * floor(n / 2)", "floor(n / 1)"] {
+        let given = ByFormula::Given(text.parse().unwrap());
+        let counted = range_histogram(&nim, 5, 200_000, &solver, &limits, &given).unwrap();
+        assert_eq!(counted.counts, histogram(&nim, 5, 200_000).counts, "{text}");
+    }
+    // Kayles, period 12 from heap 71 (Guy and Smith 1956), counted to
+    // 10^18 by the formula and proven by the proven period.
+    let kayles: HeapGame = "kayles".parse().unwrap();
+    let formula: Formula = "[4 1 2 8 1 4 7 2 1 8 2 7][(n - 72) mod 12]"
+        .parse()
+        .unwrap();
+    let by_period = histogram(&kayles, 1, 1_000_000_000_000_000_000);
+    let by_formula = range_histogram(
+        &kayles,
+        1,
+        1_000_000_000_000_000_000,
+        &solver,
+        &limits,
+        &ByFormula::Given(formula),
+    )
+    .unwrap();
+    assert_eq!(by_formula.counts, by_period.counts);
+    assert!(matches!(
+        by_formula.source,
+        HistogramSource::Formula { proven: true, .. }
+    ));
+    // Wrong formulas: the first heap where each fails, from the range's
+    // first heap or the formula's own.
+    for (spec, text, from, heap) in [
+        ("proper-divisors", "ctz(n) + 1", 1, 1),
+        ("proper-divisors", "[1 0 1 0][n mod 4]", 1, 4),
+        ("sub(1,2)", "n mod 4", 0, 3),
+        ("sub(1,2)", "[0 1 2][(n - 10) mod 3]", 0, 10),
+        (
+            "sub(1,2)",
+            "[0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 1][n mod 19]",
+            0,
+            18,
+        ),
+    ] {
+        let game: HeapGame = spec.parse().unwrap();
+        let given = ByFormula::Given(text.parse().unwrap());
+        match range_histogram(&game, from, 1_000_000, &solver, &limits, &given) {
+            Err(grundy::Error::FormulaRefuted { heap: found, .. }) => {
+                assert_eq!(found, heap, "{spec}: {text}")
+            }
+            other => panic!("{spec}: {text}: {other:?}"),
         }
     }
 }

@@ -74,6 +74,36 @@ test("rules typed as a script are analyzed", async () => {
   assert.deepEqual(values.map(Number), Array.from({ length: 31 }, (_, n) => n % 3));
 });
 
+test("the count form shows the report grundy count prints, and its refusals", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.fill("#game", "sub(1,2)");
+  await page.fill("#count-to", "1e18");
+  await page.fill("#count-formula", "n mod 3");
+  await page.click("#count");
+  await page.waitForSelector("#counted pre");
+  const counted = await page.textContent("#counted");
+  assert.match(counted, /heaps 1..=1000000000000000000/);
+  assert.match(counted, /by the formula g\(n\) = n mod 3 \(PROVEN/);
+  assert.match(counted, /P-positions \(value 0\): 333333333333333333;/);
+  // Two heaps of 0..=2, unordered: {0,0} {1,1} {2,2} of nim-sum 0 among 6.
+  await page.fill("#count-from", "0");
+  await page.fill("#count-to", "2");
+  await page.fill("#count-heaps", "2");
+  await page.fill("#count-formula", "");
+  await page.selectOption("#count-order", "unordered");
+  await page.click("#count");
+  await page.waitForFunction(() => document.querySelector("#counted").textContent.includes("unordered"));
+  assert.match(await page.textContent("#counted"), /: 6\n[^]*P-positions[^:]*: 3\n/);
+  // A wrong formula is one clear line naming the heap where it fails.
+  await page.fill("#count-heaps", "");
+  await page.fill("#count-to", "1e18");
+  await page.fill("#count-formula", "n mod 4");
+  await page.click("#count");
+  await page.waitForSelector("#counted .error");
+  assert.match(await page.textContent("#counted"), /fails at heap 3/);
+});
+
 test("a game of Nim is played to the end against the engine", async () => {
   const page = await browser.newPage();
   await page.goto(base);

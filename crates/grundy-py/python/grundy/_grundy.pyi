@@ -95,12 +95,14 @@ class Game:
         *,
         start: int = 1,
         max: Optional[int] = None,
-        by_formula: bool = False,
+        by_formula: Union[bool, str] = False,
     ) -> dict[str, Any]:
         """The heaps of ``start..=to`` by value, as ``grundy count GAME --to
-        N --format json`` prints them; ``by_formula`` counts past the
-        computed heaps by the formula ``guess`` finds, and says whether it
-        is proven (else a conjecture past ``verified_to``)."""
+        N --format json`` prints them; ``by_formula=True`` counts past the
+        computed heaps by the formula ``guess`` finds, a formula string
+        (``"g(n) = ctz(n)"``) by that formula once it fits every computed
+        value, and the report says whether it is proven (else a conjecture
+        past ``verified_to``)."""
     def count(
         self,
         to: int,

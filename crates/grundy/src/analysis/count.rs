@@ -35,7 +35,7 @@ use std::fmt;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
-use super::{Limits, Periodicity, Theorem, analyze};
+use super::{Formula, Limits, Periodicity, Theorem, analyze};
 use crate::rules::PairGame;
 use crate::transform::walsh_hadamard;
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
@@ -283,24 +283,48 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     })
 }
 
-/// [`value_histogram`], and with `by_formula` a range past the table (the
-/// refusal of a range without a proven period) goes on by the values'
-/// formula ([`formula_histogram`]): the one choice `grundy count
-/// --by-formula`, the web's `by_formula` and Python's `by_formula=True`
-/// share.
+/// How a count goes on past the heaps it computes where no period is
+/// proven (`grundy count --by-formula` or `--formula F`, the web's and
+/// Python's `by_formula`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ByFormula {
+    /// It does not: such a range is refused.
+    #[default]
+    No,
+    /// By the formula [`super::guess_formula`] finds for the computed
+    /// values, where the range is past the table.
+    Guessed,
+    /// By this formula, which the user writes: it is checked against every
+    /// computed value of the range from the formula's first heap on
+    /// ([`Formula::first_heap`]), whatever the range, and a wrong one is
+    /// refused ([`Error::FormulaRefuted`]).
+    Given(Formula),
+}
+
+/// [`value_histogram`], or by a formula as `by_formula` asks: a guessed
+/// formula takes over where the range is refused for want of a proven
+/// period ([`formula_histogram`]), a given one is always checked and used.
+/// The one choice `grundy count`, the web's `/api/count` and Python's
+/// `count_heaps` share.
 pub fn range_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     from: u64,
     to: u64,
     solver: &TableSolver,
     limits: &Limits,
-    by_formula: bool,
+    by_formula: &ByFormula,
 ) -> Result<Histogram> {
-    match value_histogram(game, from, to, solver, limits) {
-        Err(Error::InvalidRange { .. }) if by_formula && from <= to => {
-            formula_histogram(game, from, to, solver, limits)
+    match by_formula {
+        ByFormula::No => value_histogram(game, from, to, solver, limits),
+        ByFormula::Guessed => match value_histogram(game, from, to, solver, limits) {
+            Err(Error::InvalidRange { .. }) if from <= to => {
+                formula_histogram(game, from, to, solver, limits, None)
+            }
+            counted => counted,
+        },
+        ByFormula::Given(formula) => {
+            formula_histogram(game, from, to, solver, limits, Some(formula))
         }
-        counted => counted,
     }
 }
 
@@ -314,20 +338,25 @@ fn non_empty(from: u64, to: u64) -> Result<()> {
     Ok(())
 }
 
-/// The value histogram of heaps `from..=to` by a formula guessed from the
-/// computed values (`grundy count --by-formula`): the heaps up to the
+/// The value histogram of heaps `from..=to` by a formula (`grundy count
+/// --by-formula`, or `--formula F` with `given`): the heaps up to the
 /// tabulation bound (`limits.to` when given, else [`TABULATE_LIMIT`] or
-/// `limits.max` if larger; `to` if smaller) are computed and counted; past them, the heaps are
-/// counted by the formula [`super::guess_formula`] finds for every
-/// computed value from its start on ([`super::Formula::counts_between`]),
-/// without listing them. What is counted past the table is a conjecture
-/// unless a proven period implies the formula; the source says which.
+/// `limits.max` if larger; `to` if smaller) are computed and counted; past
+/// them, the heaps are counted by the formula without listing them
+/// ([`Formula::counts_between`]). Without `given` the formula is the one
+/// [`super::guess_formula`] finds for every computed value from its start
+/// on; a `given` one must fit every computed heap of the range from its
+/// [`Formula::first_heap`] on, or the count is refused naming the first
+/// heap where it fails. What is counted past the table is a conjecture
+/// unless a proven period implies the formula ([`super::Guess::is_proven_by`]);
+/// the source says which.
 pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     from: u64,
     to: u64,
     solver: &TableSolver,
     limits: &Limits,
+    given: Option<&Formula>,
 ) -> Result<Histogram> {
     non_empty(from, to)?;
     let table_to = to.min(limits.to.unwrap_or(limits.max.max(TABULATE_LIMIT)));
@@ -343,22 +372,55 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
         add(&mut counts, v.index(), 1);
     }
     let computed = (values.len() as u64).saturating_sub(1);
-    if to <= computed {
-        return Ok(Histogram {
-            counts,
-            source: HistogramSource::Tabulated,
-        });
-    }
-    let report = super::guess_report(&values.to_vec(), Some(&found));
     let no_formula = |why: &str| Error::InvalidRange {
         reason: format!(
             "counting heaps up to {to} of {game} by a formula: {why} (computed g(0..={computed}); \
              raise --max to compute further)"
         ),
     };
-    let guess = report
-        .guess
-        .ok_or_else(|| no_formula("no formula fits the values computed"))?;
+    let guess = match given {
+        Some(formula) => {
+            let first = formula.first_heap().max(from);
+            if first > computed {
+                return Err(no_formula(&format!(
+                    "{formula} starts at heap {first}, past the heaps computed"
+                )));
+            }
+            let wrong = (first..=computed)
+                .find(|&n| formula.eval(n) != Some(u64::from(values.at(n as usize))));
+            if let Some(heap) = wrong {
+                return Err(Error::FormulaRefuted {
+                    formula: formula.to_string(),
+                    game: game.to_string(),
+                    heap,
+                    value: u64::from(values.at(heap as usize)),
+                    predicted: formula.eval(heap),
+                    from: first,
+                    checked_to: computed,
+                });
+            }
+            super::Guess {
+                formula: formula.clone(),
+                from: first as usize,
+                exceptions: Vec::new(),
+            }
+        }
+        None if to <= computed => {
+            return Ok(Histogram {
+                counts,
+                source: HistogramSource::Tabulated,
+            });
+        }
+        None => super::guess_formula(&values.to_vec())
+            .ok_or_else(|| no_formula("no formula fits the values computed"))?,
+    };
+    if to <= computed {
+        return Ok(Histogram {
+            counts,
+            source: HistogramSource::Tabulated,
+        });
+    }
+    let proven = guess.is_proven_by(&found);
     let beyond = guess
         .formula
         .counts_between(from.max(computed + 1), to, FORMULA_VALUES)
@@ -376,7 +438,7 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
         source: HistogramSource::Formula {
             formula: guess.formula.to_string(),
             verified_to: computed,
-            proven: report.proven,
+            proven,
         },
     })
 }

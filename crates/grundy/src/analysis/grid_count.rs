@@ -30,6 +30,15 @@ use crate::{Error, Result};
 /// `0.3 cells` decimal digits.
 pub const EXACT_GRID_CELLS: u128 = 1 << 20;
 
+/// What the coins' tables of a grid count may take ([`count_grid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableBudget {
+    /// Bytes of one side's table ([`Error::TableTooLarge`] past them).
+    pub memory: u64,
+    /// Machine-word operations of a `turn(k)` table ([`Error::WorkLimit`]).
+    pub work: u64,
+}
+
 /// The positions of a row or grid of coins, counted by nim-sum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridCounts {
@@ -93,17 +102,19 @@ impl GridCounts {
 /// rows_rule`, or of the row of coins `1..=columns` when `rows_rule` is
 /// `None` (then `rows` must be 1), by nim-sum.
 ///
-/// Values of rules without a closed form are computed to the grid's side
-/// within `memory_limit` ([`Error::TableTooLarge`] past it), calling
+/// Values of rules without a closed form or proven period are computed to
+/// the grid's side within `memory_limit` ([`Error::TableTooLarge`] past
+/// it) and `work_limit` word operations ([`Error::WorkLimit`], see
+/// [`CoinRule::value_span`]), calling
 /// `progress(n)` as [`CoinRule::values`] does. Exact counts take at most
 /// [`EXACT_GRID_CELLS`] cells; counts modulo `m` any grid.
 ///
 /// ```
-/// use grundy::analysis::{count_grid, Arithmetic};
+/// use grundy::analysis::{count_grid, Arithmetic, TableBudget};
 /// use grundy::rules::CoinRule;
 /// let ruler: CoinRule = "ruler".parse()?;
 /// // A 2 x 2 grid of the ruler game: coins worth 1, 2, 2, 3 span {0..=3}.
-/// let counts = count_grid(&ruler, Some(&ruler), 2, 2, Arithmetic::Exact, 1 << 20, &mut |_| true)?;
+/// let counts = count_grid(&ruler, Some(&ruler), 2, 2, Arithmetic::Exact, TableBudget { memory: 1 << 20, work: u64::MAX }, &mut |_| true)?;
 /// assert_eq!(counts.p_positions().to_string(), "4"); // 2^(4 - 2)
 /// assert_eq!(counts.with_nim_sum(4).to_string(), "0");
 /// # Ok::<(), grundy::Error>(())
@@ -114,9 +125,13 @@ pub fn count_grid(
     columns: u64,
     rows: u64,
     arithmetic: Arithmetic,
-    memory_limit: u64,
+    budget: TableBudget,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<GridCounts> {
+    let TableBudget {
+        memory: memory_limit,
+        work: work_limit,
+    } = budget;
     if rows_rule.is_none() && rows != 1 {
         return Err(Error::InvalidRange {
             reason: format!(
@@ -144,9 +159,10 @@ pub fn count_grid(
             ),
         });
     }
-    let (across, columns_by) = columns_rule.value_span(columns, memory_limit, progress)?;
+    let (across, columns_by) =
+        columns_rule.value_span(columns, memory_limit, work_limit, progress)?;
     let (down, rows_by) = match rows_rule {
-        Some(rule) => rule.value_span(rows, memory_limit, progress)?,
+        Some(rule) => rule.value_span(rows, memory_limit, work_limit, progress)?,
         None => (XorBasis::below_power_of_two(1), ValuesBy::ClosedForm),
     };
     let span = across.products(&down);

@@ -61,26 +61,31 @@ pub enum Formula {
 }
 
 impl Formula {
-    /// The value the formula gives at heap `n`.
+    /// The value the formula gives at heap `n`: `None` where it says
+    /// nothing (`ctz(0)`) or its value passes `u64::MAX` (a formula the user
+    /// writes may have any parameters; a divisor or modulus of 0, which no
+    /// parse produces, says nothing either).
     pub fn eval(&self, n: u64) -> Option<u64> {
         match self {
             Formula::Constant(c) => Some(*c),
-            Formula::Linear { divisor, offset } => Some(n / divisor + offset),
-            Formula::Modulo(k) => Some(n % k),
+            Formula::Linear { divisor, offset } => n.checked_div(*divisor)?.checked_add(*offset),
+            Formula::Modulo(k) => n.checked_rem(*k),
             Formula::PopcountParity { inverted } => {
                 Some(u64::from(n.count_ones() % 2 == 1) ^ u64::from(*inverted))
             }
             Formula::Popcount => Some(u64::from(n.count_ones())),
             Formula::TrailingZeros { offset } => {
-                (n > 0).then(|| u64::from(n.trailing_zeros()) + offset)
+                (n > 0).then_some(())?;
+                u64::from(n.trailing_zeros()).checked_add(*offset)
             }
-            Formula::OdiousNumbers { evil } => {
-                Some(2 * n + (u64::from(n.count_ones() % 2 == 1) ^ u64::from(*evil)))
-            }
+            Formula::OdiousNumbers { evil } => n
+                .checked_mul(2)?
+                .checked_add(u64::from(n.count_ones() % 2 == 1) ^ u64::from(*evil)),
             Formula::Periodic { preperiod, block } => {
                 // Before the pre-period, the period extended backwards.
-                let offset = (i128::from(n) - *preperiod as i128).rem_euclid(block.len() as i128);
-                Some(block[offset as usize])
+                let offset =
+                    (i128::from(n) - *preperiod as i128).checked_rem_euclid(block.len() as i128)?;
+                block.get(offset as usize).copied()
             }
             Formula::ArithmeticPeriodic {
                 preperiod,
@@ -89,27 +94,54 @@ impl Formula {
             } => {
                 let p = block.len() as i128;
                 let offset = i128::from(n) - *preperiod as i128;
-                let value = i128::from(block[offset.rem_euclid(p) as usize])
-                    + i128::from(*saltus) * offset.div_euclid(p);
+                let steps = i128::from(*saltus).checked_mul(offset.checked_div_euclid(p)?)?;
+                let first = *block.get(offset.checked_rem_euclid(p)? as usize)?;
+                let value = i128::from(first).checked_add(steps)?;
                 u64::try_from(value).ok()
             }
         }
     }
 
+    /// The first heap the formula is stated for: the pre-period of a
+    /// periodic block, heap 1 for `ctz(n)` (undefined at 0), else heap 0.
+    pub fn first_heap(&self) -> u64 {
+        match self {
+            Formula::Periodic { preperiod, .. } | Formula::ArithmeticPeriodic { preperiod, .. } => {
+                *preperiod as u64
+            }
+            Formula::TrailingZeros { .. } => 1,
+            _ => 0,
+        }
+    }
+
     /// How many heaps of `lo..=hi` (`1 <= lo`) have each value, by the
-    /// formula alone, counted without listing the heaps: `None` for
-    /// formulas whose values grow with the heap (there would be too many
-    /// values to list) and for values past `max_value`.
+    /// formula alone, counted without listing the heaps: `None` where a
+    /// value passes `max_value` (formulas whose values grow with the heap
+    /// have as many values as the range has heaps, or periods) and before
+    /// the pre-period of a periodic formula.
     ///
     /// - `popcount(n)`: the numbers up to `x` with `k` ones, digit by digit
     ///   of `x` (choosing where `n` first falls below `x`);
     /// - `ctz(n)`: `floor(x / 2^k) - floor(x / 2^(k+1))` numbers `1..=x`
     ///   have exactly `k` trailing zeros;
     /// - odd popcount: each pair `2i, 2i + 1` holds one of each parity;
-    /// - periodic and modular values: whole periods and a remainder.
+    /// - periodic and modular values: whole periods and a remainder;
+    /// - `floor(n / k) + c`: each value `q + c` is taken by the heaps
+    ///   `qk..qk + k` within the range;
+    /// - odious and evil numbers: increasing, so each value once;
+    /// - arithmetic-periodic values: each place `i` of the block takes the
+    ///   values `block[i] + s j` for a run of `j`, an arithmetic progression
+    ///   added by a difference array of stride `s`.
     pub fn counts_between(&self, lo: u64, hi: u64, max_value: u64) -> Option<Vec<u128>> {
         if lo == 0 || lo > hi {
             return None;
+        }
+        if let Some(counts) = self.growing_counts(lo, hi, max_value) {
+            let mut counts = counts?;
+            while counts.last() == Some(&0) {
+                counts.pop();
+            }
+            return Some(counts);
         }
         // C(x): the counts over heaps 1..=x (x >= lo - 1 >= 0).
         let upto = |x: u64| -> Option<Vec<u128>> {
@@ -169,7 +201,7 @@ impl Formula {
                 Formula::TrailingZeros { offset } => {
                     for k in 0..64 {
                         let c = (x >> k) - (x >> k >> 1);
-                        put(k + offset, u128::from(c))?;
+                        put(offset.saturating_add(k), u128::from(c))?;
                     }
                 }
                 Formula::Periodic { preperiod, block } => {
@@ -187,7 +219,7 @@ impl Formula {
                 }
                 Formula::Linear { .. }
                 | Formula::OdiousNumbers { .. }
-                | Formula::ArithmeticPeriodic { .. } => return None,
+                | Formula::ArithmeticPeriodic { .. } => unreachable!("counted by growing_counts"),
             }
             Some(counts)
         };
@@ -199,6 +231,86 @@ impl Formula {
             counts.pop();
         }
         Some(counts)
+    }
+
+    /// [`Formula::counts_between`] for the formulas whose values grow with
+    /// the heap, listed value by value (`lo >= 1`, `lo <= hi`): `Some(None)`
+    /// where a value passes `max_value`, `None` for the other formulas.
+    #[allow(clippy::option_option)]
+    fn growing_counts(&self, lo: u64, hi: u64, max_value: u64) -> Option<Option<Vec<u128>>> {
+        let listed = |largest: Option<u64>| largest.filter(|&v| v <= max_value);
+        Some(match self {
+            Formula::Linear { divisor, offset } => {
+                let d = u128::from(*divisor);
+                listed(self.eval(hi)).map(|_| {
+                    let (first, last) = (lo / divisor, hi / divisor);
+                    let mut counts = vec![0u128; (last + offset + 1) as usize];
+                    for q in first..=last {
+                        let (start, end) = (u128::from(q) * d, u128::from(q) * d + d - 1);
+                        counts[(q + offset) as usize] =
+                            end.min(u128::from(hi)) - start.max(u128::from(lo)) + 1;
+                    }
+                    counts
+                })
+            }
+            Formula::OdiousNumbers { .. } => listed(self.eval(hi)).map(|largest| {
+                let mut counts = vec![0u128; largest as usize + 1];
+                for n in lo..=hi {
+                    // Increasing in n, so every value is below the last.
+                    counts[self.eval(n).unwrap_or(largest) as usize] += 1;
+                }
+                counts
+            }),
+            Formula::ArithmeticPeriodic {
+                preperiod,
+                block,
+                saltus: 0,
+            } => Formula::Periodic {
+                preperiod: *preperiod,
+                block: block.clone(),
+            }
+            .counts_between(lo, hi, max_value),
+            Formula::ArithmeticPeriodic {
+                preperiod,
+                block,
+                saltus,
+            } => {
+                let (n0, p, s) = (*preperiod as u64, block.len() as u64, *saltus);
+                if lo < n0 || p == 0 {
+                    return Some(None);
+                }
+                let periods = (hi - n0) / p;
+                let top = block.iter().max().copied().unwrap_or(0);
+                let largest = s.checked_mul(periods).and_then(|v| v.checked_add(top));
+                listed(largest).map(|largest| {
+                    // diff[v]: progressions of step s starting (+1) or
+                    // ending past (-1) at v, summed with stride s.
+                    let len = largest as usize + 1;
+                    let mut counts = vec![0i128; len];
+                    for (i, &first) in block.iter().enumerate() {
+                        let at = n0 + i as u64; // the first heap of place i
+                        if at > hi {
+                            continue;
+                        }
+                        let j_lo = lo.saturating_sub(at).div_ceil(p);
+                        let j_hi = (hi - at) / p;
+                        if j_lo > j_hi {
+                            continue;
+                        }
+                        counts[(first + s * j_lo) as usize] += 1;
+                        let past = first + s * (j_hi + 1);
+                        if let Some(slot) = counts.get_mut(past as usize) {
+                            *slot -= 1;
+                        }
+                    }
+                    for v in s as usize..len {
+                        counts[v] += counts[v - s as usize];
+                    }
+                    counts.into_iter().map(|c| c as u128).collect()
+                })
+            }
+            _ => return None,
+        })
     }
 
     /// `(p, s)` when the formula is arithmetic-periodic from its start:
@@ -647,10 +759,34 @@ mod tests {
                 preperiod: 7,
                 block: vec![0, 4, 1, 1, 2],
             },
+            Formula::Linear {
+                divisor: 1,
+                offset: 0,
+            },
+            Formula::Linear {
+                divisor: 7,
+                offset: 3,
+            },
+            Formula::OdiousNumbers { evil: false },
+            Formula::OdiousNumbers { evil: true },
+            Formula::ArithmeticPeriodic {
+                preperiod: 7,
+                block: vec![3, 0, 5],
+                saltus: 2,
+            },
+            Formula::ArithmeticPeriodic {
+                preperiod: 7,
+                block: vec![1, 0, 4, 2],
+                saltus: 0,
+            },
         ];
         for formula in &formulas {
             for (lo, hi) in [(1, 1), (1, 2), (7, 64), (8, 1000), (513, 4095), (100, 101)] {
-                if matches!(formula, Formula::Periodic { .. }) && lo < 7 {
+                let periodic = matches!(
+                    formula,
+                    Formula::Periodic { .. } | Formula::ArithmeticPeriodic { .. }
+                );
+                if periodic && lo < 7 {
                     // Before its pre-period a periodic formula says nothing.
                     assert!(formula.counts_between(lo, hi, 1000).is_none());
                     continue;
@@ -666,7 +802,7 @@ mod tests {
                 while expected.last() == Some(&0) {
                     expected.pop();
                 }
-                let counted = formula.counts_between(lo, hi, 1000).unwrap();
+                let counted = formula.counts_between(lo, hi, 10_000).unwrap();
                 assert_eq!(counted, expected, "{formula} on {lo}..={hi}");
             }
         }
@@ -677,13 +813,20 @@ mod tests {
         let ctz = ctz.unwrap();
         assert_eq!(ctz.iter().sum::<u128>(), 1_000_000_000_000_000_000);
         assert_eq!(ctz[0], 500_000_000_000_000_000);
+        // Values past the cap: growing formulas have one value per heap
+        // (or period).
         assert!(
             Formula::Linear {
                 divisor: 1,
                 offset: 0
             }
-            .counts_between(1, 10, 100)
+            .counts_between(1, 101, 100)
             .is_none()
+        );
+        assert!(
+            Formula::OdiousNumbers { evil: false }
+                .counts_between(1, 1 << 40, 1 << 20)
+                .is_none()
         );
         assert!(
             Formula::Modulo(5).counts_between(1, 10, 3).is_none(),

@@ -10,6 +10,7 @@ mod census;
 mod census_run;
 mod certificate;
 mod count;
+mod formula_text;
 mod grid_count;
 mod guess;
 mod misere;
@@ -25,12 +26,12 @@ pub use census::{
 pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, RowFormat, parse_rows, read_rows, write_rows};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
-    Arithmetic, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource, NimSumCounts,
-    TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT, count_copies,
-    count_ordered, count_tuples, formula_histogram, pair_histogram, range_histogram,
+    Arithmetic, ByFormula, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource,
+    NimSumCounts, TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT,
+    count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, range_histogram,
     value_histogram,
 };
-pub use grid_count::{EXACT_GRID_CELLS, GridCounts, count_grid};
+pub use grid_count::{EXACT_GRID_CELLS, GridCounts, TableBudget, count_grid};
 pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
@@ -61,6 +62,20 @@ impl Default for Limits {
             to: None,
             max: DEFAULT_MAX,
             start: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits of a count of heaps (`grundy count --max`, Python's
+    /// `max`): `max` is the analysis bound (by default the game's
+    /// `default_max`), and with a formula (`by_formula`) also the last heap
+    /// computed to verify it (by default the tabulation bound).
+    pub fn for_count(max: Option<u64>, default_max: u64, by_formula: &ByFormula) -> Limits {
+        Limits {
+            max: max.unwrap_or(default_max),
+            to: max.filter(|_| *by_formula != ByFormula::No),
+            ..Limits::default()
         }
     }
 }

@@ -282,6 +282,19 @@ impl CoinRule {
         memory_limit: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Vec<Nimber>> {
+        self.values_within(to, memory_limit, u64::MAX, progress)
+    }
+
+    /// [`CoinRule::values`] within `work_limit` machine-word operations of
+    /// a `turn(k)` or `turn(=k)` table ([`Error::WorkLimit`] as soon as the
+    /// table is sure to pass it).
+    fn values_within(
+        &self,
+        to: u64,
+        memory_limit: u64,
+        work_limit: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Vec<Nimber>> {
         if self.closed_form(1).is_some() {
             let needed = (u128::from(to) + 1) * 4;
             if needed > u128::from(memory_limit) {
@@ -311,7 +324,7 @@ impl CoinRule {
                 .collect());
         }
         Ok(self
-            .table_with_progress(to, &[], memory_limit, progress)?
+            .table_with_progress(to, &[], memory_limit, work_limit, progress)?
             .values)
     }
 
@@ -332,6 +345,15 @@ impl CoinRule {
     /// Every closed form but the ruler's is nondecreasing, so `M = g(to)`;
     /// the ruler's is the largest power of two up to `to`.
     ///
+    /// Other rules are tabulated to the side, within `memory_limit` and,
+    /// for `turn(k)` and `turn(=k)`, `work_limit` machine-word operations:
+    /// no closed form is known for `turn(k)`, `k >= 4` (its values are the
+    /// greedy lexicode of distance `k + 1`, Conway and Sloane,
+    /// "Lexicographic codes: error-correcting codes from game theory",
+    /// IEEE Trans. Inform. Theory 32 (1986); they grow like a power of the
+    /// coin, so the table's bitsets do too), nor for Grunt, whose values
+    /// are those of Grundy's game (no period known).
+    ///
     /// Rules of runs (`runs(...)`, `ruler(k)`) are periodic, by
     /// [`Theorem::CoinRuns`]: for more than [`COIN_PERIOD_FIRST`] coins the
     /// period is searched first ([`CoinRule::proven_period`]), and once it
@@ -342,6 +364,7 @@ impl CoinRule {
         &self,
         to: u64,
         memory_limit: u64,
+        work_limit: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<(XorBasis, ValuesBy)> {
         if to == 0 {
@@ -393,7 +416,7 @@ impl CoinRule {
                 ));
             }
         }
-        let values = self.values(to, memory_limit, progress)?;
+        let values = self.values_within(to, memory_limit, work_limit, progress)?;
         Ok((span_of(&mut values.into_iter()), ValuesBy::Table))
     }
 
@@ -462,7 +485,7 @@ impl CoinRule {
     /// `reach[j] |= reach[j - 1] ^ g(n)`. Values stay below twice the coin
     /// count, so a table of `N` coins costs `O(N k N / 64)` word operations.
     pub fn table(&self, to: u64, keep: &[usize], memory_limit: u64) -> Result<CoinTable> {
-        self.table_with_progress(to, keep, memory_limit, &mut |_| true)
+        self.table_with_progress(to, keep, memory_limit, u64::MAX, &mut |_| true)
     }
 
     fn table_with_progress(
@@ -470,6 +493,7 @@ impl CoinRule {
         to: u64,
         keep: &[usize],
         memory_limit: u64,
+        work_limit: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<CoinTable> {
         let to = usize::try_from(to).unwrap_or(usize::MAX);
@@ -478,13 +502,16 @@ impl CoinRule {
         // the options kept per coin.
         let words = (2 * coins as u128).next_power_of_two().div_ceil(64);
         let kept = keep.len() as u128;
-        let needed = (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * 4;
-        if needed > u128::from(memory_limit) {
-            return Err(Error::TableTooLarge {
-                to: to as u64,
-                needed: human_bytes(needed),
-                limit: human_bytes(u128::from(memory_limit)),
-            });
+        // The bytes of the table with bitsets of `words` words each.
+        let bytes =
+            |words: u128| (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * 4;
+        let too_large = |needed: u128| Error::TableTooLarge {
+            to: to as u64,
+            needed: human_bytes(needed),
+            limit: human_bytes(u128::from(memory_limit)),
+        };
+        if bytes(words) > u128::from(memory_limit) {
+            return Err(too_large(bytes(words)));
         }
         let mut values = vec![Nimber::ZERO; coins];
         let mut options = FxHashMap::default();
@@ -496,9 +523,24 @@ impl CoinRule {
                 let mut reach: Vec<Vec<u64>> = vec![vec![0; width]; k];
                 reach[0][0] = 1;
                 let mut union = Vec::new();
+                // Word operations: a coin ORs `counts` bitsets and shifts
+                // `k - 1` of them, `width` words each; the rest of the
+                // table costs at least that much per coin, as the values
+                // (and `width`) only grow.
+                let per_word = if exactly { 1 } else { k } as u128 + k as u128 - 1;
+                let mut work = 0u128;
                 for (n, value) in values.iter_mut().enumerate().skip(1) {
                     if n % 1024 == 0 {
                         stop_point(n, progress)?;
+                    }
+                    work += per_word * width as u128;
+                    let at_least = work + per_word * width as u128 * (coins - 1 - n) as u128;
+                    if at_least > u128::from(work_limit) {
+                        return Err(Error::WorkLimit {
+                            what: format!("a table of {self} to coin {to}"),
+                            at_least,
+                            limit: work_limit,
+                        });
                     }
                     union.clear();
                     union.resize(width, 0);
@@ -513,6 +555,10 @@ impl CoinRule {
                     }
                     while g as usize >= width * 64 {
                         width *= 2;
+                        // Values grow past twice the coins for k >= 4.
+                        if bytes(width as u128) > u128::from(memory_limit) {
+                            return Err(too_large(bytes(width as u128)));
+                        }
                         reach.iter_mut().for_each(|set| set.resize(width, 0));
                     }
                     for j in (1..k).rev() {
@@ -1002,13 +1048,15 @@ mod tests {
             let mut computed = XorBasis::new();
             for to in 1..=300 {
                 computed.insert(u64::from(table.values[to].get()));
-                let (span, by) = rule.value_span(to as u64, LIMIT, &mut |_| true).unwrap();
+                let (span, by) = rule
+                    .value_span(to as u64, LIMIT, u64::MAX, &mut |_| true)
+                    .unwrap();
                 assert_eq!(by, ValuesBy::ClosedForm);
                 assert_eq!(span, computed, "{spec} coins 1..={to}");
             }
         }
         let rule: CoinRule = "turn(4)".parse().unwrap();
-        let (span, by) = rule.value_span(20, LIMIT, &mut |_| true).unwrap();
+        let (span, by) = rule.value_span(20, LIMIT, u64::MAX, &mut |_| true).unwrap();
         assert_eq!(by, ValuesBy::Table);
         let mut computed = XorBasis::new();
         for v in &rule.table(20, &[], LIMIT).unwrap().values {
@@ -1018,23 +1066,23 @@ mod tests {
         let ruler: CoinRule = "ruler".parse().unwrap();
         assert_eq!(
             ruler
-                .value_span(u64::MAX, LIMIT, &mut |_| true)
+                .value_span(u64::MAX, LIMIT, u64::MAX, &mut |_| true)
                 .unwrap()
                 .0
                 .rank(),
             64
         );
-        assert!(ruler.value_span(0, LIMIT, &mut |_| true).is_err());
+        assert!(ruler.value_span(0, LIMIT, u64::MAX, &mut |_| true).is_err());
         let mock: CoinRule = "mock-turtles".parse().unwrap();
         assert_eq!(
-            mock.value_span(1 << 63, LIMIT, &mut |_| true)
+            mock.value_span(1 << 63, LIMIT, u64::MAX, &mut |_| true)
                 .unwrap()
                 .0
                 .rank(),
             64
         );
         assert!(matches!(
-            mock.value_span((1 << 63) + 1, LIMIT, &mut |_| true),
+            mock.value_span((1 << 63) + 1, LIMIT, u64::MAX, &mut |_| true),
             Err(Error::InvalidRange { .. })
         ));
     }

@@ -17,8 +17,8 @@ use serde::Serialize;
 
 use super::HeapRules;
 use crate::analysis::{
-    Arithmetic, DEFAULT_MAX, Histogram, Limits, TupleBudget, Tuples, count_grid, count_ordered,
-    count_tuples, pair_histogram, range_histogram,
+    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, TableBudget, TupleBudget, Tuples,
+    count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
 };
 use crate::report::{
     CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
@@ -56,18 +56,26 @@ impl Counted {
 
     /// The value histogram of heaps `from..=to`: through a proven period,
     /// by tabulation up to `max` heaps (default: the game's analysis
-    /// bound), and with `by_formula` past the table by the values' formula
-    /// ([`range_histogram`]). For a pair game the positions with both
-    /// coordinates in the range; a given histogram is itself.
+    /// bound), and by a formula as `by_formula` asks ([`range_histogram`];
+    /// `max` is then the last heap computed to verify the formula). For a
+    /// pair game the positions with both coordinates in the range; a given
+    /// histogram is itself.
     pub fn histogram(
         &self,
         from: u64,
         to: u64,
         max: Option<u64>,
-        by_formula: bool,
+        by_formula: &ByFormula,
         solver: &TableSolver,
     ) -> Result<Histogram> {
         match self {
+            Counted::Given(_) | Counted::Pairs(_) if *by_formula != ByFormula::No => {
+                Err(Error::InvalidRange {
+                    reason: "only heaps of a heap game are counted by a formula (a given \
+                             histogram is counted as it is, a pair game's positions by table)"
+                        .into(),
+                })
+            }
             Counted::Pairs(game) => {
                 let limits = Limits {
                     max: max.unwrap_or(DEFAULT_MAX),
@@ -76,10 +84,7 @@ impl Counted {
                 pair_histogram(game, from, to, solver, &limits)
             }
             Counted::Heaps(game) => {
-                let limits = Limits {
-                    max: max.unwrap_or(game.default_max()),
-                    ..Limits::default()
-                };
+                let limits = Limits::for_count(max, game.default_max(), by_formula);
                 game.start();
                 game.checked(range_histogram(game, from, to, solver, &limits, by_formula))
             }
@@ -132,8 +137,9 @@ pub struct CountQuery {
     pub nim_sum: Option<u64>,
     /// List the count of every nim-sum of heaps.
     pub all: bool,
-    /// Count heaps past the table by the values' formula.
-    pub by_formula: bool,
+    /// Count heaps past the table by the values' formula, guessed or
+    /// given.
+    pub by_formula: ByFormula,
     /// The most heaps tabulated or analysed (default: the game's bound).
     pub max: Option<u64>,
     /// Bounds of unordered and distinct counts.
@@ -150,7 +156,7 @@ impl Default for CountQuery {
             modulus: None,
             nim_sum: None,
             all: false,
-            by_formula: false,
+            by_formula: ByFormula::No,
             max: None,
             budget: TupleBudget::default(),
         }
@@ -230,9 +236,9 @@ pub fn count(
         });
     }
     let (histogram, range) = match (game, query.to) {
-        (Counted::Given(histogram), _) => (histogram.clone(), None),
+        (Counted::Given(_), _) => (game.histogram(0, 0, None, &query.by_formula, solver)?, None),
         (_, Some(CountEnd::Last(to))) => {
-            let histogram = game.histogram(query.from, to, query.max, query.by_formula, solver)?;
+            let histogram = game.histogram(query.from, to, query.max, &query.by_formula, solver)?;
             if query.heaps.is_none() {
                 let report = CountReport::new(name, query.from, to, &histogram);
                 return Ok(CountAnswer::Heaps(report));
@@ -275,7 +281,7 @@ pub fn count_ranges(
     let mut counted = Vec::new();
     let mut histograms = Vec::new();
     for (name, game, from, to) in ranges {
-        let histogram = game.histogram(*from, *to, query.max, query.by_formula, solver)?;
+        let histogram = game.histogram(*from, *to, query.max, &query.by_formula, solver)?;
         counted.push(CountedRange::new(
             name.trim(),
             Some((*from, *to)),
@@ -309,7 +315,10 @@ fn count_coins(
     let refused = [
         (query.heaps.is_some(), "a number of heaps (--heaps)"),
         (query.order != Tuples::Ordered, "an order of heaps"),
-        (query.by_formula, "a formula (--by-formula)"),
+        (
+            query.by_formula != ByFormula::No,
+            "a formula (--by-formula, --formula)",
+        ),
         (query.max.is_some(), "an analysis bound (--max)"),
         (
             query.all,
@@ -347,7 +356,10 @@ fn count_coins(
         columns,
         rows,
         arithmetic,
-        solver.memory_limit(),
+        TableBudget {
+            memory: solver.memory_limit(),
+            work: query.budget.work,
+        },
         progress,
     )?;
     let rule = match rows_rule {
