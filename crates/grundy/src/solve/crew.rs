@@ -41,6 +41,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Mutex, PoisonError};
 
 use super::SparseSolver;
+use super::premark::HEAPS;
 use super::sparse::{Cell, Rares, Scratch, Split, View, count_value};
 
 /// Spins a worker that cannot go on waits before it takes over the heap
@@ -71,11 +72,12 @@ const MOST_AHEAD: usize = 1 << 9;
 /// Heaps a worker claims at once, computes one after another, and then
 /// commits: the threads touch the counters and lines they share once a
 /// chunk rather than once a heap, at the price of a table a few heaps
-/// shorter for each heap. (Claimed a heap at a time, the slot store and
-/// the lock were the hottest instructions outside the gather and scan in
-/// a profile of Grundy's game on two threads, which took a third more CPU
-/// time than one thread for the same heaps.)
-const CHUNK: usize = 8;
+/// shorter for each heap; and the chunk's rare gathers are made in one pass
+/// ([`Premarks`](super::premark::Premarks)). (Claimed a heap at a time, the slot store and the lock
+/// were the hottest instructions outside the gather and scan in a profile
+/// of Grundy's game on two threads, which took a third more CPU time than
+/// one thread for the same heaps.)
+const CHUNK: usize = HEAPS;
 /// No answer in the slot yet.
 const EMPTY: u64 = u64::MAX;
 
@@ -316,6 +318,8 @@ impl<'a, C: Cell> Block<'a, C> {
             if !self.wait_for_room(end - 1, scratch) {
                 return;
             }
+            let (table, rares) = self.published();
+            scratch.premarks.make(self.solver, first, table, &rares);
             for j in first..end {
                 let (table, rares) = self.published();
                 if j < table.len() {

@@ -22,6 +22,7 @@ mod crew;
 mod loopy;
 mod memo;
 mod plain;
+mod premark;
 mod sparse;
 mod stream;
 mod sweep;

@@ -36,6 +36,7 @@
 use std::time::Instant;
 
 use super::crew::{Advisor, Block, Counts};
+use super::premark::{Premarks, uncovered};
 use super::wanted::Wanted;
 use crate::transform::walsh_hadamard;
 use crate::values::Cells;
@@ -421,6 +422,8 @@ pub(super) struct Scratch {
     seen: Vec<u8>,
     /// The values a scan still has to find.
     wanted: Wanted,
+    /// The rare gathers of the current chunk of heaps, made ahead.
+    pub(super) premarks: Premarks,
     pub(super) scans: u64,
     pub(super) scan_pairs: u64,
 }
@@ -710,7 +713,11 @@ impl SparseSolver {
                 run.choose_mask(table);
                 run.next_choice *= 2;
             }
-            let v = self.value(n, table, &run.rares(), scratch);
+            let rares = run.rares();
+            if scratch.premarks.of(n, rares.split).is_none() {
+                scratch.premarks.make(self, n, table, &rares);
+            }
+            let v = self.value(n, table, &rares, scratch);
             if v >= C::LIMIT {
                 return false;
             }
@@ -891,8 +898,16 @@ impl SparseSolver {
         scratch: &mut Scratch,
     ) -> Scanned {
         scratch.fit(run.bits);
+        let premarked = scratch.premarks.of(n, run.split);
         let seen = &mut scratch.seen[..];
-        seen.fill(0);
+        match premarked {
+            Some(pre) => {
+                let (made, rest) = seen.split_at_mut(pre.marks.len());
+                made.copy_from_slice(pre.marks);
+                rest.fill(0);
+            }
+            None => seen.fill(0),
+        }
         for &(t, nothing, one) in &self.takes {
             if t > n {
                 break;
@@ -913,7 +928,8 @@ impl SparseSolver {
         if let Some(t) = self.neighbour_splits {
             let top = (1usize << run.bits) - 1;
             let rest = n.saturating_sub(t);
-            if !PARTIAL && run.rare.last().is_some_and(|&last| last + 1 < rest) {
+            let whole = premarked.is_none();
+            if !PARTIAL && whole && run.rare.last().is_some_and(|&last| last + 1 < rest) {
                 let near = g.far.map_or(run.rare.len(), |far| far.from);
                 let rare = (&run.rare[..near], &run.rare_values[..near]);
                 mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
@@ -924,7 +940,7 @@ impl SparseSolver {
                 splits = &[];
             }
         }
-        for &(t, unequal) in splits {
+        for (digit, &(t, unequal)) in splits.iter().enumerate() {
             let Some(rest) = n.checked_sub(t) else { break };
             // Rare heaps are mostly small: usually all of them are below.
             let below = match run.rare.last() {
@@ -959,12 +975,20 @@ impl SparseSolver {
             } else {
                 None
             };
-            match equal {
-                Some(i) => {
-                    gather(above, above + i);
-                    gather(above + i + 1, below);
+            let equal = equal.map(|i| above + i);
+            match premarked {
+                Some(pre) => {
+                    for piece in uncovered(above, below, &pre.covered[digit], equal) {
+                        gather(piece.start, piece.end);
+                    }
                 }
-                None => gather(above, below),
+                None => match equal {
+                    Some(i) => {
+                        gather(above, i);
+                        gather(i + 1, below);
+                    }
+                    None => gather(above, below),
+                },
             }
         }
         let m = mex_from(seen, 0);
