@@ -345,7 +345,7 @@ impl<'a, C: Cell> Block<'a, C> {
                             });
                 }
             }
-            self.commit(scratch, false);
+            let _ = self.commit(scratch, false);
         }
         let mut spins = 0u32;
         while !self.over() {
@@ -370,12 +370,17 @@ impl<'a, C: Cell> Block<'a, C> {
 
     /// One round of waiting: commits what is ready, and after
     /// [`STEAL_AFTER_SPINS`] rounds without progress takes over the heap
-    /// at the front. Returns the new count of rounds.
+    /// at the front. Returns the new count of rounds: unchanged after a
+    /// takeover, so that the next round takes over the next heap at once —
+    /// the late thread holds a whole chunk, and when it was descheduled
+    /// (other work on the machine) it stays away for a time slice.
     #[inline(always)]
     fn idle(&self, spins: u32, scratch: &mut Scratch) -> u32 {
         let front = self.committed();
         let steal = spins >= STEAL_AFTER_SPINS;
-        self.commit(scratch, steal);
+        if self.commit(scratch, steal) {
+            return spins;
+        }
         if self.committed() != front {
             return 0;
         }
@@ -390,11 +395,13 @@ impl<'a, C: Cell> Block<'a, C> {
     /// Commits every answer ready at the front of the table, in order, if
     /// no other thread is committing; with `steal`, computes the front heap
     /// itself when its answer is not there. Publishes once, at the end.
+    /// Returns whether it took over a heap.
     #[inline(always)]
-    fn commit(&self, scratch: &mut Scratch, mut steal: bool) {
+    fn commit(&self, scratch: &mut Scratch, mut steal: bool) -> bool {
         let Ok(mut guard) = self.committer.0.try_lock() else {
-            return;
+            return false;
         };
+        let mut took_over = false;
         let (counts, repairs) = &mut *guard;
         let front = &self.front.0;
         let start = front.heaps.load(Ordering::Relaxed);
@@ -414,6 +421,7 @@ impl<'a, C: Cell> Block<'a, C> {
                 }
                 None if steal => {
                     steal = false;
+                    took_over = true;
                     repairs.taken_over += 1;
                     self.whole(n, table, rares, *counts.bits, scratch)
                 }
@@ -440,6 +448,7 @@ impl<'a, C: Cell> Block<'a, C> {
             front.rares.store(rares, Ordering::Release);
             front.heaps.store(n, Ordering::Release);
         }
+        took_over
     }
 
     /// `g(n)` from the whole table below it, with `rares` rare heaps and
