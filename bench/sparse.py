@@ -4,7 +4,7 @@
 Builds Tomek Czajka's C++ solver from ../shared/peers/czajka-octal (one
 binary per heap limit) and installs ogsolve 0.0.7 from crates.io into
 bench/.tools, then times, on the same heaps, grundy with one thread, grundy
-with two (the default) and each peer that can run the game. Before a ratio
+with two (the default, every core, is two here) and each peer that can run the game. Before a ratio
 is printed the peers' answers are checked against grundy's: the largest
 value and the heap where it first occurs (Czajka prints both at every power
 of two), or the period (ogsolve's proofs), so that a ratio never compares
@@ -13,7 +13,7 @@ different work.
     python3 bench/sparse.py [--quick] [--moonshot] [--write] [--runs N]
 
 --quick runs the first three rows; a full run ends with 0.376 run beside
-one busy process (the default, two threads, against one); --moonshot adds the proof of 0.1777's
+one busy process (the default against one thread); --moonshot adds the proof of 0.1777's
 period (443M heaps, about two minutes, no peer runs it here) with its peak
 memory; --write replaces the table between the
 sparse markers of BENCHMARKS.md. Each time is the best of --runs runs
