@@ -174,7 +174,7 @@ def main():
             print(lines[-1], file=sys.stderr)
 
     if not options.quick:
-        # The default (two threads) against one thread with one other busy
+        # The default (every core) against one thread with one other busy
         # process on the machine: the default must not lose.
         busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
         try:
