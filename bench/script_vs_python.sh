@@ -9,8 +9,17 @@
 # Needs the Python package installed for $PYTHON (default python3). With
 # BASE, the older build runs the same sweep in the same run, first, and the
 # script prints the new build's gain over it.
+#
+# Then the other half of issue 20's item: a Python `Rules.value` call
+# should cost the same however many positions are cached. VALUE_CACHE
+# (default 10^6) positions are explored by value calls 10^4 heaps apart,
+# and blocks of 2000 calls are timed with 4000, about VALUE_CACHE / 10 and
+# about VALUE_CACHE positions cached: calls that each explore one new
+# position, calls on the 2000 positions those calls explored (in a
+# scattered order), and calls scattered over the whole cache.
 set -euo pipefail
 states=${1:-262144}
+value_cache=${VALUE_CACHE:-1000000}
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-target}
 cargo build --release --locked -p grundy-cli >&2
@@ -54,3 +63,36 @@ if [ -n "${BASE:-}" ]; then
     echo "older build ($BASE): $base s; Rhai / Python there: $(python3 -c "print(f'{$base / $py:.2f}')")x"
     python3 -c "print(f'new build over the older: {$base / $rhai:.2f}x faster')"
 fi
+"$python" - "$value_cache" <<'PY'
+import sys, time, grundy
+total, block = int(sys.argv[1]), 2000
+def options(n):
+    return [m for m in (n - 1, n - 2, n // 2) if 0 <= m < n]
+rules = grundy.Rules(options)
+def per_call(positions):
+    start = time.perf_counter()
+    for p in positions:
+        rules.value(p)
+    return (time.perf_counter() - start) / len(positions) * 1e6
+def scattered(first, count):
+    return [first + (i * 7919) % count for i in range(block)]
+rows = []
+def measure():
+    size = rules.explored
+    new = per_call(range(size, size + block))
+    recent = per_call(scattered(size, block))
+    everywhere = per_call(scattered(0, size + block))
+    return (rules.explored, new, recent, everywhere)
+measure()  # warms up
+rows.append(measure())
+for goal in (total // 10, total):
+    while rules.explored < goal:
+        rules.value(min(rules.explored + 9999, goal - 1))
+    rows.append(measure())
+print("Rules.value, microseconds a call: a new position / 2000 cached ones / scattered over all")
+for size, *costs in rows:
+    shown = " / ".join(f"{c:.2f}" for c in costs)
+    print(f"  {size:>9} positions cached: {shown}")
+(_, *small), (_, *large) = rows[0], rows[-1]
+print("  largest cache over smallest: " + " / ".join(f"{y / x:.2f}x" for x, y in zip(small, large)))
+PY
