@@ -128,7 +128,8 @@ pub struct SparseSolver {
 /// computed again). Values are exact either way.
 ///
 /// Threads pay only when heaps are expensive: a heap costs 0.2 to 5 µs,
-/// and every heap passes one lock and a few cache lines between cores.
+/// and every chunk of 16 heaps passes one lock and a few cache lines
+/// between cores.
 /// [`Pipeline::Auto`] times each block of 4096 heaps, tries several threads
 /// above 400 ns per heap, and keeps them only while they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
