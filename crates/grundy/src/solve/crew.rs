@@ -7,8 +7,8 @@
 //! a table of `L` heaps: `SparseSolver::value_in` with `PARTIAL`). The
 //! options it left out are those with a part in `L..j`: taking `t` tokens
 //! and leaving `j - t >= L`, and the splits `(a, rest - a)` with
-//! `rest - a >= L`, so `a <= rest - L` — a handful when the workers keep
-//! pace, because `j - L` is about the number of threads. Heaps are
+//! `rest - a >= L`, so `a <= rest - L` — a few dozen when the workers
+//! keep pace, because `j - L` is about a chunk of heaps per thread. Heaps are
 //! committed in order: once `0..j` are, the committer lists the values `D`
 //! of those deferred options and keeps `g(j) = v'` unless `v'` is in `D`
 //! (every value below `v'` is an option already, and `v'` is none); then,
