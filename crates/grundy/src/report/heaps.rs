@@ -133,6 +133,11 @@ pub struct AnalysisReport {
     pub sparse_scans: Option<u64>,
     /// The pairs their scans read.
     pub sparse_scan_pairs: Option<u64>,
+    /// Heaps computed on several threads that an option left out could
+    /// change, computed again (see `solve/crew.rs`).
+    pub sparse_repaired: Option<u64>,
+    /// Heaps computed again because the thread computing them was late.
+    pub sparse_taken_over: Option<u64>,
     /// The largest heap computed.
     pub computed_to: usize,
     /// The largest value computed.
@@ -256,6 +261,8 @@ impl AnalysisReport {
             position_parity: sparse.map(|s| s.position_parity),
             sparse_scans: sparse.map(|s| s.scans),
             sparse_scan_pairs: sparse.map(|s| s.scan_pairs),
+            sparse_repaired: sparse.map(|s| s.repaired),
+            sparse_taken_over: sparse.map(|s| s.taken_over),
             computed_to: values.computed_to,
             max_value: summary.max_value,
             max_value_at: summary.max_value_at,
