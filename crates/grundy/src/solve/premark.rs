@@ -50,6 +50,11 @@ impl Premarks {
         table: &[C],
         rares: &Rares<'_>,
     ) {
+        if solver.splits.is_empty() {
+            // Nothing to gather: `of` finds no marks and heaps start clean.
+            self.split = None;
+            return;
+        }
         let size = 1usize << rares.bits;
         self.first = first;
         self.size = size;
