@@ -43,6 +43,7 @@ use std::sync::{Mutex, PoisonError};
 use super::SparseSolver;
 use super::premark::HEAPS;
 use super::sparse::{Cell, Rares, Scratch, Split, View, count_value};
+use super::wanted::Fold;
 
 /// Spins a worker that cannot go on waits before it takes over the heap
 /// at the front of the table.
@@ -193,6 +194,10 @@ pub(super) struct Block<'a, C> {
     table: Shelf<C>,
     rare: Shelf<usize>,
     rare_values: Shelf<u32>,
+    /// The folded bytes of the table's heaps (see [`Fold`]), written with
+    /// them while every value is below 512, and how many the block
+    /// started with.
+    folded: Option<(Fold, Shelf<u8>, usize)>,
     stop: usize,
     /// The answers of the heaps `committed..committed + ahead`, a chunk to
     /// a cache line.
@@ -218,11 +223,15 @@ impl<'a, C: Cell> Block<'a, C> {
         solver: &'a SparseSolver,
         split: Split,
         (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
+        folded: Option<(Fold, &mut Vec<u8>)>,
         counts: Counts<'a>,
         stop: usize,
         threads: usize,
     ) -> Block<'a, C> {
         let room = stop - table.len();
+        let folded = folded
+            .filter(|(_, bytes)| bytes.len() == table.len() && *counts.bits <= 9)
+            .map(|(fold, bytes)| (fold, Shelf::new(bytes, room), table.len()));
         let chunks = (4 * threads).clamp(4, MOST_AHEAD / CHUNK);
         let front = Front {
             heaps: AtomicUsize::new(table.len()),
@@ -237,6 +246,7 @@ impl<'a, C: Cell> Block<'a, C> {
             table: Shelf::new(table, room),
             rare: Shelf::new(rare, room),
             rare_values: Shelf::new(rare_values, room),
+            folded,
             stop,
             slots: (0..chunks)
                 .map(|_| CacheLine(std::array::from_fn(|_| AtomicU64::new(EMPTY))))
@@ -251,10 +261,21 @@ impl<'a, C: Cell> Block<'a, C> {
     pub(super) fn close(
         self,
         (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
+        folded: Option<&mut Vec<u8>>,
     ) -> (bool, Repairs) {
         let front = self.front.0;
         let rares = front.rares.into_inner();
-        self.table.close(table, front.heaps.into_inner());
+        let heaps = front.heaps.into_inner();
+        if let (Some((_, shelf, started)), Some(bytes)) = (self.folded, folded) {
+            // Every heap's byte is written while the values stay below 512.
+            let written = if front.bits.into_inner() <= 9 {
+                heaps
+            } else {
+                started
+            };
+            shelf.close(bytes, written);
+        }
+        self.table.close(table, heaps);
         self.rare.close(rare, rares);
         self.rare_values.close(rare_values, rares);
         let repairs = self
@@ -291,7 +312,7 @@ impl<'a, C: Cell> Block<'a, C> {
 
     /// The committed table and rare heaps, as a worker sees them now (see
     /// [`Front`] for the order of the loads).
-    fn published(&self) -> (&[C], Rares<'_>) {
+    fn published(&self) -> (View<'_, C>, Rares<'_>) {
         let front = &self.front.0;
         let heaps = front.heaps.load(Ordering::Acquire);
         let rares = front.rares.load(Ordering::Acquire);
@@ -302,7 +323,19 @@ impl<'a, C: Cell> Block<'a, C> {
             rare_values: self.rare_values.prefix(rares),
             bits,
         };
-        (self.table.prefix(heaps), rares)
+        (self.view(heaps, bits), rares)
+    }
+
+    /// The first `heaps` heaps of the table, with their folded bytes while
+    /// every value is below `2^bits <= 512` (the committer wrote a byte
+    /// for every heap before the first value past that).
+    fn view(&self, heaps: usize, bits: u32) -> View<'_, C> {
+        let folded = self
+            .folded
+            .as_ref()
+            .filter(|_| bits <= 9)
+            .map(|(fold, bytes, _)| (*fold, bytes.prefix(heaps)));
+        View::full_folded(self.table.prefix(heaps), folded)
     }
 
     /// One thread's share: claims chunks of heaps until none is left, then
@@ -318,21 +351,22 @@ impl<'a, C: Cell> Block<'a, C> {
             if !self.wait_for_room(end - 1, scratch) {
                 return;
             }
-            let (table, rares) = self.published();
-            scratch.premarks.make(self.solver, first, table, &rares);
+            let (view, rares) = self.published();
+            scratch.premarks.make(self.solver, first, view.low, &rares);
             for j in first..end {
-                let (table, rares) = self.published();
-                if j < table.len() {
+                let (view, rares) = self.published();
+                let committed = view.low.len();
+                if j < committed {
                     // Taken over while this thread waited.
                     continue;
                 }
                 let value = self
                     .solver
-                    .value_in::<C, true>(j, View::full(table), &rares, scratch)
+                    .value_in::<C, true>(j, view, &rares, scratch)
                     .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"));
                 let answer = Answer {
                     heap: j,
-                    short: j - table.len(),
+                    short: j - committed,
                     value,
                 };
                 if let Some(word) = answer.pack() {
@@ -417,13 +451,13 @@ impl<'a, C: Cell> Block<'a, C> {
                 Some(a) if !self.deferred_worth(n, n - a.short, table, a.value) => a.value,
                 Some(_) => {
                     repairs.deferred += 1;
-                    self.whole(n, table, rares, *counts.bits, scratch)
+                    self.whole(n, rares, *counts.bits, scratch)
                 }
                 None if steal => {
                     steal = false;
                     took_over = true;
                     repairs.taken_over += 1;
-                    self.whole(n, table, rares, *counts.bits, scratch)
+                    self.whole(n, rares, *counts.bits, scratch)
                 }
                 None => break,
             };
@@ -433,6 +467,11 @@ impl<'a, C: Cell> Block<'a, C> {
             }
             self.table.write(n, C::new(value));
             count_value(counts.histogram, counts.bits, n, value);
+            if let Some((fold, bytes, _)) = &self.folded
+                && *counts.bits <= 9
+            {
+                bytes.write(n, fold.of(value));
+            }
             if n > 0 && self.split.is_rare(n, value) {
                 self.rare.write(rares, n);
                 self.rare_values.write(rares, value);
@@ -453,7 +492,7 @@ impl<'a, C: Cell> Block<'a, C> {
 
     /// `g(n)` from the whole table below it, with `rares` rare heaps and
     /// every value below `2^bits`.
-    fn whole(&self, n: usize, table: &[C], rares: usize, bits: u32, scratch: &mut Scratch) -> u32 {
+    fn whole(&self, n: usize, rares: usize, bits: u32, scratch: &mut Scratch) -> u32 {
         let rares = Rares {
             split: self.split,
             rare: self.rare.prefix(rares),
@@ -461,7 +500,7 @@ impl<'a, C: Cell> Block<'a, C> {
             bits,
         };
         self.solver
-            .value_in::<C, false>(n, View::full(table), &rares, scratch)
+            .value_in::<C, false>(n, self.view(n, bits), &rares, scratch)
             .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"))
     }
 

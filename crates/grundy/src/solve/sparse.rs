@@ -37,7 +37,7 @@ use std::time::Instant;
 
 use super::crew::{Advisor, Block, Counts};
 use super::premark::{Premarks, uncovered};
-use super::wanted::Wanted;
+use super::wanted::{Fold, Wanted};
 use crate::transform::walsh_hadamard;
 use crate::values::Cells;
 use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
@@ -179,6 +179,9 @@ pub(super) trait Cell:
 {
     /// Every value stored is below this.
     const LIMIT: u32;
+    /// Whether scans read a table of folded bytes beside this one while
+    /// every value is below 512 (see [`Fold`]): for two-byte cells.
+    const FOLDS: bool = false;
     /// The cell of a value below `LIMIT`.
     fn new(v: u32) -> Self;
     /// The value.
@@ -194,6 +197,12 @@ pub(super) trait Cell:
                 .zip(high.iter().rev())
                 .map(|(&a, &b)| (a ^ b).get()),
         );
+    }
+    /// [`Self::cross_off`] given also the folded bytes of the same heaps,
+    /// which cells that do not fold ignore.
+    #[inline(always)]
+    fn cross_off_folded(wanted: &mut Wanted, _folded: (&[u8], &[u8]), low: &[Self], high: &[Self]) {
+        Self::cross_off(wanted, low, high);
     }
 }
 
@@ -227,6 +236,7 @@ impl Cell for Nimber {
 
 impl Cell for u16 {
     const LIMIT: u32 = 1 << 16;
+    const FOLDS: bool = true;
     #[inline(always)]
     fn new(v: u32) -> u16 {
         v as u16
@@ -238,6 +248,10 @@ impl Cell for u16 {
     #[inline(always)]
     fn cross_off(wanted: &mut Wanted, low: &[u16], high: &[u16]) {
         wanted.cross_off_pairs(low, high);
+    }
+    #[inline(always)]
+    fn cross_off_folded(wanted: &mut Wanted, folded: (&[u8], &[u8]), low: &[u16], high: &[u16]) {
+        wanted.cross_off_folded(folded, low, high);
     }
 }
 
@@ -296,6 +310,18 @@ pub(super) struct View<'a, C> {
     pub(super) high_base: usize,
     /// The partners of the rare heaps `high` does not reach, if any.
     pub(super) far: Option<&'a FarPartners<C>>,
+    /// The folded bytes of the same heaps, if the scan may test them.
+    pub(super) folded: Option<Folded<'a>>,
+}
+
+/// The folded bytes (see [`Fold`]) of a [`View`]'s heaps: `low` and `high`
+/// hold the bytes of the heaps of the view's `low` and `high`. Only for a
+/// table whose values are all below 512, folded for the split in force.
+#[derive(Clone, Copy)]
+pub(super) struct Folded<'a> {
+    pub(super) fold: Fold,
+    pub(super) low: &'a [u8],
+    pub(super) high: &'a [u8],
 }
 
 /// The partners `rest - d - r` of the *far* rare heaps `r = rare[from..]`,
@@ -343,6 +369,23 @@ impl<'a, C: Cell> View<'a, C> {
             high: g,
             high_base: 0,
             far: None,
+            folded: None,
+        }
+    }
+
+    /// Every heap of a full table, with the folded bytes of every heap if
+    /// `folded` is them.
+    #[inline(always)]
+    pub(super) fn full_folded(g: &'a [C], folded: Option<(Fold, &'a [u8])>) -> Self {
+        View {
+            folded: folded
+                .filter(|(_, bytes)| bytes.len() == g.len())
+                .map(|(fold, bytes)| Folded {
+                    fold,
+                    low: bytes,
+                    high: bytes,
+                }),
+            ..View::full(g)
         }
     }
 
@@ -359,19 +402,23 @@ impl<'a, C: Cell> View<'a, C> {
     }
 
     /// The pairs `(a, rest - a)` for `a` in `from..last`, as the slices of
-    /// `a` and of `rest - a` (reversed), if the view holds them.
+    /// `a` and of `rest - a` (reversed), and their folded bytes if the view
+    /// has them, if the view holds them.
     #[inline(always)]
-    fn block(&self, from: usize, last: usize, rest: usize) -> Option<(&'a [C], &'a [C])> {
-        let low = self
-            .low
-            .get(from.checked_sub(self.low_base)?..last.checked_sub(self.low_base)?)?;
-        let high = self.high.get(
-            (rest + 1 - last).checked_sub(self.high_base)?
-                ..=(rest - from).checked_sub(self.high_base)?,
-        )?;
-        Some((low, high))
+    fn block(&self, from: usize, last: usize, rest: usize) -> Option<Pairs<'a, C>> {
+        let low = from.checked_sub(self.low_base)?..last.checked_sub(self.low_base)?;
+        let high = (rest + 1 - last).checked_sub(self.high_base)?
+            ..(rest + 1 - from).checked_sub(self.high_base)?;
+        let folded = self
+            .folded
+            .and_then(|f| Some((f.low.get(low.clone())?, f.high.get(high.clone())?)));
+        Some((self.low.get(low)?, self.high.get(high)?, folded))
     }
 }
+
+/// The pairs of a block: the cells of the small parts, of the large parts
+/// (reversed), and their folded bytes if the view has them.
+type Pairs<'a, C> = (&'a [C], &'a [C], Option<(&'a [u8], &'a [u8])>);
 
 /// Where a scan stopped for pairs its view does not hold: every pair below
 /// `a = start` is marked, and `m` is the partial mex so far.
@@ -402,6 +449,11 @@ pub(super) struct Run {
     pub(super) bits: u32,
     pub(super) next_choice: usize,
     pub(super) stats: SparseStats,
+    /// The fold of the split in force while the table has two-byte cells
+    /// and every value is below 512, and the folded bytes of the table's
+    /// heaps (see [`Run::keep_folded`]).
+    pub(super) fold: Option<Fold>,
+    pub(super) folded: Vec<u8>,
 }
 
 /// What computing a heap reads of a run: the split, the rare heaps with
@@ -607,6 +659,8 @@ impl SparseSolver {
             bits: 0,
             next_choice: values.len().max(WARM_UP).next_power_of_two(),
             stats: SparseStats::default(),
+            fold: None,
+            folded: Vec::new(),
         };
         for (k, v) in values.iter().enumerate() {
             run.count(k, v.get());
@@ -714,11 +768,13 @@ impl SparseSolver {
                 run.choose_mask(table);
                 run.next_choice *= 2;
             }
+            run.keep_folded(table);
             let rares = run.rares();
             if scratch.premarks.of(n, rares.split).is_none() {
                 scratch.premarks.make(self, n, table, &rares);
             }
-            let v = self.value(n, table, &rares, scratch);
+            let view = View::full_folded(table, run.folded_of(table));
+            let v = self.value(n, view, &rares, scratch);
             if v >= C::LIMIT {
                 return false;
             }
@@ -737,6 +793,7 @@ impl SparseSolver {
         run: &mut Run,
         scratches: &mut [Scratch],
     ) -> bool {
+        run.keep_folded(table);
         let Run {
             split,
             rare,
@@ -744,6 +801,8 @@ impl SparseSolver {
             histogram,
             bits,
             stats,
+            fold,
+            folded,
             ..
         } = run;
         let counts = Counts { histogram, bits };
@@ -752,6 +811,7 @@ impl SparseSolver {
             self,
             *split,
             (table, rare, rare_values),
+            fold.map(|fold| (fold, &mut *folded)),
             counts,
             stop,
             threads,
@@ -766,7 +826,7 @@ impl SparseSolver {
             // compiled without the vector features.
             self.dispatch(Job::Work(&block, main));
         });
-        let (fits, repairs) = block.close((table, rare, rare_values));
+        let (fits, repairs) = block.close((table, rare, rare_values), Some(folded));
         stats.repaired += repairs.deferred;
         stats.taken_over += repairs.taken_over;
         fits
@@ -822,10 +882,17 @@ impl SparseSolver {
         Outcome::Done
     }
 
-    /// `g(n)` from the values of smaller heaps, `g = g(0..n)`.
+    /// `g(n)` from the values of smaller heaps, a view of a full table
+    /// `g(0..n)`.
     #[inline(always)]
-    fn value<C: Cell>(&self, n: usize, g: &[C], run: &Rares<'_>, scratch: &mut Scratch) -> u32 {
-        match self.value_in::<C, false>(n, View::full(g), run, scratch) {
+    fn value<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Rares<'_>,
+        scratch: &mut Scratch,
+    ) -> u32 {
+        match self.value_in::<C, false>(n, g, run, scratch) {
             Ok(v) => v,
             Err(_) => unreachable!("a full table holds every pair of a scan"),
         }
@@ -1072,7 +1139,7 @@ impl SparseSolver {
         };
         // The values to find. `seen` ends with a byte never marked, at
         // 2^bits, where `exact` holds: the loop stops there at the latest.
-        wanted.reset(seen.len());
+        wanted.reset(seen.len(), g.folded.map(|f| f.fold));
         let mut c = m;
         while seen[c as usize] != 0 || !self.exact(n, c, run) {
             if seen[c as usize] == 0 {
@@ -1085,11 +1152,14 @@ impl SparseSolver {
             let stop = block_end(at).min(most + 1);
             let mut outside = false;
             for block in blocks(at, stop) {
-                let Some((low, high)) = block else {
+                let Some((low, high, folded)) = block else {
                     outside = true;
                     break;
                 };
-                C::cross_off(wanted, low, high);
+                match folded {
+                    Some(folded) => C::cross_off_folded(wanted, folded, low, high),
+                    None => C::cross_off(wanted, low, high),
+                }
             }
             if outside {
                 // Every value below `c` not wanted is now gathered or found.
@@ -1123,6 +1193,36 @@ impl Run {
             rare_values: &self.rare_values,
             bits: self.bits,
         }
+    }
+
+    /// Brings `folded` up to date with `table`: the folded bytes of every
+    /// heap while a fold applies (two-byte cells, every value below 512, a
+    /// split with a mask), nothing otherwise. Made again whole when the
+    /// fold changes with the split; otherwise one byte per new heap.
+    #[inline(always)]
+    pub(super) fn keep_folded<C: Cell>(&mut self, table: &[C]) {
+        let fold = if C::FOLDS && self.bits <= 9 {
+            Fold::for_mask(self.split.mask)
+        } else {
+            None
+        };
+        if fold != self.fold {
+            self.fold = fold;
+            self.folded = Vec::new();
+        }
+        if let Some(fold) = fold {
+            let done = self.folded.len();
+            self.folded
+                .extend(table[done..].iter().map(|c| fold.of(c.get())));
+        }
+    }
+
+    /// The fold and folded bytes, if they cover `table`.
+    #[inline(always)]
+    pub(super) fn folded_of<C>(&self, table: &[C]) -> Option<(Fold, &[u8])> {
+        self.fold
+            .filter(|_| self.folded.len() == table.len())
+            .map(|fold| (fold, &self.folded[..]))
     }
 
     /// Appends `g(n) = v` to the table and to the counts and rare heaps.
@@ -1258,4 +1358,47 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
     counts[v as usize] += 1;
     // Scratch `seen` arrays are sized for every XOR of two values.
     *bits = (*bits).max(u32::BITS - v.leading_zeros());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Pipeline, SparseSolver};
+    use crate::solve::Engine;
+    use crate::{HeapGame, TableSolver, TakeBreak, ValueTable};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// A table of two-byte cells from the start: its scans test folded
+        /// bytes (every value is below 512), on one thread and on several,
+        /// and give the dense solver's values.
+        #[test]
+        fn two_byte_tables_fold_and_agree_with_the_dense_solver(
+            d0 in prop_oneof![Just(0u8), Just(4u8)],
+            digits in proptest::collection::vec(0u8..8, 1..5),
+            unequal in any::<bool>(),
+        ) {
+            let rest: String = digits.iter().map(|d| d.to_string()).collect();
+            let mark = if unequal && d0 == 4 { "!" } else { "" };
+            let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
+            let expected = TableSolver::new()
+                .with_engine(Engine::Dense)
+                .values(&HeapGame::TakeBreak(code.clone()), 3000)
+                .unwrap();
+            for (pipeline, threads) in [(Pipeline::Off, 1), (Pipeline::Always, 2), (Pipeline::Always, 5)] {
+                let mut got = ValueTable::new();
+                got.widen();
+                SparseSolver::new(&code)
+                    .expect("the method applies")
+                    .with_pipeline(pipeline)
+                    .with_threads(threads)
+                    .extend(&mut got, 3000, &mut |_| true)
+                    .unwrap();
+                prop_assert_eq!(got.width(), 2);
+                let first_difference = (0..got.len()).find(|&n| got.at(n) != expected.at(n));
+                prop_assert_eq!(first_difference, None, "{} {:?} {} threads", code, pipeline, threads);
+            }
+        }
+    }
 }

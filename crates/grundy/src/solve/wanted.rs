@@ -17,10 +17,58 @@
 //! `row[w & 15]` is set, `row` being the page's table for `w < 128` or for
 //! `w >= 128`: two byte shuffles look both up for 32 values at once (the
 //! classic nibble-table set test), once per page the values can reach.
+//!
+//! Two-byte cells whose values are all below 512 are tested as one byte
+//! through a [`Fold`]: the pairs of two common heaps are all worth values
+//! of one coset of the rare hyperplane, on which a fold to a byte is
+//! one-to-one, so the scan reads a table of folded bytes (half the memory,
+//! one page) and checks each hit against the two-byte values.
 
 /// Pages (of 256 values) the vector test handles; sets of larger values are
 /// tested pair by pair.
 const PAGES: usize = 4;
+
+/// A linear map from values below 512 to bytes whose kernel is `{0, z}`,
+/// `z = 256 | low`: `v` goes to its low byte, XORed with `low` when bit 8
+/// of `v` is set.
+///
+/// For the sparse method's character `chi(v) = parity(|v & mask|)`, pick
+/// `z` with `chi(z) = 1`: then two values with the same `chi` never fold to
+/// the same byte (their XOR would be `z`, of `chi` 1, while it has `chi`
+/// 0). A scan's wanted values and the values of the pairs of two common
+/// heaps all have the same `chi` (they lie in one coset of the hyperplane
+/// `chi = 0`), so a pair is worth a wanted value exactly when it folds to
+/// the wanted value's byte and has that `chi`; a pair with a rare heap may
+/// fold onto a wanted byte too, which the check of its two-byte value
+/// rejects. Linear: the fold of `a ^ b` is the XOR of the folds, so the
+/// table is folded once, heap by heap, and pairs are folded by XOR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Fold {
+    low: u8,
+}
+
+impl Fold {
+    /// The fold for the split of `mask` (`chi(z) = 1`): `z = 256` when the
+    /// mask has bit 8, else `256` plus the mask's lowest bit; `None` for a
+    /// mask without a bit below 512 (every value has `chi` 0 there).
+    pub(super) fn for_mask(mask: u32) -> Option<Fold> {
+        let mask = mask & 0x1ff;
+        match mask {
+            0 => None,
+            _ if mask & 0x100 != 0 => Some(Fold { low: 0 }),
+            _ => Some(Fold {
+                low: (mask & mask.wrapping_neg()) as u8,
+            }),
+        }
+    }
+
+    /// The byte `v` (below 512) folds to.
+    #[inline(always)]
+    pub(super) fn of(self, v: u32) -> u8 {
+        debug_assert!(v < 512, "a folded value is below 512");
+        v as u8 ^ (self.low & 0u8.wrapping_sub((v >> 8 & 1) as u8))
+    }
+}
 
 /// A set of values below a size, with the count and the nibble tables of
 /// its members.
@@ -35,6 +83,9 @@ pub(super) struct Wanted {
     pages: usize,
     /// Whether the CPU runs the AVX2 block test.
     simd: bool,
+    /// The fold the nibble tables are indexed by, if any: the tables then
+    /// hold the folded bytes of the members.
+    fold: Option<Fold>,
 }
 
 impl Default for Wanted {
@@ -45,6 +96,7 @@ impl Default for Wanted {
             nibbles: [[[0; 16]; 2]; PAGES],
             pages: 0,
             simd: has_avx2(),
+            fold: None,
         }
     }
 }
@@ -61,8 +113,10 @@ fn has_avx2() -> bool {
 }
 
 impl Wanted {
-    /// Empties the set and sizes it for values below `size`.
-    pub(super) fn reset(&mut self, size: usize) {
+    /// Empties the set and sizes it for values below `size`; with `fold`,
+    /// for members that all have the same `chi` under the fold's split (see
+    /// [`Fold`]), below 512.
+    pub(super) fn reset(&mut self, size: usize, fold: Option<Fold>) {
         if self.count > 0 {
             self.flags.fill(0);
         }
@@ -71,12 +125,19 @@ impl Wanted {
         }
         self.count = 0;
         self.nibbles = [[[0; 16]; 2]; PAGES];
-        self.pages = size.div_ceil(256);
+        self.fold = fold.filter(|_| size <= 513);
+        self.pages = if self.fold.is_some() {
+            1
+        } else {
+            size.div_ceil(256)
+        };
     }
 
-    /// The table bit of `v`, if `v` has one.
+    /// The table bit of `v`, if `v` has one: that of its folded byte when
+    /// the set folds.
     #[inline(always)]
     fn nibble(&mut self, v: u32) -> Option<(&mut u8, u8)> {
+        let v = self.fold.map_or(v, |fold| u32::from(fold.of(v)));
         let page = self.nibbles.get_mut((v >> 8) as usize)?;
         Some((
             &mut page[(v >> 7 & 1) as usize][(v & 15) as usize],
@@ -91,6 +152,28 @@ impl Wanted {
             *flag = 1;
             self.count += 1;
             if let Some((row, bit)) = self.nibble(v) {
+                if *row & bit != 0 {
+                    // Two members fold to one byte: they differ in `chi`,
+                    // which the caller promised they do not. Test unfolded.
+                    debug_assert!(false, "members of one chi fold apart");
+                    self.unfold();
+                    return;
+                }
+                *row |= bit;
+            }
+        }
+    }
+
+    /// Drops the fold: the tables are made again from the members.
+    #[cold]
+    fn unfold(&mut self) {
+        self.fold = None;
+        self.pages = self.flags.len().div_ceil(256);
+        self.nibbles = [[[0; 16]; 2]; PAGES];
+        for v in 0..self.flags.len() as u32 {
+            if self.contains(v)
+                && let Some((row, bit)) = self.nibble(v)
+            {
                 *row |= bit;
             }
         }
@@ -135,12 +218,31 @@ impl Wanted {
     #[inline(always)]
     pub(super) fn cross_off_pairs<T: Lane>(&mut self, low: &[T], high: &[T]) {
         #[cfg(target_arch = "x86_64")]
-        if self.vectorised() {
+        if self.vectorised() && self.fold.is_none() {
             // SAFETY: `simd` is set only when the CPU has AVX2.
             #[allow(unsafe_code)]
-            return unsafe { self.cross_off_pairs_avx2(low, high) };
+            return unsafe { self.cross_off_avx2(low, high, low, high) };
         }
         self.cross_off_plain(pair_values(low, high))
+    }
+
+    /// [`Self::cross_off_pairs`] given also the folded bytes of the same
+    /// heaps, `folded_low` and `folded_high` (see [`Fold`]): the vector test
+    /// runs on the bytes, and each hit is checked against the values.
+    #[inline(always)]
+    pub(super) fn cross_off_folded<T: Lane>(
+        &mut self,
+        (folded_low, folded_high): (&[u8], &[u8]),
+        low: &[T],
+        high: &[T],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.vectorised() && self.fold.is_some() {
+            // SAFETY: `simd` is set only when the CPU has AVX2.
+            #[allow(unsafe_code)]
+            return unsafe { self.cross_off_avx2(folded_low, folded_high, low, high) };
+        }
+        self.cross_off_pairs(low, high)
     }
 
     /// Crosses off every member among `values`, stopping when none is
@@ -156,17 +258,26 @@ impl Wanted {
     }
 
     /// [`Self::cross_off_pairs`] with AVX2: the lanes of each step of 32
-    /// pairs that hold a member, then those pairs one by one.
+    /// pairs whose test cells (`test_low`, `test_high`: the pairs' own
+    /// cells, or their folded bytes) hit the tables, then those pairs one by
+    /// one from `low` and `high`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn cross_off_pairs_avx2<T: Lane>(&mut self, low: &[T], high: &[T]) {
+    fn cross_off_avx2<L: Lane, T: Lane>(
+        &mut self,
+        test_low: &[L],
+        test_high: &[L],
+        low: &[T],
+        high: &[T],
+    ) {
         use std::arch::x86_64::{_mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_setzero_si256};
+        assert!(test_low.len() == low.len() && test_high.len() == high.len());
         let len = low.len().min(high.len());
         let steps = len / 32;
         let pair = |i: usize| (low[i] ^ high[high.len() - 1 - i]).into();
         let mut lookup = Lookup::new(self);
         for step in 0..steps {
-            let hits = lookup.hits(low, high, step);
+            let hits = lookup.hits(test_low, test_high, step);
             let mut lanes =
                 !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hits, _mm256_setzero_si256())) as u32);
             if lanes != 0 {
@@ -369,8 +480,31 @@ impl Lookup {
 
 #[cfg(test)]
 mod tests {
-    use super::{Lane, Wanted};
+    use super::{Fold, Lane, Wanted};
     use proptest::prelude::*;
+
+    fn chi(mask: u32, v: u32) -> u32 {
+        (v & mask).count_ones() & 1
+    }
+
+    /// For every mask with a bit below 512: the fold is linear, and one to
+    /// one on each of the two cosets of `chi = 0`.
+    #[test]
+    fn folds_are_linear_and_one_to_one_on_each_coset() {
+        assert_eq!(Fold::for_mask(0), None);
+        assert_eq!(Fold::for_mask(1 << 9), None);
+        for mask in 1..512u32 {
+            let fold = Fold::for_mask(mask | 1 << 10).unwrap();
+            assert_eq!(Some(fold), Fold::for_mask(mask));
+            let mut owner = [[None; 256]; 2];
+            for v in 0..512u32 {
+                assert_eq!(fold.of(v) ^ fold.of(v ^ 0x1a5), fold.of(0x1a5));
+                let slot = &mut owner[chi(mask, v) as usize][fold.of(v) as usize];
+                assert_eq!(*slot, None, "mask {mask}: {v} and {slot:?} fold together");
+                *slot = Some(v);
+            }
+        }
+    }
 
     /// Checks the crossing off against the definition.
     fn agrees<T: Lane + std::fmt::Debug>(
@@ -379,7 +513,7 @@ mod tests {
         pairs: &[(T, T)],
     ) -> std::result::Result<(), TestCaseError> {
         let mut wanted = Wanted::default();
-        wanted.reset(size);
+        wanted.reset(size, None);
         for &v in members {
             wanted.insert(v);
         }
@@ -425,10 +559,45 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// Through a fold, crossing off leaves exactly the members no pair
+        /// is worth: members of one `chi`, pairs of any values below 512
+        /// (those of the other `chi` fold onto members' bytes and must be
+        /// rejected by the check of their two-byte values).
+        #[test]
+        fn folded_cells_agree_with_pairs_one_by_one(
+            mask in 1u32..512,
+            odd in any::<bool>(),
+            members in proptest::collection::vec(0u32..512, 0..6),
+            pairs in proptest::collection::vec((0u16..512, 0u16..512), 0..200),
+        ) {
+            let fold = Fold::for_mask(mask).unwrap();
+            let members: Vec<u32> = members
+                .into_iter()
+                .filter(|&v| chi(mask, v) == u32::from(odd))
+                .collect();
+            let mut wanted = Wanted::default();
+            wanted.reset(513, Some(fold));
+            for &v in &members {
+                wanted.insert(v);
+            }
+            let low: Vec<u16> = pairs.iter().map(|p| p.0).collect();
+            let mut high: Vec<u16> = pairs.iter().map(|p| p.1).collect();
+            high.reverse();
+            let folded = |cells: &[u16]| -> Vec<u8> { cells.iter().map(|&c| fold.of(c.into())).collect() };
+            wanted.cross_off_folded((&folded(&low), &folded(&high)), &low, &high);
+            let worth = |v: u32| pairs.iter().any(|&(a, b)| u32::from(a ^ b) == v);
+            let mut left: Vec<u32> = members.iter().copied().filter(|&v| !worth(v)).collect();
+            left.sort_unstable();
+            left.dedup();
+            prop_assert_eq!(wanted.members(0, 513).collect::<Vec<_>>(), left);
+        }
+    }
+
     #[test]
     fn members_come_and_go() {
         let mut wanted = Wanted::default();
-        wanted.reset(300);
+        wanted.reset(300, None);
         for v in [3, 200, 299, 3] {
             wanted.insert(v);
         }
@@ -440,7 +609,7 @@ mod tests {
         assert_eq!(wanted.members(0, 300).collect::<Vec<_>>(), [299]);
         wanted.cross_off_pairs(&[298u16], &[1]);
         assert!(wanted.is_empty());
-        wanted.reset(300);
+        wanted.reset(300, None);
         assert_eq!(wanted.members(0, 300).count(), 0);
     }
 }

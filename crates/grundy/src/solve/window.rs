@@ -219,6 +219,7 @@ impl<C: Cell> Window<C> {
             high: &self.tail,
             high_base: self.base,
             far: Some(far),
+            folded: None,
         }
     }
 
@@ -687,6 +688,7 @@ impl SparseSolver {
                 high,
                 high_base: from,
                 far: None,
+                folded: None,
             };
             match self.scan_from::<C, false>(n, view, &run.rares(), scratch, resume.m, a0) {
                 Ok(v) => return Ok(v),
