@@ -42,7 +42,9 @@ pub(super) struct Premarks {
 
 impl Premarks {
     /// Marks the rare splits of heaps `first..first + HEAPS` whose partners
-    /// `table` (heaps `0..table.len()`) holds.
+    /// `table` (heaps `0..table.len()`) holds. Inlined into the engine's
+    /// loops, which are compiled for the CPU's instruction sets.
+    #[inline(always)]
     pub(super) fn make<C: Cell>(
         &mut self,
         solver: &SparseSolver,
@@ -94,6 +96,7 @@ impl Premarks {
 
     /// Marks `g(r) ^ g(top - r + j)` for heap `first + j`, every rare heap
     /// `r = rare[range]`.
+    #[inline(always)]
     fn mark_range<C: Cell>(
         &mut self,
         table: &[C],

@@ -173,6 +173,36 @@ enum Outcome {
     Stopped,
 }
 
+/// The instruction sets the engine's loops are compiled for, the widest
+/// the CPU has: the scan's block test vectorises only with them, and
+/// `chi`'s parity of a popcount is one instruction with `popcnt`.
+#[derive(Clone, Copy)]
+enum Features {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    Plain,
+}
+
+impl Features {
+    fn detect() -> Features {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let base =
+                has!("avx2") && has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt");
+            if base && has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
+                return Features::Avx512;
+            }
+            if base {
+                return Features::Avx2;
+            }
+        }
+        Features::Plain
+    }
+}
+
 /// A compact table cell holding values below `LIMIT`.
 pub(super) trait Cell:
     Copy + Default + Eq + std::ops::BitXor<Output = Self> + Send + Sync + 'static
@@ -711,31 +741,27 @@ impl SparseSolver {
 
     /// Runs `job` compiled for the widest vector instructions the CPU has.
     fn dispatch<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
-                // SAFETY: the CPU supports these features, checked above.
-                #[allow(unsafe_code)]
-                return unsafe { self.job_avx512(job) };
-            }
-            if has!("avx2") {
-                // SAFETY: the CPU supports AVX2, checked above.
-                #[allow(unsafe_code)]
-                return unsafe { self.job_avx2(job) };
-            }
+        match Features::detect() {
+            // SAFETY: the CPU supports these features (`detect`).
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Features::Avx512 => unsafe { self.job_avx512(job) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Features::Avx2 => unsafe { self.job_avx2(job) },
+            Features::Plain => self.job(job),
         }
-        self.job(job)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi1,bmi2,lzcnt")]
     fn job_avx512<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         self.job(job)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
     fn job_avx2<C: Cell>(&self, job: Job<'_, '_, C>) -> Outcome {
         self.job(job)
     }
@@ -908,25 +934,21 @@ impl SparseSolver {
         run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
-                // SAFETY: the CPU supports these features, checked above.
-                #[allow(unsafe_code)]
-                return unsafe { self.value_avx512(n, g, run, scratch) };
-            }
-            if has!("avx2") {
-                // SAFETY: the CPU supports AVX2, checked above.
-                #[allow(unsafe_code)]
-                return unsafe { self.value_avx2(n, g, run, scratch) };
-            }
+        match Features::detect() {
+            // SAFETY: the CPU supports these features (`detect`).
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Features::Avx512 => unsafe { self.value_avx512(n, g, run, scratch) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Features::Avx2 => unsafe { self.value_avx2(n, g, run, scratch) },
+            Features::Plain => self.value_in::<C, false>(n, g, run, scratch),
         }
-        self.value_in::<C, false>(n, g, run, scratch)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi1,bmi2,lzcnt")]
     fn value_avx512<C: Cell>(
         &self,
         n: usize,
@@ -938,7 +960,7 @@ impl SparseSolver {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
     fn value_avx2<C: Cell>(
         &self,
         n: usize,
@@ -1139,6 +1161,7 @@ impl SparseSolver {
         };
         // The values to find. `seen` ends with a byte never marked, at
         // 2^bits, where `exact` holds: the loop stops there at the latest.
+        let mut at = start;
         wanted.reset(seen.len(), g.folded.map(|f| f.fold));
         let mut c = m;
         while seen[c as usize] != 0 || !self.exact(n, c, run) {
@@ -1147,7 +1170,6 @@ impl SparseSolver {
             }
             c += 1;
         }
-        let mut at = start;
         while at <= most {
             let stop = block_end(at).min(most + 1);
             let mut outside = false;
