@@ -10,6 +10,15 @@
 //! once and its partners come from one line, so the gather costs about a
 //! store per mark.
 //!
+//! With AVX-512, one-byte cells and 64 to 256 values, the marks are bits
+//! kept in registers while the rare heaps pass: for rare heap `r` the 16
+//! partners are one 16-byte load, their marks `x_j = g(r) ^ partner_j` set
+//! bit `x_j` of heap `j`'s one to four 64-bit words by variable shifts
+//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector — no
+//! store per mark and no byte matrix to clear. A heap's bits become bytes
+//! again when it starts ([`Premarked::write`], one masked store per 64
+//! values).
+//!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table for every heap of the chunk, and, for a digit that forbids equal
 //! parts, none that could be the equal split `(r, r)` of one of them; the
@@ -30,8 +39,14 @@ pub(super) struct Premarks {
     first: usize,
     /// The number of values: every mark lies below it.
     size: usize,
-    /// `marks[j * size..(j + 1) * size]` for heap `first + j`.
+    /// `marks[j * size..(j + 1) * size]` for heap `first + j`, when the
+    /// marks are bytes (`words == 0`).
     marks: Vec<u8>,
+    /// 64-bit words of bits per heap (1, 2 or 4) when the marks are bits,
+    /// else 0: `bits[j * words + w]` has bit `b` for value `64 w + b` of
+    /// heap `first + j`.
+    words: usize,
+    bits: Vec<u64>,
     /// Per splitting digit, in the solver's order, the indices into the
     /// rare list whose splits are marked: two ranges, in increasing order.
     covered: Vec<[Range<usize>; 2]>,
@@ -60,8 +75,18 @@ impl Premarks {
         let size = 1usize << rares.bits;
         self.first = first;
         self.size = size;
-        self.marks.clear();
-        self.marks.resize(HEAPS * size, 0);
+        self.words = if (64..=256).contains(&size) && C::bytes(table).is_some() && has_avx512() {
+            size / 64
+        } else {
+            0
+        };
+        if self.words == 0 {
+            self.marks.clear();
+            self.marks.resize(HEAPS * size, 0);
+        } else {
+            self.bits.clear();
+            self.bits.resize(HEAPS * self.words, 0);
+        }
         self.covered.clear();
         self.split = Some(rares.split);
         let last = first + HEAPS - 1;
@@ -88,7 +113,13 @@ impl Premarks {
                 [lo..hi, hi..hi]
             };
             for range in ranges.iter() {
-                self.mark_range(table, rares, top, range.clone());
+                match C::bytes(table) {
+                    #[cfg(target_arch = "x86_64")]
+                    Some(bytes) if self.words > 0 => {
+                        self.mark_bits(bytes, rares, top, range.clone())
+                    }
+                    _ => self.mark_range(table, rares, top, range.clone()),
+                }
             }
             self.covered.push(ranges);
         }
@@ -138,6 +169,36 @@ impl Premarks {
         }
     }
 
+    /// [`Self::mark_range`] as bits (`words > 0`: AVX-512, values below
+    /// `64 * words`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn mark_bits(&mut self, table: &[u8], rares: &Rares<'_>, top: usize, range: Range<usize>) {
+        let Some((&smallest, &largest)) = rares
+            .rare
+            .get(range.clone())
+            .and_then(|r| r.first().zip(r.last()))
+        else {
+            return;
+        };
+        assert!(
+            largest < top && top - smallest + HEAPS - 1 < table.len(),
+            "a premarked partner lies in the table"
+        );
+        let rare = (&rares.rare[range.clone()], &rares.rare_values[range]);
+        // SAFETY: `words > 0` only when the CPU has AVX-512F and BW (`make`),
+        // and every partner `top - r..top - r + HEAPS` lies in `table`
+        // (checked above at the extremes, `r` increases).
+        #[allow(unsafe_code)]
+        unsafe {
+            match self.words {
+                1 => mark_bits_avx512::<1>(table, rare, top, &mut self.bits),
+                2 => mark_bits_avx512::<2>(table, rare, top, &mut self.bits),
+                _ => mark_bits_avx512::<4>(table, rare, top, &mut self.bits),
+            }
+        }
+    }
+
     /// The marks and the covered rare indices of heap `n`, if this chunk
     /// holds it and was made for `split`'s rare list.
     pub(super) fn of(&self, n: usize, split: Split) -> Option<Premarked<'_>> {
@@ -145,10 +206,82 @@ impl Premarks {
             return None;
         }
         let j = n.checked_sub(self.first).filter(|&j| j < HEAPS)?;
+        let marks = match self.words {
+            0 => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
+            words => Marks::Bits(&self.bits[j * words..(j + 1) * words]),
+        };
         Some(Premarked {
-            marks: &self.marks[j * self.size..(j + 1) * self.size],
+            marks,
             covered: &self.covered,
         })
+    }
+}
+
+/// Whether the CPU has what the bit marks need (AVX-512F and BW).
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Marks, as bits, `g(r) ^ g(top - r + j)` for heap `first + j` and every
+/// rare heap `r` of `rare` into `bits` (`W` words per heap, values below
+/// `64 W`): the sixteen heaps' words stay in eight-lane registers while
+/// the rare heaps pass.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, and `top - r..top - r + HEAPS` lies in `table` for
+/// every rare heap `r`, whose values are below 256.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[allow(unsafe_code)]
+unsafe fn mark_bits_avx512<const W: usize>(
+    table: &[u8],
+    (rare, values): (&[usize], &[u32]),
+    top: usize,
+    bits: &mut [u64],
+) {
+    use std::arch::x86_64::{
+        __m512i, _mm_loadu_si128, _mm_set1_epi8, _mm_srli_si128, _mm_xor_si128,
+        _mm512_cvtepu8_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_setzero_si512,
+        _mm512_sllv_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
+    };
+    const { assert!(HEAPS == 16, "two vectors of eight heaps") };
+    let one = _mm512_set1_epi64(1);
+    let mut words = [[_mm512_setzero_si512(); 2]; W];
+    for (&r, &value) in rare.iter().zip(values) {
+        // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
+        let partners = unsafe { _mm_loadu_si128(table.as_ptr().add(top - r).cast()) };
+        let x = _mm_xor_si128(partners, _mm_set1_epi8(value as u8 as i8));
+        let halves = [
+            _mm512_cvtepu8_epi64(x),
+            _mm512_cvtepu8_epi64(_mm_srli_si128(x, 8)),
+        ];
+        for (w, word) in words.iter_mut().enumerate() {
+            for (half, &x) in word.iter_mut().zip(&halves) {
+                // Shifts of 64 or more (and the negative ones, as unsigned)
+                // give 0: a value outside word `w` sets nothing in it.
+                let shift = _mm512_sub_epi64(x, _mm512_set1_epi64(64 * w as i64));
+                *half = _mm512_or_si512(*half, _mm512_sllv_epi64(one, shift));
+            }
+        }
+    }
+    let mut lanes = [0u64; 8];
+    for (w, word) in words.iter().enumerate() {
+        for (h, half) in word.iter().enumerate() {
+            // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
+            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), *half) };
+            for (i, &lane) in lanes.iter().enumerate() {
+                bits[(8 * h + i) * W + w] |= lane;
+            }
+        }
     }
 }
 
@@ -156,8 +289,58 @@ impl Premarks {
 /// splitting digit, the rare heaps they cover.
 #[derive(Clone, Copy)]
 pub(super) struct Premarked<'a> {
-    pub(super) marks: &'a [u8],
+    marks: Marks<'a>,
     pub(super) covered: &'a [[Range<usize>; 2]],
+}
+
+/// A heap's premarks: a byte per value, or 64-bit words of bits.
+#[derive(Clone, Copy)]
+enum Marks<'a> {
+    Bytes(&'a [u8]),
+    Bits(&'a [u64]),
+}
+
+impl Premarked<'_> {
+    /// Writes the marks into `seen`, one byte per value (1 for marked), and
+    /// clears the rest of it.
+    #[inline(always)]
+    pub(super) fn write(&self, seen: &mut [u8]) {
+        let made = match self.marks {
+            Marks::Bytes(marks) => {
+                seen[..marks.len()].copy_from_slice(marks);
+                marks.len()
+            }
+            Marks::Bits(words) => {
+                assert!(seen.len() >= 64 * words.len());
+                #[cfg(target_arch = "x86_64")]
+                for (at, &word) in words.iter().enumerate() {
+                    // SAFETY: bit marks are made only when the CPU has
+                    // AVX-512F and BW (`Premarks::make`), and `seen` has
+                    // 64 bytes from `64 * at` (checked above).
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        spread_bits(word, seen.as_mut_ptr().add(64 * at));
+                    }
+                }
+                64 * words.len()
+            }
+        };
+        seen[made..].fill(0);
+    }
+}
+
+/// Writes bit `b` of `word` as byte `b` (0 or 1) of the 64 bytes at `out`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and BW, and `out` points to 64 writable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[allow(unsafe_code)]
+unsafe fn spread_bits(word: u64, out: *mut u8) {
+    use std::arch::x86_64::{_mm512_maskz_set1_epi8, _mm512_storeu_si512};
+    // SAFETY: the caller's promise.
+    unsafe { _mm512_storeu_si512(out.cast(), _mm512_maskz_set1_epi8(word, 1)) };
 }
 
 /// The parts of `from..to` outside `covered` (two increasing ranges),
@@ -185,7 +368,48 @@ pub(super) fn uncovered(
 
 #[cfg(test)]
 mod tests {
-    use super::uncovered;
+    use super::{HEAPS, uncovered};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The AVX-512 bit marks set exactly the bits of the marks
+        /// `g(r) ^ g(top - r + j)`, for one, two and four words.
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn bit_marks_are_the_marks(
+            words in prop_oneof![Just(1usize), Just(2), Just(4)],
+            table in proptest::collection::vec(any::<u8>(), 40..120),
+            rare in proptest::collection::btree_map(0usize..20, any::<u8>(), 0..12),
+        ) {
+            if !super::has_avx512() {
+                return Ok(());
+            }
+            let top_value = 64 * words - 1;
+            let table: Vec<u8> = table.iter().map(|&v| (v as usize & top_value) as u8).collect();
+            let top = table.len() - HEAPS;
+            let (rare, values): (Vec<usize>, Vec<u32>) =
+                rare.into_iter().map(|(r, v)| (r, u32::from(v) & top_value as u32)).unzip();
+            let mut expected = vec![0u64; HEAPS * words];
+            for (&r, &v) in rare.iter().zip(&values) {
+                for j in 0..HEAPS {
+                    let x = (v ^ u32::from(table[top - r + j])) as usize;
+                    expected[j * words + x / 64] |= 1 << (x % 64);
+                }
+            }
+            let mut got = vec![0u64; HEAPS * words];
+            // SAFETY: the CPU has AVX-512 (checked above) and every partner
+            // lies in the table: `top - r + HEAPS <= table.len()` for r >= 0.
+            #[allow(unsafe_code)]
+            unsafe {
+                match words {
+                    1 => super::mark_bits_avx512::<1>(&table, (&rare, &values), top, &mut got),
+                    2 => super::mark_bits_avx512::<2>(&table, (&rare, &values), top, &mut got),
+                    _ => super::mark_bits_avx512::<4>(&table, (&rare, &values), top, &mut got),
+                }
+            }
+            prop_assert_eq!(got, expected);
+        }
+    }
 
     fn pieces(
         from: usize,

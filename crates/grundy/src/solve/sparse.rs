@@ -216,6 +216,11 @@ pub(super) trait Cell:
     fn new(v: u32) -> Self;
     /// The value.
     fn get(self) -> u32;
+    /// The cells as bytes, for one-byte cells.
+    #[inline(always)]
+    fn bytes(_cells: &[Self]) -> Option<&[u8]> {
+        None
+    }
     /// Crosses off of `wanted` the values of the pairs `(low[i],
     /// high[high.len() - 1 - i])`, stopping when none is left. Pair by pair
     /// here, with a vector test of 32 pairs at a time for one- and two-byte
@@ -245,6 +250,10 @@ impl Cell for u8 {
     #[inline(always)]
     fn get(self) -> u32 {
         u32::from(self)
+    }
+    #[inline(always)]
+    fn bytes(cells: &[u8]) -> Option<&[u8]> {
+        Some(cells)
     }
     #[inline(always)]
     fn cross_off(wanted: &mut Wanted, low: &[u8], high: &[u8]) {
@@ -991,11 +1000,7 @@ impl SparseSolver {
         let premarked = scratch.premarks.of(n, run.split);
         let seen = &mut scratch.seen[..];
         match premarked {
-            Some(pre) => {
-                let (made, rest) = seen.split_at_mut(pre.marks.len());
-                made.copy_from_slice(pre.marks);
-                rest.fill(0);
-            }
+            Some(pre) => pre.write(seen),
             None => seen.fill(0),
         }
         for &(t, nothing, one) in &self.takes {
