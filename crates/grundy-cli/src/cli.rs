@@ -375,6 +375,12 @@ pub struct OutcomesArgs {
     /// The most memory the sweep may take (one bit per state).
     #[arg(long, value_name = "BYTES", default_value = "4G")]
     pub memory_limit: String,
+    /// Threads the sweep may use (default: every core). Each runs the
+    /// script on its own batches of states; the answer, an error and what
+    /// the script prints are the same on any number. 1 keeps it on one
+    /// thread.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     #[command(flatten)]
     pub script_limits: ScriptArgs,
     /// Output format: JSON and CSV list every P-position, text the first.

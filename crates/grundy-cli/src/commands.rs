@@ -962,7 +962,10 @@ pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<()
 
 /// `grundy outcomes FILE.rhai --states N [--position S]...`.
 pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let game = compile_script(&args.script.to_string_lossy(), &args.script_limits)?;
+    let mut game = compile_script(&args.script.to_string_lossy(), &args.script_limits)?;
+    if let Some(threads) = args.threads {
+        game = game.with_threads(threads as usize);
+    }
     let states = parse_size(&args.states)?;
     let positions = args
         .position

@@ -844,6 +844,24 @@ fn outcomes_sweep_a_game_that_is_not_a_sum() {
         states.len() as u64,
         many["p_positions"]["count"].as_u64().unwrap()
     );
+    // The same on one thread and on several (the default is every core).
+    for threads in ["1", "3"] {
+        let on = stdout_json(&[
+            "outcomes",
+            script,
+            "--states",
+            "5000",
+            "--format",
+            "json",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(on, many, "--threads {threads}");
+    }
+    rejects(
+        &["outcomes", script, "--states", "10", "--threads", "0"],
+        "--threads",
+    );
     let csv = grundy(&["outcomes", script, "--states", "5000", "--format", "csv"]).success();
     let csv = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
     let rows: Vec<&str> = csv.lines().collect();

@@ -82,6 +82,18 @@ impl Cancel {
         }))
     }
 
+    /// A token that stops when this one stops or when it is cancelled
+    /// itself: the helper threads of a piece of work, which the work stops
+    /// when it ends early, and which stop with the caller's token.
+    /// Cancelling the child leaves this one running.
+    pub(crate) fn child(&self) -> Cancel {
+        Cancel(Arc::new(State {
+            cancelled: AtomicBool::new(false),
+            deadline: None,
+            parent: Some(self.clone()),
+        }))
+    }
+
     /// The token the current thread runs under (see [`Cancel::run`]), if
     /// any: work handed to another thread runs under it there too, so that
     /// it stops with the work that started it.

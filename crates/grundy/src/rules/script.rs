@@ -28,11 +28,20 @@
 //! script prints (`print`, `debug`) never reaches the process's output,
 //! which may be JSON or a server's: it is kept in a small log instead (see
 //! [`ScriptGame::printed`]).
+//!
+//! A sweep ([`ScriptGame::outcomes`]) runs the script on several threads
+//! (every core by default, [`ScriptGame::with_threads`]): the calls of
+//! `options` for different states are independent, so each thread asks the
+//! script for its own batches of states, and the sweep takes the batches in
+//! order. The answer, the error (the first in state order) and the printed
+//! log are the same on any number of threads.
 
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Scope};
@@ -40,7 +49,7 @@ use rustc_hash::FxHashMap;
 
 use crate::solve::{Adjacency, LoopyValue, Outcomes, loopy_values, sweep_outcomes};
 use crate::{
-    Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
+    Cancel, Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
     analyze_positions,
 };
 
@@ -149,7 +158,7 @@ struct Sum(Arc<Array>);
 /// The heaps `sum` and `split` have made in the current call of
 /// `options`, reset before each call: together at most the size limit.
 #[derive(Debug, Default)]
-struct Made(AtomicUsize);
+struct Made(Cell<usize>);
 
 impl Made {
     /// Counts `heaps` more, refusing past `size`.
@@ -159,7 +168,8 @@ impl Made {
         size: usize,
         what: impl FnOnce() -> String,
     ) -> std::result::Result<(), Box<EvalAltResult>> {
-        let before = self.0.fetch_add(heaps, Ordering::Relaxed);
+        let before = self.0.get();
+        self.0.set(before.saturating_add(heaps));
         if before.saturating_add(heaps) > size {
             return Err(format!(
                 "{} would make more than {size} heaps in one call of options (the size \
@@ -187,6 +197,11 @@ fn make_sum(
 }
 
 /// A compiled script.
+///
+/// One engine serves every thread: what belongs to the call of `options`
+/// running on a thread (its operation count, the heaps its helpers made,
+/// what a sweep's driver handed back) is kept in that thread's
+/// [`CallState`], so calls on several threads never mix.
 pub struct ScriptGame {
     name: String,
     engine: Engine,
@@ -196,25 +211,41 @@ pub struct ScriptGame {
     limits: ScriptLimits,
     /// What the script printed, bounded.
     log: Arc<Mutex<PrintLog>>,
-    /// The heaps made by `sum` and `split` in the current call.
-    made: Arc<Made>,
-    /// Where the current call's operations started counting.
-    operations: Arc<Operations>,
     /// The script with the sweep's driver ([`SWEEP_DRIVER`]).
     sweep_ast: AST,
-    /// What the driver hands back, one `options(n)` after another.
-    swept: Arc<Mutex<Vec<Dynamic>>>,
+    /// Threads a sweep may use.
+    threads: usize,
 }
 
-/// The operation count of a call as Rhai reports it, and where the current
-/// call of `options` started: in a sweep's batch one engine call runs many
-/// calls of `options`, so each one's limit counts from its own start.
-#[derive(Debug, Default)]
-struct Operations {
-    /// The engine's count at its latest operation.
-    latest: AtomicU64,
-    /// The count when the current call of `options` began.
-    start: AtomicU64,
+/// What belongs to the call of `options` running on one thread.
+struct CallState {
+    /// The heaps made by `sum` and `split` in the current call.
+    made: Made,
+    /// The engine's operation count at its latest operation, as Rhai
+    /// reports it to `on_progress`.
+    latest: Cell<u64>,
+    /// The count when the current call of `options` began: in a sweep's
+    /// batch one engine call runs many calls of `options`, so each one's
+    /// limit counts from its own start.
+    start: Cell<u64>,
+    /// What a sweep's driver hands back, one `options(n)` after another.
+    swept: RefCell<Vec<Dynamic>>,
+    /// While a sweep's batch runs on this thread, what it prints, kept
+    /// apart so that the sweep can add the batches' lines to the log in
+    /// the order of their states whatever thread ran them.
+    printed: RefCell<Option<PrintLog>>,
+}
+
+thread_local! {
+    static CALL: CallState = const {
+        CallState {
+            made: Made(Cell::new(0)),
+            latest: Cell::new(0),
+            start: Cell::new(0),
+            swept: RefCell::new(Vec::new()),
+            printed: RefCell::new(None),
+        }
+    };
 }
 
 /// The token that stops a call past its operations limit.
@@ -230,6 +261,135 @@ const SWEEP_DRIVER: &str = "fn __grundy_sweep(from, to) { \
 
 /// States a sweep asks the script for in one engine call.
 const SWEEP_BATCH: u64 = 1024;
+
+/// Batches a sweep's threads may have finished or started beyond the one
+/// the sweep is at, per thread: enough that none waits for the sweep, few
+/// enough that their options (a few dozen KiB a batch) stay small.
+const BATCHES_AHEAD: u64 = 4;
+
+/// The options of a batch of states `from..from + SWEEP_BATCH`, as far as
+/// the script gave them: when `error` is set, `options` stops at the state
+/// that failed.
+#[derive(Default)]
+struct Batch {
+    from: u64,
+    options: Vec<Vec<u64>>,
+    error: Option<Error>,
+    /// What the script printed for these states.
+    printed: PrintLog,
+}
+
+/// The batches a parallel sweep's threads have claimed and finished, for
+/// [`ScriptGame::outcomes`].
+#[derive(Default)]
+struct Ahead {
+    /// The next batch no thread has claimed.
+    claimed: AtomicU64,
+    state: Mutex<AheadState>,
+    /// Signalled when a batch is finished, taken, or the sweep stops.
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct AheadState {
+    /// Finished batches the sweep has not taken, by number.
+    done: BTreeMap<u64, Batch>,
+    /// The batch the sweep takes next.
+    taken: u64,
+    /// Set when the sweep has ended: the threads stop claiming.
+    stopped: bool,
+}
+
+impl Ahead {
+    fn lock(&self) -> std::sync::MutexGuard<'_, AheadState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// One thread's part of the sweep: claims batches in order and runs
+    /// them, at most [`BATCHES_AHEAD`] batches a thread ahead of the sweep,
+    /// until every batch is claimed or the sweep stops.
+    fn work(&self, game: &ScriptGame, states: u64, threads: usize) {
+        let window = BATCHES_AHEAD * threads as u64;
+        loop {
+            let k = self.claimed.fetch_add(1, Ordering::Relaxed);
+            let from = k.saturating_mul(SWEEP_BATCH);
+            if from >= states {
+                return;
+            }
+            {
+                let mut state = self.lock();
+                while !state.stopped && k >= state.taken + window {
+                    state = self
+                        .changed
+                        .wait(state)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                if state.stopped {
+                    return;
+                }
+            }
+            // Should the script's run panic, the sweep still gets an
+            // answer for this batch instead of waiting for it.
+            let mut unfinished = Unfinished {
+                ahead: self,
+                game,
+                batch: Some(k),
+            };
+            let batch = game.batch_options(from, states.min(from + SWEEP_BATCH));
+            unfinished.batch = None;
+            self.lock().done.insert(k, batch);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Waits for batch `k` (the one after the last taken) and takes it.
+    fn take(&self, k: u64) -> Batch {
+        let mut state = self.lock();
+        loop {
+            if let Some(batch) = state.done.remove(&k) {
+                state.taken = k + 1;
+                drop(state);
+                self.changed.notify_all();
+                return batch;
+            }
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Ends the sweep: the threads stop at their next claim.
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.changed.notify_all();
+    }
+}
+
+/// A claimed batch whose thread is unwinding: dropped, it hands the sweep
+/// an error for that batch.
+struct Unfinished<'a> {
+    ahead: &'a Ahead,
+    game: &'a ScriptGame,
+    batch: Option<u64>,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if let Some(k) = self.batch {
+            let batch = Batch {
+                from: k.saturating_mul(SWEEP_BATCH),
+                error: Some(self.game.error(format!(
+                    "the thread running states {}.. of the sweep failed",
+                    k.saturating_mul(SWEEP_BATCH)
+                ))),
+                ..Batch::default()
+            };
+            self.ahead.lock().done.insert(k, batch);
+            self.ahead.changed.notify_all();
+        }
+    }
+}
 
 /// The most lines of a script's `print` and `debug` output kept.
 pub const PRINTED_LINES: usize = 100;
@@ -254,6 +414,27 @@ impl PrintLog {
             self.dropped = self.dropped.saturating_add(1);
         }
     }
+
+    /// Adds what a later part of the run printed: the first lines of both
+    /// are the first lines of the whole.
+    fn append(&mut self, later: PrintLog) {
+        for line in &later.lines {
+            self.record(line);
+        }
+        self.dropped = self.dropped.saturating_add(later.dropped);
+    }
+}
+
+/// Records a printed line: in the batch's own log while a sweep's batch
+/// runs on this thread, else in the game's.
+fn record_printed(log: &Mutex<PrintLog>, text: &str) {
+    CALL.with(|call| match &mut *call.printed.borrow_mut() {
+        Some(batch) => batch.record(text),
+        None => log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .record(text),
+    });
 }
 
 impl fmt::Debug for ScriptGame {
@@ -282,7 +463,6 @@ impl ScriptGame {
         let mut engine = Engine::new();
         // The operations limit is kept by `on_progress` below, per call of
         // `options` even within a sweep's batch.
-        let operations: Arc<Operations> = Arc::default();
         engine.set_max_call_levels(64);
         engine.set_max_expr_depths(64, 64);
         engine.set_max_array_size(limits.size);
@@ -294,11 +474,12 @@ impl ScriptGame {
         engine.set_max_strings_interned(0);
         let deadline: Arc<Mutex<Option<Instant>>> = Arc::default();
         let watched = Arc::clone(&deadline);
-        let counted = Arc::clone(&operations);
         let most = limits.operations;
         engine.on_progress(move |operations| {
-            counted.latest.store(operations, Ordering::Relaxed);
-            let used = operations.saturating_sub(counted.start.load(Ordering::Relaxed));
+            let used = CALL.with(|call| {
+                call.latest.set(operations);
+                operations.saturating_sub(call.start.get())
+            });
             if most > 0 && used > most {
                 return Some(Dynamic::from(TOO_MANY_OPERATIONS));
             }
@@ -321,19 +502,9 @@ impl ScriptGame {
         // JSON output and blocking a server: keep them in a bounded log.
         let log: Arc<Mutex<PrintLog>> = Arc::default();
         let printed = Arc::clone(&log);
-        engine.on_print(move |text| {
-            printed
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .record(text);
-        });
+        engine.on_print(move |text| record_printed(&printed, text));
         let debugged = Arc::clone(&log);
-        engine.on_debug(move |text, _, _| {
-            debugged
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .record(text);
-        });
+        engine.on_debug(move |text, _, _| record_printed(&debugged, text));
         // Curried arguments are copied into each function pointer, out of
         // sight of the size limits (`f = f.curry(f)` doubles `f`), and
         // `eval` could spell `curry` at run time.
@@ -343,49 +514,37 @@ impl ScriptGame {
         // The helpers make heaps within this engine's size limit, counted
         // over the call.
         let size = limits.size;
-        let made: Arc<Made> = Arc::default();
-        let m = Arc::clone(&made);
-        engine.register_fn("sum", move |parts: Array| make_sum(parts, &m, size));
-        let m = Arc::clone(&made);
-        engine.register_fn("sum", move |a: Dynamic, b: Dynamic| {
-            make_sum(vec![a, b], &m, size)
-        });
-        let m = Arc::clone(&made);
+        let sum = move |parts: Array| CALL.with(|call| make_sum(parts, &call.made, size));
+        engine.register_fn("sum", sum);
+        engine.register_fn("sum", move |a: Dynamic, b: Dynamic| sum(vec![a, b]));
         engine.register_fn("sum", move |a: Dynamic, b: Dynamic, c: Dynamic| {
-            make_sum(vec![a, b, c], &m, size)
+            sum(vec![a, b, c])
         });
-        let m = Arc::clone(&made);
         engine.register_fn(
             "sum",
-            move |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| {
-                make_sum(vec![a, b, c, d], &m, size)
-            },
+            move |a: Dynamic, b: Dynamic, c: Dynamic, d: Dynamic| sum(vec![a, b, c, d]),
         );
-        let m = Arc::clone(&made);
-        engine.register_fn("split", move |n: INT, k: INT| split(n, k, size, &m));
+        engine.register_fn("split", move |n: INT, k: INT| {
+            CALL.with(|call| split(n, k, size, &call.made))
+        });
         // Rhai's own `sub_string(text, start, len)` lists every character
         // of the text at each call; this one means the same and cuts an
         // ASCII text by bytes (about a twentieth of the instructions of a
         // sweep of examples/digits.rhai). Registered on the engine, it is
         // found before the built-in.
         engine.register_fn("sub_string", sub_string);
-        let (m, begun) = (Arc::clone(&made), Arc::clone(&operations));
-        engine.register_fn("__grundy_begin", move || {
-            m.0.store(0, Ordering::Relaxed);
-            // A few operations early, so that the driver's own are charged
-            // too: a batch is never laxer than one call per state, and what
-            // it refuses is asked again one call at a time.
-            let latest = begun.latest.load(Ordering::Relaxed);
-            begun
-                .start
-                .store(latest.saturating_sub(8), Ordering::Relaxed);
+        engine.register_fn("__grundy_begin", || {
+            CALL.with(|call| {
+                call.made.0.set(0);
+                // A few operations early, so that the driver's own are
+                // charged too: a batch is never laxer than one call per
+                // state, and what it refuses is asked again one call at a
+                // time.
+                call.start.set(call.latest.get().saturating_sub(8));
+            });
         });
-        let swept: Arc<Mutex<Vec<Dynamic>>> = Arc::default();
-        let sink = Arc::clone(&swept);
-        engine.register_fn("__grundy_emit", move |listed: Dynamic| {
-            sink.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(listed);
+        engine.register_fn("__grundy_emit", |listed: Dynamic| {
+            CALL.with(|call| call.swept.borrow_mut().push(listed));
         });
         let ast = engine.compile(source).map_err(|e| {
             // Disabled words read as syntax errors: say why.
@@ -424,11 +583,17 @@ impl ScriptGame {
             deadline,
             limits,
             log,
-            made,
-            operations,
             sweep_ast,
-            swept,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         })
+    }
+
+    /// How many threads [`ScriptGame::outcomes`] may use (default: every
+    /// core of the machine; 1 keeps the sweep on the calling thread). The
+    /// sweep's answer does not depend on it.
+    pub fn with_threads(mut self, threads: usize) -> ScriptGame {
+        self.threads = threads.max(1);
+        self
     }
 
     /// What the script has printed with `print` or `debug` so far, oldest
@@ -595,8 +760,10 @@ impl ScriptGame {
                 Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
             }
         };
-        self.made.0.store(0, Ordering::Relaxed);
-        self.operations.start.store(0, Ordering::Relaxed);
+        CALL.with(|call| {
+            call.made.0.set(0);
+            call.start.set(0);
+        });
         let returned: Dynamic = self
             .engine
             .call_fn(scope, &self.ast, "options", (argument,))
@@ -636,24 +803,50 @@ impl ScriptGame {
     /// The options of states `from..to`, as [`ScriptGame::state_options`]
     /// gives them, from one engine call ([`SWEEP_DRIVER`]). When the batch
     /// fails in any way its states are asked again one call each, so that
-    /// the error is the one that call gives, naming its state.
-    fn batch_options(&self, from: u64, to: u64) -> Result<Vec<Vec<u64>>> {
-        let one_by_one = || (from..to).map(|s| self.state_options(s)).collect();
+    /// the error is the one that call gives, naming its state: the batch
+    /// then holds the options of the states before it, and the error.
+    /// What the script prints is kept with the batch (see [`Batch`]).
+    fn batch_options(&self, from: u64, to: u64) -> Batch {
+        let previous = CALL.with(|call| call.printed.replace(Some(PrintLog::default())));
+        let (options, error) = self.batch_of_states(from, to);
+        let printed = CALL
+            .with(|call| call.printed.replace(previous))
+            .unwrap_or_default();
+        Batch {
+            from,
+            options,
+            error,
+            printed,
+        }
+    }
+
+    /// The options of `from..to`, and the error of the first state that
+    /// has none, for [`ScriptGame::batch_options`].
+    fn batch_of_states(&self, from: u64, to: u64) -> (Vec<Vec<u64>>, Option<Error>) {
+        let one_by_one = || {
+            // What the failed batch printed is dropped: its states print
+            // again now, up to the one that fails.
+            CALL.with(|call| *call.printed.borrow_mut() = Some(PrintLog::default()));
+            let mut options = Vec::new();
+            for s in from..to {
+                match self.state_options(s) {
+                    Ok(listed) => options.push(listed),
+                    Err(error) => return (options, Some(error)),
+                }
+            }
+            (options, None)
+        };
         let (Ok(first), Ok(end)) = (script_int(from), script_int(to)) else {
             return one_by_one();
         };
-        self.swept
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        CALL.with(|call| call.swept.borrow_mut().clear());
         let ran = self.engine.call_fn::<Dynamic>(
             &mut Scope::new(),
             &self.sweep_ast,
             "__grundy_sweep",
             (first, end),
         );
-        let listed =
-            std::mem::take(&mut *self.swept.lock().unwrap_or_else(PoisonError::into_inner));
+        let listed = CALL.with(|call| std::mem::take(&mut *call.swept.borrow_mut()));
         if ran.is_err() || listed.len() as u64 != to - from {
             return one_by_one();
         }
@@ -670,7 +863,7 @@ impl ScriptGame {
                 None => return one_by_one(),
             }
         }
-        Ok(batch)
+        (batch, None)
     }
 
     /// Starts a run: the time limit counts from now. [`ScriptGame::explore`]
@@ -707,6 +900,15 @@ impl ScriptGame {
     /// Who wins from each state `0..states` of a game that need not be a
     /// sum: `options(s)` lists single states, each smaller than `s` (see
     /// [`sweep_outcomes`]).
+    ///
+    /// The script is asked for batches of [`SWEEP_BATCH`] states, on as
+    /// many threads as [`ScriptGame::with_threads`] allows: each thread
+    /// claims the next batch, a few batches ahead of the sweep at most,
+    /// and the sweep takes them in order. The answer, the error (that of
+    /// the first state in order that has one, as on one thread) and the
+    /// printed log do not depend on the number of threads; each call of
+    /// `options` keeps its operations limit, and the time limit and the
+    /// [`Cancel`] token the caller runs under stop every thread.
     pub fn outcomes(
         &self,
         states: u64,
@@ -715,16 +917,80 @@ impl ScriptGame {
     ) -> Result<Outcomes> {
         *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
             Some(Instant::now() + self.limits.time);
-        // States come in order: each batch is asked for when the sweep
-        // reaches it.
-        let (mut start, mut batch) = (0u64, Vec::new());
+        let batches = states.div_ceil(SWEEP_BATCH);
+        let threads = self
+            .threads
+            .min(usize::try_from(batches).unwrap_or(usize::MAX));
+        if threads <= 1 {
+            return self.sweep_batches(states, memory_limit, progress, &mut |k| {
+                let from = k * SWEEP_BATCH;
+                self.batch_options(from, states.min(from + SWEEP_BATCH))
+            });
+        }
+        // The helpers run under a token of their own, a child of the
+        // caller's: cancelling it stops them when the sweep ends early.
+        let helpers = match Cancel::current() {
+            Some(token) => token.child(),
+            None => Cancel::new(),
+        };
+        let ahead = Ahead::default();
+        std::thread::scope(|scope| {
+            let started = (0..threads)
+                .filter(|_| {
+                    std::thread::Builder::new()
+                        .name("grundy-sweep".into())
+                        .spawn_scoped(scope, || {
+                            helpers.run(|| ahead.work(self, states, threads));
+                        })
+                        .is_ok()
+                })
+                .count();
+            let found = if started == 0 {
+                // No thread could be started: the sweep runs here.
+                ahead.stop();
+                self.sweep_batches(states, memory_limit, progress, &mut |k| {
+                    let from = k * SWEEP_BATCH;
+                    self.batch_options(from, states.min(from + SWEEP_BATCH))
+                })
+            } else {
+                self.sweep_batches(states, memory_limit, progress, &mut |k| ahead.take(k))
+            };
+            helpers.cancel();
+            ahead.stop();
+            found
+        })
+    }
+
+    /// [`sweep_outcomes`] over the batches `next(0)`, `next(1)`, ..., each
+    /// asked for when the sweep reaches its first state; the log gets what
+    /// each printed as it is taken.
+    fn sweep_batches(
+        &self,
+        states: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(u64) -> bool,
+        next: &mut dyn FnMut(u64) -> Batch,
+    ) -> Result<Outcomes> {
+        let mut batch = Batch::default();
+        let mut at = None;
         let mut listed = |s: u64, out: &mut Vec<u64>| {
-            if s >= start + batch.len() as u64 {
-                batch = self.batch_options(s, states.min(s.saturating_add(SWEEP_BATCH)))?;
-                start = s;
+            if at != Some(s / SWEEP_BATCH) {
+                at = Some(s / SWEEP_BATCH);
+                batch = next(s / SWEEP_BATCH);
+                self.log
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .append(std::mem::take(&mut batch.printed));
             }
-            out.extend(&batch[(s - start) as usize]);
-            Ok(())
+            match batch.options.get((s - batch.from) as usize) {
+                Some(options) => {
+                    out.extend(options);
+                    Ok(())
+                }
+                None => Err(batch.error.take().unwrap_or_else(|| {
+                    self.error(format!("options({s}): the sweep lost this state's batch"))
+                })),
+            }
         };
         sweep_outcomes(states, memory_limit, &mut listed, progress)
     }
