@@ -135,28 +135,15 @@ impl Premarks {
         top: usize,
         range: Range<usize>,
     ) {
-        let Some((&smallest, &largest)) = rares
-            .rare
-            .get(range.clone())
-            .and_then(|r| r.first().zip(r.last()))
-        else {
+        let Some((rare, values)) = partners_in_table(rares, range, top, table.len()) else {
             return;
         };
-        // The partners run from `top - largest` to `top - smallest + HEAPS
-        // - 1`; `make` chose the range so that they lie in the table.
-        assert!(
-            largest < top && top - smallest + HEAPS - 1 < table.len(),
-            "a premarked partner lies in the table"
-        );
         let size = self.size;
         let top_value = size - 1;
         let marks = &mut self.marks[..HEAPS * size];
-        for (&r, &value) in rares.rare[range.clone()]
-            .iter()
-            .zip(&rares.rare_values[range])
-        {
+        for (&r, &value) in rare.iter().zip(values) {
             // SAFETY: `top - r + HEAPS - 1 < table.len()` for every rare heap
-            // of the range (checked above at its smallest, `r` increases),
+            // of the range (checked by `partners_in_table`),
             // and `j * size + (x & (size - 1)) < HEAPS * size = marks.len()`.
             #[allow(unsafe_code)]
             unsafe {
@@ -174,21 +161,12 @@ impl Premarks {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn mark_bits(&mut self, table: &[u8], rares: &Rares<'_>, top: usize, range: Range<usize>) {
-        let Some((&smallest, &largest)) = rares
-            .rare
-            .get(range.clone())
-            .and_then(|r| r.first().zip(r.last()))
-        else {
+        let Some(rare) = partners_in_table(rares, range, top, table.len()) else {
             return;
         };
-        assert!(
-            largest < top && top - smallest + HEAPS - 1 < table.len(),
-            "a premarked partner lies in the table"
-        );
-        let rare = (&rares.rare[range.clone()], &rares.rare_values[range]);
         // SAFETY: `words > 0` only when the CPU has AVX-512F and BW (`make`),
         // and every partner `top - r..top - r + HEAPS` lies in `table`
-        // (checked above at the extremes, `r` increases).
+        // (checked by `partners_in_table`).
         #[allow(unsafe_code)]
         unsafe {
             match self.words {
@@ -215,6 +193,27 @@ impl Premarks {
             covered: &self.covered,
         })
     }
+}
+
+/// The rare heaps `rare[range]` and their values, if any, after checking
+/// that all their partners `top - r..top - r + HEAPS` lie in a table of
+/// `len` heaps (`make` chose the range so that they do): the partners run
+/// from `top - largest` to `top - smallest + HEAPS - 1`, and the rare heaps
+/// increase, so the extremes suffice.
+#[inline(always)]
+fn partners_in_table<'a>(
+    rares: &Rares<'a>,
+    range: Range<usize>,
+    top: usize,
+    len: usize,
+) -> Option<(&'a [usize], &'a [u32])> {
+    let rare = rares.rare.get(range.clone())?;
+    let (&smallest, &largest) = rare.first().zip(rare.last())?;
+    assert!(
+        largest < top && top - smallest + HEAPS - 1 < len,
+        "a premarked partner lies in the table"
+    );
+    Some((rare, &rares.rare_values[range]))
 }
 
 /// Whether the CPU has what the bit marks need (AVX-512F and BW).
