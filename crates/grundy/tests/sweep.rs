@@ -75,6 +75,8 @@ fn the_digits_script_matches_search() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/digits.rhai");
     let source = std::fs::read_to_string(path).unwrap();
     let game = ScriptGame::compile("digits.rhai", &source, ScriptLimits::default()).unwrap();
+    // On the compiled fast path (its module's tests hold it to Rhai).
+    assert!(game.is_compiled());
     let found = game.outcomes(5000, u64::MAX, &mut |_| true).unwrap();
     let mut solver = MemoSolver::new(&Digits);
     for n in 0..5000 {
@@ -106,7 +108,8 @@ fn scripts_that_do_not_lower_the_state_or_sum_are_refused() {
 /// call of `options` keeps its own operations limit: a state that needs
 /// about 5000 operations passes under a limit of 10^4 however many states
 /// came before it in the batch, one that loops is stopped, and the error
-/// names that state, not the batch.
+/// names that state, not the batch. The same holds on the compiled fast
+/// path, which hands the looping state to Rhai.
 #[test]
 fn batched_sweeps_keep_each_calls_operations_limit_and_name_the_state() {
     let limits = ScriptLimits {
@@ -115,18 +118,24 @@ fn batched_sweeps_keep_each_calls_operations_limit_and_name_the_state() {
     };
     let busy = "fn options(n) { let x = 0; for i in 0..1000 { x += 1; } \
                 if n == 3000 { loop {} } if n > 0 { [n - 1] } else { [] } }";
-    let game = ScriptGame::compile("busy.rhai", busy, limits).unwrap();
-    let found = game.outcomes(2000, u64::MAX, &mut |_| true).unwrap();
-    // Subtract one: the even states are lost.
-    assert!(found.losses().eq((0..2000).step_by(2)));
-    let error = game
-        .outcomes(4000, u64::MAX, &mut |_| true)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        error.contains("options(3000) stopped after 10000 operations"),
-        "{error}"
-    );
+    let compiled = ScriptGame::compile("busy.rhai", busy, limits).unwrap();
+    assert!(compiled.is_compiled());
+    let interpreted = ScriptGame::compile("busy.rhai", busy, limits)
+        .unwrap()
+        .interpreted_only();
+    for game in [compiled, interpreted] {
+        let found = game.outcomes(2000, u64::MAX, &mut |_| true).unwrap();
+        // Subtract one: the even states are lost.
+        assert!(found.losses().eq((0..2000).step_by(2)));
+        let error = game
+            .outcomes(4000, u64::MAX, &mut |_| true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("options(3000) stopped after 10000 operations"),
+            "{error}"
+        );
+    }
 }
 
 /// A sweep on `threads` threads: the outcomes, or the error as text, and

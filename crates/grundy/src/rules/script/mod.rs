@@ -36,6 +36,9 @@
 //! order. The answer, the error (the first in state order) and the printed
 //! log are the same on any number of threads.
 
+mod compiled;
+
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -215,6 +218,10 @@ pub struct ScriptGame {
     sweep_ast: AST,
     /// Threads a sweep may use.
     threads: usize,
+    /// The script translated for the fast path, when it uses only what
+    /// [`compiled`] knows; `options` runs there first, and in Rhai when
+    /// it is absent or gives up.
+    compiled: Option<compiled::Compiled>,
 }
 
 /// What belongs to the call of `options` running on one thread.
@@ -576,6 +583,7 @@ impl ScriptGame {
             message: format!("the sweep's driver does not compile: {e}"),
         })?;
         let sweep_ast = ast.merge(&driver);
+        let compiled = compiled::Compiled::new(&ast);
         Ok(ScriptGame {
             name: name.to_owned(),
             engine,
@@ -583,6 +591,7 @@ impl ScriptGame {
             deadline,
             limits,
             log,
+            compiled,
             sweep_ast,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         })
@@ -593,6 +602,32 @@ impl ScriptGame {
     /// sweep's answer does not depend on it.
     pub fn with_threads(mut self, threads: usize) -> ScriptGame {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Whether `options` runs on the compiled fast path (the private module
+    /// `rules/script/compiled.rs`): true when every function of the script uses only
+    /// integers, booleans, strings, arrays, `let`, assignment, `if`, loops,
+    /// its own functions and the built-ins `to_string`, `len`,
+    /// `sub_string`, `parse_int`, `abs` and `push`. Answers are the same
+    /// either way; a position the fast path cannot answer runs in Rhai.
+    ///
+    /// ```
+    /// use grundy::rules::{ScriptGame, ScriptLimits};
+    /// let digits = "fn options(n) { let t = n.to_string(); [parse_int(t.sub_string(1, 9))] }";
+    /// let game = ScriptGame::compile("digits.rhai", digits, ScriptLimits::default())?;
+    /// assert!(game.is_compiled());
+    /// assert!(!game.interpreted_only().is_compiled());
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.is_some()
+    }
+
+    /// The same game with every call of `options` run by Rhai's
+    /// interpreter, never the compiled fast path: for comparing the two.
+    pub fn interpreted_only(mut self) -> ScriptGame {
+        self.compiled = None;
         self
     }
 
@@ -760,6 +795,14 @@ impl ScriptGame {
                 Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
             }
         };
+        if let Some(compiled) = &self.compiled {
+            let deadline = *self.deadline.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(value) = compiled.options(position, &self.limits, deadline) {
+                return self
+                    .collect(value, tuples, found)
+                    .map_err(|reason| self.error(format!("options({position}): {reason}")));
+            }
+        }
         CALL.with(|call| {
             call.made.0.set(0);
             call.start.set(0);
@@ -836,6 +879,11 @@ impl ScriptGame {
             }
             (options, None)
         };
+        // The compiled form answers one state at a time, each in Rhai when
+        // it gives up: Rhai's batches would only be slower.
+        if self.compiled.is_some() {
+            return one_by_one();
+        }
         let (Ok(first), Ok(end)) = (script_int(from), script_int(to)) else {
             return one_by_one();
         };
@@ -1125,15 +1173,24 @@ fn position_of(
 /// Rhai's `text.sub_string(start, len)`: the `len` characters of `text`
 /// from `start` (counted from the end when negative), or as many as there
 /// are; an empty string when `len <= 0` or `start` is past the end. An
-/// ASCII text is cut by bytes, which are its characters.
-fn sub_string(text: &str, start: INT, len: INT) -> ImmutableString {
+/// ASCII text is cut by bytes, which are its characters. Registered on the
+/// engine and used by the compiled form ([`compiled`]).
+fn cut_text(text: &str, start: INT, len: INT) -> Cow<'_, str> {
     if text.is_ascii() {
         let (from, to) = sub_range(text.len(), start, len);
-        return text[from..to].into();
+        return Cow::Borrowed(&text[from..to]);
     }
     let chars: Vec<char> = text.chars().collect();
     let (from, to) = sub_range(chars.len(), start, len);
-    chars[from..to].iter().collect::<String>().into()
+    Cow::Owned(chars[from..to].iter().collect())
+}
+
+/// [`cut_text`] as a Rhai string, for the engine.
+fn sub_string(text: &str, start: INT, len: INT) -> ImmutableString {
+    match cut_text(text, start, len) {
+        Cow::Borrowed(part) => part.into(),
+        Cow::Owned(part) => part.into(),
+    }
 }
 
 /// The characters `from..to` that `sub_string(start, len)` keeps of a text

@@ -1,0 +1,1258 @@
+//! A compiled form of the scripts most rules are written as: the fast path
+//! of [`ScriptGame`](super::ScriptGame).
+//!
+//! Rhai walks its syntax tree and resolves every variable and call by name
+//! and hash as it runs; a sweep of `examples/digits.rhai` spent about 20 µs
+//! a state there, seven times the same rule as a Python callable. When
+//! every function a script defines uses only integers, booleans, strings and
+//! arrays, `let`, assignment, `if`, loops, calls of its own functions and a
+//! few built-in functions ([`Builtin`]), the script is translated once into
+//! a tree of its own whose variables are numbered slots and whose calls are
+//! resolved, and `options` is evaluated on that tree.
+//!
+//! It is a fast path, never a second meaning: it computes only what it is
+//! sure Rhai computes the same way and gives up ([`Stop::GiveUp`]) on
+//! anything else — any error (an overflow, a division by zero, a string
+//! that is not a number, a type the operation does not take, an index out
+//! of range), a value or case it does not model, a call deeper than
+//! [`MAX_DEPTH`], a run past [`OPERATIONS_FACTOR`]-th of the operations
+//! limit or half the size limit, the time limit or a cancel. The caller then
+//! asks Rhai for the same position, so every error a user sees is Rhai's,
+//! at Rhai's limits. A script with anything this module does not know
+//! (maps, floats, characters, `switch`, closures, `print`, `sum`, `split`,
+//! statements outside functions ...) is not compiled at all and runs in
+//! Rhai as before.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use rhai::{AST, ASTFlags, ASTNode, Array, Dynamic, Expr as Syntax, INT, ImmutableString, Stmt};
+
+use super::{ScriptLimits, ScriptPosition, cut_text};
+
+/// Rhai counts at most this many operations for each one counted here (it
+/// counts about one per statement and expression evaluated; so does this
+/// module, and the tests measure the ratio on every test script). The fast
+/// path gives up past `operations / OPERATIONS_FACTOR`, so a position it
+/// answers is one Rhai answers within its operations limit.
+pub(super) const OPERATIONS_FACTOR: u64 = 8;
+
+/// Calls deeper than this give up (Rhai's own limit is 64 levels).
+const MAX_DEPTH: usize = 32;
+
+/// Operations between two looks at the clock and the cancel token.
+const CLOCK_EVERY: u64 = 256;
+
+/// A script translated for the fast path.
+pub(super) struct Compiled {
+    functions: Vec<Function>,
+    /// The index of `options(p)` in `functions`.
+    options: usize,
+}
+
+/// One function: its parameters are slots `0..parameters`, its other
+/// variables the slots after them.
+struct Function {
+    slots: usize,
+    body: Block,
+}
+
+type Block = Vec<Step>;
+
+/// A statement.
+enum Step {
+    /// `let x = e` or `x = e`.
+    Set(usize, Expr),
+    /// `x op= e`.
+    Update(usize, Op, Expr),
+    /// `x.push(e)` on an array variable.
+    Push(usize, Expr),
+    /// An expression, whose value is the block's if it comes last.
+    Value(Expr),
+    If(Expr, Block, Block),
+    /// `while c { }`, or `loop { }` without a condition.
+    While(Option<Expr>, Block),
+    /// `do { } while c` (`until` when the flag is set).
+    Do(Block, Expr, bool),
+    /// `for x in from..to` (or `..=` when `inclusive`).
+    Range {
+        slot: usize,
+        from: Expr,
+        to: Expr,
+        inclusive: bool,
+        body: Block,
+    },
+    /// `for x in array`.
+    Each {
+        slot: usize,
+        items: Expr,
+        body: Block,
+    },
+    Break,
+    Continue,
+    Return(Expr),
+}
+
+/// An expression.
+enum Expr {
+    Unit,
+    Bool(bool),
+    Int(INT),
+    Str(Box<str>),
+    Local(usize),
+    Array(Vec<Expr>),
+    Binary(Op, Box<(Expr, Expr)>),
+    /// `e == "text"` (or `!=` when the flag is clear): no string is made
+    /// for the constant.
+    EqualsText(Box<Expr>, Box<str>, bool),
+    Negate(Box<Expr>),
+    Plus(Box<Expr>),
+    Not(Box<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Index(Box<(Expr, Expr)>),
+    /// A call of the script's function with this index.
+    Call(usize, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Block(Block),
+}
+
+/// A binary operator, as Rhai's built-in operators for integers, strings
+/// and booleans define it (`rhai::packages::arithmetic`, checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn named(name: &str) -> Option<Op> {
+        Some(match name {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "%" => Op::Rem,
+            "**" => Op::Pow,
+            "<<" => Op::Shl,
+            ">>" => Op::Shr,
+            "&" => Op::BitAnd,
+            "|" => Op::BitOr,
+            "^" => Op::BitXor,
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            _ => return None,
+        })
+    }
+}
+
+/// The built-in functions the fast path knows, with Rhai's meaning (its
+/// string and math packages; `sub_string` is the engine's own,
+/// [`cut_text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    /// `to_string(n)` of an integer: its decimal digits.
+    ToString,
+    /// `len(x)`: characters of a string, items of an array.
+    Len,
+    /// `sub_string(text, start, len)`.
+    SubString,
+    /// `parse_int(text)`: the trimmed text as a decimal integer.
+    ParseInt,
+    /// `abs(n)`.
+    Abs,
+}
+
+impl Builtin {
+    /// The built-in called `name` with `arity` arguments (counting the
+    /// object of a method call).
+    fn named(name: &str, arity: usize) -> Option<Builtin> {
+        Some(match (name, arity) {
+            ("to_string", 1) => Builtin::ToString,
+            ("len", 1) => Builtin::Len,
+            ("sub_string", 3) => Builtin::SubString,
+            ("parse_int", 1) => Builtin::ParseInt,
+            ("abs", 1) => Builtin::Abs,
+            _ => return None,
+        })
+    }
+
+    /// Names a script may not define for itself if it is to be compiled:
+    /// Rhai would then choose between the script's and the built-in by
+    /// rules this module does not follow.
+    const NAMES: [&'static str; 6] = ["to_string", "len", "sub_string", "parse_int", "abs", "push"];
+}
+
+/// A value while the fast path runs. Strings of up to 23 bytes (the digits
+/// of any integer among them) are kept inline; arrays are shared until
+/// written (`Rc::make_mut`), which keeps Rhai's copy-on-assignment meaning.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Value {
+    #[default]
+    Unit,
+    Bool(bool),
+    Int(INT),
+    Str(Rc<str>),
+    Array(Rc<Vec<Value>>),
+}
+
+/// Why evaluation left the straight path. A fieldless enum (the value of
+/// a `return` waits in [`Run::returned`]), so that a [`Flow`] is no larger
+/// than a [`Value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Break,
+    Continue,
+    Return,
+    /// Rhai must answer this position.
+    GiveUp,
+}
+
+type Flow<T> = std::result::Result<T, Stop>;
+
+impl Compiled {
+    /// The compiled form of `ast`, or `None` when it has anything the fast
+    /// path does not know (then the script runs in Rhai only).
+    pub(super) fn new(ast: &AST) -> Option<Compiled> {
+        if !ast.statements().is_empty() {
+            return None;
+        }
+        let signatures: Vec<(ImmutableString, usize)> = ast
+            .iter_fn_def()
+            .map(|f| (f.name.clone(), f.params.len()))
+            .collect();
+        if signatures
+            .iter()
+            .any(|(name, _)| Builtin::NAMES.contains(&name.as_str()))
+        {
+            return None;
+        }
+        let options = signatures
+            .iter()
+            .position(|(name, arity)| name == "options" && *arity == 1)?;
+        let bodies = bodies(ast)?;
+        let translator = Translator {
+            signatures: &signatures,
+        };
+        let functions = ast
+            .iter_fn_def()
+            .zip(bodies)
+            .map(|(f, body)| {
+                if f.this_type.is_some() {
+                    return None;
+                }
+                let mut scope = Scope::default();
+                for parameter in &f.params {
+                    scope.declare(parameter.clone(), false);
+                }
+                let body = translator.block(&body, &mut scope)?;
+                Some(Function {
+                    slots: scope.slots,
+                    body,
+                })
+            })
+            .collect::<Option<Vec<Function>>>()?;
+        Some(Compiled { functions, options })
+    }
+
+    /// `options(position)` on the fast path, as Rhai would have returned
+    /// it, or `None` when Rhai must answer it.
+    pub(super) fn options(
+        &self,
+        position: &ScriptPosition,
+        limits: &ScriptLimits,
+        deadline: Option<Instant>,
+    ) -> Option<Dynamic> {
+        self.evaluate(position, limits, deadline)
+            .map(|(value, _)| value)
+    }
+
+    /// [`Compiled::options`], and the operations it counted.
+    fn evaluate(
+        &self,
+        position: &ScriptPosition,
+        limits: &ScriptLimits,
+        deadline: Option<Instant>,
+    ) -> Option<(Dynamic, u64)> {
+        let argument = match position {
+            ScriptPosition::Heap(n) => Value::Int(INT::try_from(*n).ok()?),
+            ScriptPosition::Tuple(items) => {
+                Value::Array(Rc::new(items.iter().map(|&v| Value::Int(v)).collect()))
+            }
+        };
+        let unlimited = |limit: u64| if limit == 0 { u64::MAX } else { limit };
+        let mut run = Run {
+            compiled: self,
+            operations: 0,
+            most_operations: unlimited(limits.operations) / OPERATIONS_FACTOR,
+            made: 0,
+            most_made: usize::try_from(unlimited(limits.size as u64) / 2).unwrap_or(usize::MAX),
+            depth: 0,
+            deadline,
+            returned: Value::Unit,
+        };
+        let value = run.call(self.options, vec![argument]).ok()?;
+        Some((value.into_dynamic(), run.operations))
+    }
+}
+
+/// The statements of each function of `ast`, in the order of
+/// `ast.iter_fn_def()`, or `None` when one cannot be placed.
+///
+/// Rhai (1.27) gives a function's body only through a type it does not
+/// export, so the bodies are read from a walk over the whole tree (which
+/// visits each body's statements in turn, at depth one) and each statement
+/// is placed in the function whose body spans its position.
+fn bodies(ast: &AST) -> Option<Vec<Vec<Stmt>>> {
+    let at = |p: rhai::Position| Some((p.line()?, p.position().unwrap_or(0)));
+    let spans = ast
+        .iter_fn_def()
+        .map(|f| Some((at(f.body.start_position())?, at(f.body.end_position())?)))
+        .collect::<Option<Vec<_>>>()?;
+    let mut bodies = vec![Vec::new(); spans.len()];
+    let mut placed = true;
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let [ASTNode::Stmt(statement)] = path {
+            let function = at(statement.position())
+                .and_then(|p| spans.iter().position(|&(from, to)| from <= p && p <= to));
+            match function {
+                Some(f) => bodies[f].push((*statement).clone()),
+                None => placed = false,
+            }
+        }
+        placed
+    });
+    placed.then_some(bodies)
+}
+
+impl Value {
+    fn into_dynamic(self) -> Dynamic {
+        match self {
+            Value::Unit => Dynamic::UNIT,
+            Value::Bool(b) => Dynamic::from_bool(b),
+            Value::Int(n) => Dynamic::from_int(n),
+            Value::Str(text) => Dynamic::from(ImmutableString::from(&*text)),
+            Value::Array(items) => Dynamic::from_array(
+                Rc::unwrap_or_clone(items)
+                    .into_iter()
+                    .map(Value::into_dynamic)
+                    .collect::<Array>(),
+            ),
+        }
+    }
+}
+
+/// Names in scope while a function is translated: each `let` takes a new
+/// slot, and a block forgets the names it declared when it ends.
+#[derive(Default)]
+struct Scope {
+    names: Vec<(ImmutableString, usize, bool)>,
+    slots: usize,
+}
+
+impl Scope {
+    fn declare(&mut self, name: ImmutableString, constant: bool) -> usize {
+        let slot = self.slots;
+        self.slots += 1;
+        self.names.push((name, slot, constant));
+        slot
+    }
+
+    /// The slot of the variable `name` in scope, and whether it is a
+    /// constant.
+    fn find(&self, name: &str) -> Option<(usize, bool)> {
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, ..)| n == name)
+            .map(|&(_, slot, constant)| (slot, constant))
+    }
+}
+
+/// Translates Rhai's syntax tree, refusing (`None`) whatever the fast path
+/// does not know.
+struct Translator<'a> {
+    /// The script's functions, by name and number of parameters, in the
+    /// order of [`Compiled::functions`].
+    signatures: &'a [(ImmutableString, usize)],
+}
+
+impl Translator<'_> {
+    fn block(&self, statements: &[Stmt], scope: &mut Scope) -> Option<Block> {
+        let mark = scope.names.len();
+        let block = statements
+            .iter()
+            .map(|s| self.statement(s, scope))
+            .collect::<Option<Block>>();
+        scope.names.truncate(mark);
+        block
+    }
+
+    fn statement(&self, statement: &Stmt, scope: &mut Scope) -> Option<Step> {
+        Some(match statement {
+            Stmt::Noop(_) => Step::Value(Expr::Unit),
+            Stmt::Var(var, flags, _) => {
+                if flags.contains(ASTFlags::EXPORTED) {
+                    return None;
+                }
+                let (name, init, _) = &**var;
+                let value = self.expr(init, scope)?;
+                let slot = scope.declare(name.name.clone(), flags.contains(ASTFlags::CONSTANT));
+                Step::Set(slot, value)
+            }
+            Stmt::Assignment(assignment) => {
+                let (op, target) = &**assignment;
+                let slot = self.variable(&target.lhs, scope)?;
+                let value = self.expr(&target.rhs, scope)?;
+                match op.get_op_assignment_info() {
+                    None => Step::Set(slot, value),
+                    Some((.., syntax)) => Step::Update(slot, Op::named(syntax)?, value),
+                }
+            }
+            Stmt::FnCall(call, _) => Step::Value(self.call(call, scope)?),
+            Stmt::Block(block) => Step::Value(Expr::Block(self.block(block.statements(), scope)?)),
+            Stmt::Expr(expr) => match &**expr {
+                Syntax::Dot(dot, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                    match &dot.rhs {
+                        Syntax::MethodCall(call, _)
+                            if call.name == "push" && call.args.len() == 1 =>
+                        {
+                            let slot = self.variable(&dot.lhs, scope)?;
+                            Step::Push(slot, self.expr(&call.args[0], scope)?)
+                        }
+                        _ => Step::Value(self.expr(expr, scope)?),
+                    }
+                }
+                _ => Step::Value(self.expr(expr, scope)?),
+            },
+            Stmt::If(flow, _) => Step::If(
+                self.expr(&flow.expr, scope)?,
+                self.block(flow.body.statements(), scope)?,
+                self.block(flow.branch.statements(), scope)?,
+            ),
+            Stmt::While(flow, _) => {
+                let condition = match flow.expr {
+                    Syntax::Unit(_) => None,
+                    ref c => Some(self.expr(c, scope)?),
+                };
+                Step::While(condition, self.block(flow.body.statements(), scope)?)
+            }
+            Stmt::Do(flow, flags, _) => Step::Do(
+                self.block(flow.body.statements(), scope)?,
+                self.expr(&flow.expr, scope)?,
+                flags.contains(ASTFlags::NEGATED),
+            ),
+            Stmt::For(each, _) => {
+                let (variable, counter, flow) = &**each;
+                if counter.is_some() {
+                    return None;
+                }
+                let range = self.range(&flow.expr, scope);
+                let items = match range {
+                    Some(_) => None,
+                    None => Some(self.expr(&flow.expr, scope)?),
+                };
+                let mark = scope.names.len();
+                let slot = scope.declare(variable.name.clone(), false);
+                let body = self.block(flow.body.statements(), scope);
+                scope.names.truncate(mark);
+                let body = body?;
+                match (range, items) {
+                    (Some((from, to, inclusive)), _) => Step::Range {
+                        slot,
+                        from,
+                        to,
+                        inclusive,
+                        body,
+                    },
+                    (None, Some(items)) => Step::Each { slot, items, body },
+                    (None, None) => return None,
+                }
+            }
+            Stmt::BreakLoop(None, flags, _) => {
+                if flags.contains(ASTFlags::BREAK) {
+                    Step::Break
+                } else {
+                    Step::Continue
+                }
+            }
+            Stmt::Return(value, flags, _) if !flags.contains(ASTFlags::BREAK) => {
+                Step::Return(match value {
+                    Some(value) => self.expr(value, scope)?,
+                    None => Expr::Unit,
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// The slot of an assignable variable.
+    fn variable(&self, expr: &Syntax, scope: &Scope) -> Option<usize> {
+        match expr {
+            Syntax::Variable(name, ..) => match scope.find(&name.1)? {
+                (slot, false) => Some(slot),
+                (_, true) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `from..to` or `from..=to`: its ends, and whether it is inclusive.
+    fn range(&self, expr: &Syntax, scope: &mut Scope) -> Option<(Expr, Expr, bool)> {
+        match expr {
+            Syntax::FnCall(call, _)
+                if call.op_token.is_some()
+                    && call.args.len() == 2
+                    && (call.name == ".." || call.name == "..=") =>
+            {
+                Some((
+                    self.expr(&call.args[0], scope)?,
+                    self.expr(&call.args[1], scope)?,
+                    call.name == "..=",
+                ))
+            }
+            Syntax::DynamicConstant(value, _) => {
+                if let Some(r) = value.read_lock::<std::ops::Range<INT>>() {
+                    Some((Expr::Int(r.start), Expr::Int(r.end), false))
+                } else {
+                    value
+                        .read_lock::<std::ops::RangeInclusive<INT>>()
+                        .map(|r| (Expr::Int(*r.start()), Expr::Int(*r.end()), true))
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn expr(&self, expr: &Syntax, scope: &mut Scope) -> Option<Expr> {
+        Some(match expr {
+            Syntax::Unit(_) => Expr::Unit,
+            Syntax::BoolConstant(b, _) => Expr::Bool(*b),
+            Syntax::IntegerConstant(n, _) => Expr::Int(*n),
+            Syntax::StringConstant(text, _) => Expr::Str(text.as_str().into()),
+            Syntax::DynamicConstant(value, _) => constant(value)?,
+            Syntax::Variable(name, ..) => Expr::Local(scope.find(&name.1)?.0),
+            Syntax::Array(items, _) => Expr::Array(
+                items
+                    .iter()
+                    .map(|item| self.expr(item, scope))
+                    .collect::<Option<_>>()?,
+            ),
+            Syntax::FnCall(call, _) => self.call(call, scope)?,
+            Syntax::Dot(dot, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let object = self.expr(&dot.lhs, scope)?;
+                self.methods(object, &dot.rhs, scope)?
+            }
+            Syntax::Index(index, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                if matches!(index.rhs, Syntax::Index(..) | Syntax::Dot(..)) {
+                    return None;
+                }
+                Expr::Index(Box::new((
+                    self.expr(&index.lhs, scope)?,
+                    self.expr(&index.rhs, scope)?,
+                )))
+            }
+            Syntax::Stmt(block) => Expr::Block(self.block(block.statements(), scope)?),
+            Syntax::And(items, _) => Expr::And(
+                items
+                    .iter()
+                    .map(|item| self.expr(item, scope))
+                    .collect::<Option<_>>()?,
+            ),
+            Syntax::Or(items, _) => Expr::Or(
+                items
+                    .iter()
+                    .map(|item| self.expr(item, scope))
+                    .collect::<Option<_>>()?,
+            ),
+            _ => return None,
+        })
+    }
+
+    /// The calls `.f(...)` of a method chain (`x.to_string().len()`) on
+    /// `object`, left to right: built-ins only (Rhai binds a script
+    /// function called as a method to `this`).
+    fn methods(&self, object: Expr, chain: &Syntax, scope: &mut Scope) -> Option<Expr> {
+        let (call, rest) = match chain {
+            Syntax::MethodCall(call, _) => (call, None),
+            Syntax::Dot(dot, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let Syntax::MethodCall(call, _) = &dot.lhs else {
+                    return None;
+                };
+                (call, Some(&dot.rhs))
+            }
+            _ => return None,
+        };
+        if call.capture_parent_scope {
+            return None;
+        }
+        let builtin = Builtin::named(&call.name, call.args.len() + 1)?;
+        let mut args = vec![object];
+        for arg in &call.args {
+            args.push(self.expr(arg, scope)?);
+        }
+        let called = Expr::Builtin(builtin, args);
+        match rest {
+            Some(rest) => self.methods(called, rest, scope),
+            None => Some(called),
+        }
+    }
+
+    fn call(&self, call: &rhai::FnCallExpr, scope: &mut Scope) -> Option<Expr> {
+        if call.capture_parent_scope {
+            return None;
+        }
+        let mut args = call
+            .args
+            .iter()
+            .map(|arg| self.expr(arg, scope))
+            .collect::<Option<Vec<Expr>>>()?;
+        if call.op_token.is_some() {
+            return Some(match (call.name.as_str(), args.len()) {
+                ("-", 1) => Expr::Negate(Box::new(args.pop()?)),
+                ("+", 1) => Expr::Plus(Box::new(args.pop()?)),
+                ("!", 1) => Expr::Not(Box::new(args.pop()?)),
+                (name, 2) => {
+                    let op = Op::named(name)?;
+                    let right = args.pop()?;
+                    let left = args.pop()?;
+                    match (op, right) {
+                        (Op::Eq | Op::Ne, Expr::Str(text)) => {
+                            Expr::EqualsText(Box::new(left), text, op == Op::Eq)
+                        }
+                        (op, right) => Expr::Binary(op, Box::new((left, right))),
+                    }
+                }
+                _ => return None,
+            });
+        }
+        if let Some(index) = self
+            .signatures
+            .iter()
+            .position(|(name, arity)| *name == call.name && *arity == args.len())
+        {
+            return Some(Expr::Call(index, args));
+        }
+        Some(Expr::Builtin(Builtin::named(&call.name, args.len())?, args))
+    }
+}
+
+/// A constant Rhai folded into a value: integers, booleans, strings and
+/// arrays of them.
+fn constant(value: &Dynamic) -> Option<Expr> {
+    if let Ok(n) = value.as_int() {
+        return Some(Expr::Int(n));
+    }
+    if let Ok(b) = value.as_bool() {
+        return Some(Expr::Bool(b));
+    }
+    if value.is_unit() {
+        return Some(Expr::Unit);
+    }
+    if let Some(text) = value.read_lock::<ImmutableString>() {
+        return Some(Expr::Str(text.as_str().into()));
+    }
+    let items = value.read_lock::<Array>()?;
+    Some(Expr::Array(
+        items.iter().map(constant).collect::<Option<_>>()?,
+    ))
+}
+
+/// One evaluation of `options`.
+struct Run<'a> {
+    compiled: &'a Compiled,
+    operations: u64,
+    most_operations: u64,
+    /// Characters and array items made so far.
+    made: usize,
+    most_made: usize,
+    depth: usize,
+    deadline: Option<Instant>,
+    /// The value of the `return` being carried out.
+    returned: Value,
+}
+
+impl<'a> Run<'a> {
+    #[inline(always)]
+    fn tick(&mut self) -> Flow<()> {
+        self.operations += 1;
+        if self.operations > self.most_operations {
+            return Err(Stop::GiveUp);
+        }
+        if self.operations.is_multiple_of(CLOCK_EVERY)
+            && (crate::cancel::stopped() || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            return Err(Stop::GiveUp);
+        }
+        Ok(())
+    }
+
+    /// Counts `size` characters or items made against half the size limit:
+    /// everything a call makes, kept or not, so that no string or array
+    /// Rhai would measure can pass its limit unseen.
+    fn make(&mut self, size: usize) -> Flow<()> {
+        self.made = self.made.saturating_add(size);
+        if self.made > self.most_made {
+            return Err(Stop::GiveUp);
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, index: usize, mut frame: Vec<Value>) -> Flow<Value> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop::GiveUp);
+        }
+        self.tick()?;
+        let compiled = self.compiled;
+        let function = &compiled.functions[index];
+        frame.resize(function.slots, Value::Unit);
+        self.depth += 1;
+        let result = self.block(&function.body, &mut frame);
+        self.depth -= 1;
+        match result {
+            Ok(value) => Ok(value),
+            Err(Stop::Return) => Ok(std::mem::take(&mut self.returned)),
+            Err(_) => Err(Stop::GiveUp),
+        }
+    }
+
+    fn block(&mut self, block: &'a [Step], frame: &mut [Value]) -> Flow<Value> {
+        let mut last = Value::Unit;
+        for step in block {
+            last = self.step(step, frame)?;
+        }
+        Ok(last)
+    }
+
+    /// Runs a loop's body once: `Ok(true)` to go on, `Ok(false)` on
+    /// `break`.
+    fn body(&mut self, body: &'a [Step], frame: &mut [Value]) -> Flow<bool> {
+        self.tick()?;
+        match self.block(body, frame) {
+            Ok(_) | Err(Stop::Continue) => Ok(true),
+            Err(Stop::Break) => Ok(false),
+            Err(stop) => Err(stop),
+        }
+    }
+
+    fn step(&mut self, step: &'a Step, frame: &mut [Value]) -> Flow<Value> {
+        self.tick()?;
+        match step {
+            Step::Set(slot, expr) => {
+                frame[*slot] = self.expr(expr, frame)?;
+            }
+            Step::Update(slot, op, expr) => {
+                let right = self.expr(expr, frame)?;
+                let left = std::mem::replace(&mut frame[*slot], Value::Unit);
+                frame[*slot] = self.binary(*op, left, right)?;
+            }
+            Step::Push(slot, expr) => {
+                let item = self.expr(expr, frame)?;
+                self.make(1)?;
+                let Value::Array(items) = &mut frame[*slot] else {
+                    return Err(Stop::GiveUp);
+                };
+                Rc::make_mut(items).push(item);
+            }
+            Step::Value(expr) => return self.expr(expr, frame),
+            Step::If(condition, then, otherwise) => {
+                return if self.truth(condition, frame)? {
+                    self.block(then, frame)
+                } else {
+                    self.block(otherwise, frame)
+                };
+            }
+            Step::While(condition, body) => loop {
+                if let Some(condition) = condition
+                    && !self.truth(condition, frame)?
+                {
+                    break;
+                }
+                if !self.body(body, frame)? {
+                    break;
+                }
+            },
+            Step::Do(body, condition, until) => loop {
+                if !self.body(body, frame)? || self.truth(condition, frame)? == *until {
+                    break;
+                }
+            },
+            Step::Range {
+                slot,
+                from,
+                to,
+                inclusive,
+                body,
+            } => {
+                let (from, to) = (self.int(from, frame)?, self.int(to, frame)?);
+                let mut i = from;
+                while if *inclusive { i <= to } else { i < to } {
+                    frame[*slot] = Value::Int(i);
+                    if !self.body(body, frame)? || i == INT::MAX {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            Step::Each { slot, items, body } => {
+                let Value::Array(items) = self.expr(items, frame)? else {
+                    return Err(Stop::GiveUp);
+                };
+                for item in items.iter() {
+                    frame[*slot] = item.clone();
+                    if !self.body(body, frame)? {
+                        break;
+                    }
+                }
+            }
+            Step::Break => return Err(Stop::Break),
+            Step::Continue => return Err(Stop::Continue),
+            Step::Return(expr) => {
+                self.returned = self.expr(expr, frame)?;
+                return Err(Stop::Return);
+            }
+        }
+        Ok(Value::Unit)
+    }
+
+    fn truth(&mut self, expr: &'a Expr, frame: &mut [Value]) -> Flow<bool> {
+        match self.expr(expr, frame)? {
+            Value::Bool(b) => Ok(b),
+            _ => Err(Stop::GiveUp),
+        }
+    }
+
+    fn int(&mut self, expr: &'a Expr, frame: &mut [Value]) -> Flow<INT> {
+        match self.expr(expr, frame)? {
+            Value::Int(n) => Ok(n),
+            _ => Err(Stop::GiveUp),
+        }
+    }
+
+    fn text(&mut self, text: &str) -> Flow<Value> {
+        self.make(text.len())?;
+        Ok(Value::Str(text.into()))
+    }
+
+    fn expr(&mut self, expr: &'a Expr, frame: &mut [Value]) -> Flow<Value> {
+        self.tick()?;
+        Ok(match expr {
+            Expr::Unit => Value::Unit,
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Int(n) => Value::Int(*n),
+            Expr::Str(text) => self.text(text)?,
+            Expr::Local(slot) => frame[*slot].clone(),
+            Expr::Array(items) => {
+                self.make(items.len())?;
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.expr(item, frame)?);
+                }
+                Value::Array(Rc::new(values))
+            }
+            Expr::Binary(op, operands) => {
+                let left = self.expr(&operands.0, frame)?;
+                let right = self.expr(&operands.1, frame)?;
+                self.binary(*op, left, right)?
+            }
+            Expr::EqualsText(expr, text, equal) => match self.expr(expr, frame)? {
+                Value::Str(value) => Value::Bool((*value == **text) == *equal),
+                _ => return Err(Stop::GiveUp),
+            },
+            Expr::Negate(expr) => {
+                Value::Int(self.int(expr, frame)?.checked_neg().ok_or(Stop::GiveUp)?)
+            }
+            Expr::Plus(expr) => Value::Int(self.int(expr, frame)?),
+            Expr::Not(expr) => Value::Bool(!self.truth(expr, frame)?),
+            Expr::And(items) => {
+                for item in items {
+                    if !self.truth(item, frame)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            Expr::Or(items) => {
+                for item in items {
+                    if self.truth(item, frame)? {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Value::Bool(false)
+            }
+            Expr::Index(operands) => {
+                let array = self.expr(&operands.0, frame)?;
+                let index = self.expr(&operands.1, frame)?;
+                match (array, index) {
+                    (Value::Array(items), Value::Int(i)) => usize::try_from(i)
+                        .ok()
+                        .and_then(|i| items.get(i).cloned())
+                        .ok_or(Stop::GiveUp)?,
+                    _ => return Err(Stop::GiveUp),
+                }
+            }
+            Expr::Call(index, args) => {
+                let mut frame_of_call = Vec::with_capacity(args.len());
+                for arg in args {
+                    frame_of_call.push(self.expr(arg, frame)?);
+                }
+                self.call(*index, frame_of_call)?
+            }
+            Expr::Builtin(builtin, args) => self.builtin(*builtin, args, frame)?,
+            Expr::Block(block) => self.block(block, frame)?,
+        })
+    }
+
+    fn builtin(&mut self, builtin: Builtin, args: &'a [Expr], frame: &mut [Value]) -> Flow<Value> {
+        // At most three arguments (`Builtin::named`): no vector to allocate.
+        let mut values: [Value; 3] = Default::default();
+        for (value, arg) in values.iter_mut().zip(args) {
+            *value = self.expr(arg, frame)?;
+        }
+        match (builtin, &values[..args.len()]) {
+            (Builtin::ToString, [Value::Int(n)]) => self.text(itoa::Buffer::new().format(*n)),
+            (Builtin::Len, [Value::Str(text)]) => Ok(Value::Int(if text.is_ascii() {
+                text.len() as INT
+            } else {
+                text.chars().count() as INT
+            })),
+            (Builtin::Len, [Value::Array(items)]) => Ok(Value::Int(items.len() as INT)),
+            (Builtin::SubString, [Value::Str(text), Value::Int(start), Value::Int(len)]) => {
+                self.text(&cut_text(text, *start, *len))
+            }
+            (Builtin::ParseInt, [Value::Str(text)]) => INT::from_str_radix(text.trim(), 10)
+                .map(Value::Int)
+                .map_err(|_| Stop::GiveUp),
+            (Builtin::Abs, [Value::Int(n)]) => n.checked_abs().map(Value::Int).ok_or(Stop::GiveUp),
+            _ => Err(Stop::GiveUp),
+        }
+    }
+
+    fn binary(&mut self, op: Op, left: Value, right: Value) -> Flow<Value> {
+        match (left, right) {
+            (Value::Int(a), Value::Int(b)) => integers(op, a, b).ok_or(Stop::GiveUp),
+            (Value::Str(a), Value::Str(b)) => match op {
+                Op::Add => {
+                    self.make(a.len() + b.len())?;
+                    let mut joined = String::with_capacity(a.len() + b.len());
+                    joined.push_str(&a);
+                    joined.push_str(&b);
+                    Ok(Value::Str(joined.into()))
+                }
+                Op::Eq => Ok(Value::Bool(a == b)),
+                Op::Ne => Ok(Value::Bool(a != b)),
+                Op::Lt => Ok(Value::Bool(a < b)),
+                Op::Le => Ok(Value::Bool(a <= b)),
+                Op::Gt => Ok(Value::Bool(a > b)),
+                Op::Ge => Ok(Value::Bool(a >= b)),
+                _ => Err(Stop::GiveUp),
+            },
+            (Value::Bool(a), Value::Bool(b)) => match op {
+                Op::Eq => Ok(Value::Bool(a == b)),
+                Op::Ne => Ok(Value::Bool(a != b)),
+                _ => Err(Stop::GiveUp),
+            },
+            _ => Err(Stop::GiveUp),
+        }
+    }
+}
+
+/// Rhai's checked integer operators; `None` where Rhai reports an error or
+/// where its meaning is not followed here (shifts by a negative amount or
+/// by 64 or more).
+fn integers(op: Op, a: INT, b: INT) -> Option<Value> {
+    let shift = || u32::try_from(b).ok().filter(|&b| b < INT::BITS);
+    Some(match op {
+        Op::Add => Value::Int(a.checked_add(b)?),
+        Op::Sub => Value::Int(a.checked_sub(b)?),
+        Op::Mul => Value::Int(a.checked_mul(b)?),
+        Op::Div => Value::Int(a.checked_div(b)?),
+        Op::Rem => Value::Int(a.checked_rem(b)?),
+        Op::Pow => Value::Int(a.checked_pow(u32::try_from(b).ok()?)?),
+        Op::Shl => Value::Int(a.checked_shl(shift()?)?),
+        Op::Shr => Value::Int(a.checked_shr(shift()?)?),
+        Op::BitAnd => Value::Int(a & b),
+        Op::BitOr => Value::Int(a | b),
+        Op::BitXor => Value::Int(a ^ b),
+        Op::Eq => Value::Bool(a == b),
+        Op::Ne => Value::Bool(a != b),
+        Op::Lt => Value::Bool(a < b),
+        Op::Le => Value::Bool(a <= b),
+        Op::Gt => Value::Bool(a > b),
+        Op::Ge => Value::Bool(a >= b),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    use rhai::Scope;
+
+    use super::super::{CALL, ScriptGame};
+    use super::*;
+
+    type Found = Vec<Option<Vec<ScriptPosition>>>;
+
+    /// What `options(position)` lists, or the error, through
+    /// [`ScriptGame::call_options`] (the fast path first where it applies).
+    fn listed(game: &ScriptGame, position: &ScriptPosition) -> std::result::Result<Found, String> {
+        let mut found = Vec::new();
+        let tuples = matches!(position, ScriptPosition::Tuple(_));
+        game.begin_run();
+        game.call_options(&mut Scope::new(), position, tuples, &mut found)
+            .map(|()| found)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Checks that `source` compiles for the fast path and that every
+    /// position gets the same options or the same error with it as from
+    /// Rhai alone; where the fast path answers by itself, that Rhai counted
+    /// at most half [`OPERATIONS_FACTOR`] operations for each of its own.
+    /// Returns how many positions the fast path answered by itself.
+    fn agree(source: &str, positions: &[ScriptPosition], limits: ScriptLimits) -> usize {
+        let fast = ScriptGame::compile("t.rhai", source, limits).unwrap();
+        let compiled = fast
+            .compiled
+            .as_ref()
+            .unwrap_or_else(|| panic!("not compiled: {source}"));
+        let slow = ScriptGame::compile("t.rhai", source, limits)
+            .unwrap()
+            .interpreted_only();
+        let mut answered = 0;
+        for position in positions {
+            let rhai = listed(&slow, position);
+            let rhai_operations = CALL.with(|call| call.latest.get());
+            assert_eq!(listed(&fast, position), rhai, "{source} at {position}");
+            if let Some((_, operations)) = compiled.evaluate(position, &limits, None) {
+                answered += 1;
+                assert!(
+                    rhai_operations <= operations * OPERATIONS_FACTOR / 2,
+                    "{source} at {position}: Rhai {rhai_operations}, here {operations}"
+                );
+            }
+        }
+        answered
+    }
+
+    fn heaps(range: std::ops::Range<u64>) -> Vec<ScriptPosition> {
+        range
+            .chain([1000, 123_456_789, 1 << 62, INT::MAX as u64])
+            .map(ScriptPosition::Heap)
+            .collect()
+    }
+
+    #[test]
+    fn every_construct_it_knows_agrees_with_rhai() {
+        let scripts = [
+            include_str!("../../../../../examples/digits.rhai"),
+            // Arithmetic, comparisons, `&&`, `||`, `!`, unary minus and plus.
+            "fn options(n) { [n - 1, n / 2 - 1, n % 3 * 2, -(-n) - 4, +n - 9, 2 ** (n % 5),
+                (n << 2) >> 3, n & 5, n | 2, n ^ 7, if n > 3 && !(n == 5) || n <= 1 { n - 2 } else { -1 }] }",
+            // Loops: while, loop with break and continue, do-until, for over
+            // exclusive, inclusive and constant ranges and over arrays.
+            "fn options(n) {
+                let out = []; let k = 1;
+                while k * k <= n { out.push(n - k * k); k += 1; }
+                let i = 0;
+                loop { i += 1; if i % 2 == 0 { continue; } if i > n { break; } out.push(n - i); }
+                do { k -= 1; } until k <= 0;
+                for j in 0..n { if j == 3 { break; } }
+                for j in 1..=3 { out.push(n - j * 2); }
+                for j in 1..3 { out.push(n - j); }
+                for x in [1, 4, 6] { out.push(n - x); }
+                out
+            }",
+            // Functions, recursion, early return, shadowing, block values.
+            "fn half(x) { if x < 2 { return 0; } x / 2 }
+             fn steps(x, d) { if x <= 0 { 0 } else { 1 + steps(x - d, d) } }
+             fn options(n) {
+                let a = half(n); let a = a + 1;
+                let b = { let c = n * 2; c - 1 };
+                [a - 1, steps(n, 4), b - n, half(half(n)) - 1]
+             }",
+            // Strings: to_string, len, sub_string, parse_int, +, comparisons.
+            r#"fn options(n) {
+                let t = n.to_string(); let out = [];
+                if t.len() > 1 && t.sub_string(0, 1) != "1" { out.push(parse_int(t.sub_string(1, 40))); }
+                if t < "5" || t == "9" { out.push(parse_int(" " + t + " ") - 1); }
+                out.push(len(t) - 1);
+                out.push(parse_int(sub_string(t, -1, 1)));
+                out
+            }"#,
+            // Tuples: arrays, indexing, lengths.
+            "fn options(p) { let out = []; for k in 1..=p[0] { out.push([p[0] - k, p[1]]); }
+                if p.len() > 1 && p[1] > 0 { out.push([p[0], p[1] - 1]); } out }",
+            // Errors: division by zero, overflow, bad parses, bad indexes, a
+            // wrong type: the fast path gives up and Rhai reports them.
+            r#"fn options(n) { if n == 7 { [1 / (n - 7)] } else if n == 8 { [parse_int("x")] }
+                else if n == 9 { [[1][3]] } else if n == 10 { [n * 9223372036854775807] }
+                else if n == 11 { ["a" + 1] } else { [n - 1] } }"#,
+        ];
+        for source in scripts {
+            let positions = if source.contains("p[0]") {
+                (0..5)
+                    .flat_map(|a| (0..4).map(move |b| ScriptPosition::Tuple(vec![a, b])))
+                    .collect()
+            } else {
+                heaps(0..30)
+            };
+            let answered = agree(source, &positions, ScriptLimits::default());
+            assert!(
+                answered >= positions.len() / 2,
+                "{answered} answered: {source}"
+            );
+        }
+    }
+
+    #[test]
+    fn scripts_with_anything_else_run_in_rhai() {
+        for source in [
+            include_str!("../../../../../examples/kayles.rhai"),
+            include_str!("../../../../../examples/take-and-split.rhai"),
+            "fn options(n) { print(n); [n - 1] }",
+            "fn options(n) { let m = #{a: 1}; [n - m.a] }",
+            "fn options(n) { [n - 1.0] }",
+            "fn options(n) { switch n { 0 => [], _ => [n - 1] } }",
+            "let top = 1; fn options(n) { [n - 1] }",
+            "fn len(x) { 1 } fn options(n) { [n - len(n)] }",
+            "fn options(n) { let s = `${n}`; [n - 1] }",
+            "fn options(n) { [n - 'a'.len()] }",
+        ] {
+            let game = ScriptGame::compile("t.rhai", source, ScriptLimits::default()).unwrap();
+            assert!(!game.is_compiled(), "{source}");
+        }
+    }
+
+    #[test]
+    fn limits_stop_the_fast_path_and_rhai_reports_them() {
+        let tight = ScriptLimits {
+            operations: 4000,
+            size: 1000,
+            ..ScriptLimits::default()
+        };
+        let answered = agree(
+            "fn options(n) { let a = []; for i in 0..n * 100 { a.push(i); } [n - 1] }",
+            &heaps(0..12),
+            tight,
+        );
+        // Heaps to 4 make 400 items, under half the size limit; heap 5
+        // makes 500 and from heap 6 on the operations pass an eighth of
+        // the limit: those are Rhai's.
+        assert!((2..=6).contains(&answered), "{answered}");
+        agree("fn options(n) { loop { } }", &heaps(0..2), tight);
+        agree(
+            "fn down(x) { if x == 0 { 0 } else { down(x - 1) } } fn options(n) { [down(n) + n - 1] }",
+            &heaps(0..70),
+            ScriptLimits::default(),
+        );
+    }
+
+    /// A random integer expression in `n` and `a` (Rhai source).
+    fn int_expr() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("n".to_owned()),
+            Just("a".to_owned()),
+            (-20i64..40).prop_map(|v| format!("({v})")),
+            prop_oneof![
+                Just(INT::MAX),
+                Just(INT::MIN + 1),
+                Just(1 << 62),
+                Just(4_000_000_000)
+            ]
+            .prop_map(|v| format!("({v})")),
+        ];
+        leaf.prop_recursive(4, 32, 3, |inner| {
+            let op = prop_oneof![
+                Just("+"),
+                Just("-"),
+                Just("*"),
+                Just("/"),
+                Just("%"),
+                Just("**"),
+                Just("<<"),
+                Just(">>"),
+                Just("&"),
+                Just("|"),
+                Just("^"),
+            ];
+            let compare = prop_oneof![
+                Just("=="),
+                Just("!="),
+                Just("<"),
+                Just("<="),
+                Just(">"),
+                Just(">=")
+            ];
+            prop_oneof![
+                (inner.clone(), op, inner.clone()).prop_map(|(a, o, b)| format!("({a} {o} {b})")),
+                inner.clone().prop_map(|a| format!("(-({a}))")),
+                inner.clone().prop_map(|a| format!("abs({a})")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("parse_int(({a}).to_string())")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("({a}).to_string().len()")),
+                (
+                    inner.clone(),
+                    compare,
+                    inner.clone(),
+                    inner.clone(),
+                    inner.clone()
+                )
+                    .prop_map(|(x, c, y, a, b)| format!(
+                        "(if {x} {c} {y} {{ {a} }} else {{ {b} }})"
+                    )),
+                (inner.clone(), inner.clone(), inner.clone()).prop_map(|(t, s, l)| format!(
+                    "parse_int(\"0\" + ({t}).to_string().sub_string({s}, {l}))"
+                )),
+            ]
+        })
+    }
+
+    #[test]
+    fn random_expressions_mostly_run_on_the_fast_path() {
+        // The agreement below would hold as well if the fast path always
+        // gave up: count what it answers itself, over 100 fixed draws.
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let positions = heaps(0..12);
+        let (mut answered, mut asked) = (0, 0);
+        for _ in 0..100 {
+            let first = int_expr().new_tree(&mut runner).unwrap().current();
+            let source = format!("fn options(n) {{ let a = n * 3 - 7; [{first}, n - 1] }}");
+            answered += agree(&source, &positions, ScriptLimits::default());
+            asked += positions.len();
+        }
+        assert!(answered * 3 >= asked, "{answered} of {asked}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn random_expressions_agree_with_rhai(first in int_expr(), second in int_expr()) {
+            let source = format!("fn options(n) {{ let a = n * 3 - 7; [{first}, {second}] }}");
+            agree(&source, &heaps(0..12), ScriptLimits::default());
+        }
+    }
+}
