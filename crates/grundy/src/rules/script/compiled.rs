@@ -19,16 +19,17 @@
 //! limit or half the size limit, the time limit or a cancel. The caller then
 //! asks Rhai for the same position, so every error a user sees is Rhai's,
 //! at Rhai's limits. A script with anything this module does not know
-//! (maps, floats, characters, `switch`, closures, `print`, `sum`, `split`,
-//! statements outside functions ...) is not compiled at all and runs in
-//! Rhai as before.
+//! (maps, floats, characters, `switch`, closures, `print`, statements
+//! outside functions, an argument that assigns to a variable ...) is not
+//! compiled at all and runs in Rhai as before.
 
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rhai::{AST, ASTFlags, ASTNode, Array, Dynamic, Expr as Syntax, INT, ImmutableString, Stmt};
 
-use super::{ScriptLimits, ScriptPosition, cut_text};
+use super::{Made, ScriptLimits, ScriptPosition, Sum, cut_text, split};
 
 /// Rhai counts at most this many operations for each one counted here (it
 /// counts about one per statement and expression evaluated; so does this
@@ -166,8 +167,8 @@ impl Op {
 }
 
 /// The built-in functions the fast path knows, with Rhai's meaning (its
-/// string and math packages; `sub_string` is the engine's own,
-/// [`cut_text`]).
+/// string and math packages; `sub_string`, `sum` and `split` are the
+/// engine's own: [`cut_text`], [`make_sum`](super::make_sum), [`split`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Builtin {
     /// `to_string(n)` of an integer: its decimal digits.
@@ -180,6 +181,11 @@ enum Builtin {
     ParseInt,
     /// `abs(n)`.
     Abs,
+    /// `sum(a, b, ...)` or `sum([a, b, ...])`: one move to several
+    /// positions.
+    Sum,
+    /// `split(m, k)`: every way to write `m` as `k` heaps, each a sum.
+    Split,
 }
 
 impl Builtin {
@@ -192,6 +198,8 @@ impl Builtin {
             ("sub_string", 3) => Builtin::SubString,
             ("parse_int", 1) => Builtin::ParseInt,
             ("abs", 1) => Builtin::Abs,
+            ("sum", 1..=4) => Builtin::Sum,
+            ("split", 2) => Builtin::Split,
             _ => return None,
         })
     }
@@ -199,13 +207,21 @@ impl Builtin {
     /// Names a script may not define for itself if it is to be compiled:
     /// Rhai would then choose between the script's and the built-in by
     /// rules this module does not follow.
-    const NAMES: [&'static str; 6] = ["to_string", "len", "sub_string", "parse_int", "abs", "push"];
+    const NAMES: [&'static str; 8] = [
+        "to_string",
+        "len",
+        "sub_string",
+        "parse_int",
+        "abs",
+        "push",
+        "sum",
+        "split",
+    ];
 }
 
-/// A value while the fast path runs. Strings of up to 23 bytes (the digits
-/// of any integer among them) are kept inline; arrays are shared until
-/// written (`Rc::make_mut`), which keeps Rhai's copy-on-assignment meaning.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A value while the fast path runs. Arrays are shared until written
+/// (`Rc::make_mut`), which keeps Rhai's copy-on-assignment meaning.
+#[derive(Clone, Debug, Default)]
 enum Value {
     #[default]
     Unit,
@@ -213,6 +229,9 @@ enum Value {
     Int(INT),
     Str(Rc<str>),
     Array(Rc<Vec<Value>>),
+    /// A [`Sum`] made by `sum` or `split`, as Rhai holds it: it only
+    /// passes through to what `options` returns.
+    Sum(Dynamic),
 }
 
 /// Why evaluation left the straight path. A fieldless enum (the value of
@@ -252,6 +271,7 @@ impl Compiled {
         let bodies = bodies(ast)?;
         let translator = Translator {
             signatures: &signatures,
+            writable: std::cell::Cell::new(0),
         };
         let functions = ast
             .iter_fn_def()
@@ -306,6 +326,7 @@ impl Compiled {
             most_operations: unlimited(limits.operations) / OPERATIONS_FACTOR,
             made: 0,
             most_made: usize::try_from(unlimited(limits.size as u64) / 2).unwrap_or(usize::MAX),
+            size: limits.size,
             depth: 0,
             deadline,
             returned: Value::Unit,
@@ -321,9 +342,14 @@ impl Compiled {
 /// Rhai (1.27) gives a function's body only through a type it does not
 /// export, so the bodies are read from a walk over the whole tree (which
 /// visits each body's statements in turn, at depth one) and each statement
-/// is placed in the function whose body spans its position.
+/// is placed in the function whose body spans its position. Rhai keeps
+/// lines and columns in 16 bits and saturates them: a position at either
+/// bound, or one that no body or two bodies span, refuses the script.
 fn bodies(ast: &AST) -> Option<Vec<Vec<Stmt>>> {
-    let at = |p: rhai::Position| Some((p.line()?, p.position().unwrap_or(0)));
+    let at = |p: rhai::Position| {
+        let place = (p.line()?, p.position().unwrap_or(0));
+        (place.0 < usize::from(u16::MAX) && place.1 < usize::from(u16::MAX)).then_some(place)
+    };
     let spans = ast
         .iter_fn_def()
         .map(|f| Some((at(f.body.start_position())?, at(f.body.end_position())?)))
@@ -332,11 +358,13 @@ fn bodies(ast: &AST) -> Option<Vec<Vec<Stmt>>> {
     let mut placed = true;
     ast.walk(&mut |path: &[ASTNode]| {
         if let [ASTNode::Stmt(statement)] = path {
-            let function = at(statement.position())
-                .and_then(|p| spans.iter().position(|&(from, to)| from <= p && p <= to));
-            match function {
-                Some(f) => bodies[f].push((*statement).clone()),
-                None => placed = false,
+            let spans = &spans;
+            let mut spanning = at(statement.position()).into_iter().flat_map(|p| {
+                (0..spans.len()).filter(move |&f| spans[f].0 <= p && p <= spans[f].1)
+            });
+            match (spanning.next(), spanning.next()) {
+                (Some(f), None) => bodies[f].push((*statement).clone()),
+                _ => placed = false,
             }
         }
         placed
@@ -345,6 +373,19 @@ fn bodies(ast: &AST) -> Option<Vec<Vec<Stmt>>> {
 }
 
 impl Value {
+    /// What Rhai's size limits see of a value put into an array: one item,
+    /// plus the items and characters within it, all the way down
+    /// (`rhai::eval::data_check`).
+    fn weight(&self) -> usize {
+        match self {
+            Value::Str(text) => 1 + text.len(),
+            Value::Array(items) => items
+                .iter()
+                .fold(1, |w, item| w.saturating_add(item.weight())),
+            _ => 1,
+        }
+    }
+
     fn into_dynamic(self) -> Dynamic {
         match self {
             Value::Unit => Dynamic::UNIT,
@@ -357,6 +398,7 @@ impl Value {
                     .map(Value::into_dynamic)
                     .collect::<Array>(),
             ),
+            Value::Sum(sum) => sum,
         }
     }
 }
@@ -394,6 +436,13 @@ struct Translator<'a> {
     /// The script's functions, by name and number of parameters, in the
     /// order of [`Compiled::functions`].
     signatures: &'a [(ImmutableString, usize)],
+    /// The first slot statements may write: inside a block that is an
+    /// expression (`let x = { ... }`, an argument), the slots declared
+    /// inside it. Rhai evaluates a call's other arguments before a
+    /// variable first argument, and an index or method arguments before
+    /// the object; this evaluator goes left to right, which differs only
+    /// when an argument writes a variable, so no argument may.
+    writable: std::cell::Cell<usize>,
 }
 
 impl Translator<'_> {
@@ -505,12 +554,13 @@ impl Translator<'_> {
         })
     }
 
-    /// The slot of an assignable variable.
+    /// The slot of an assignable variable: not a constant, and declared
+    /// where statements may write (see [`Translator::writable`]).
     fn variable(&self, expr: &Syntax, scope: &Scope) -> Option<usize> {
         match expr {
             Syntax::Variable(name, ..) => match scope.find(&name.1)? {
-                (slot, false) => Some(slot),
-                (_, true) => None,
+                (slot, false) if slot >= self.writable.get() => Some(slot),
+                _ => None,
             },
             _ => None,
         }
@@ -571,7 +621,12 @@ impl Translator<'_> {
                     self.expr(&index.rhs, scope)?,
                 )))
             }
-            Syntax::Stmt(block) => Expr::Block(self.block(block.statements(), scope)?),
+            Syntax::Stmt(block) => {
+                let outer = self.writable.replace(scope.slots);
+                let block = self.block(block.statements(), scope);
+                self.writable.set(outer);
+                Expr::Block(block?)
+            }
             Syntax::And(items, _) => Expr::And(
                 items
                     .iter()
@@ -685,6 +740,8 @@ struct Run<'a> {
     /// Characters and array items made so far.
     made: usize,
     most_made: usize,
+    /// The size limit, as `split` takes it.
+    size: usize,
     depth: usize,
     deadline: Option<Instant>,
     /// The value of the `return` being carried out.
@@ -707,8 +764,9 @@ impl<'a> Run<'a> {
     }
 
     /// Counts `size` characters or items made against half the size limit:
-    /// everything a call makes, kept or not, so that no string or array
-    /// Rhai would measure can pass its limit unseen.
+    /// everything a call makes, kept or not, arrays by the
+    /// [`Value::weight`] of what is put in them, so that no string or
+    /// array Rhai would measure can pass its limit unseen.
     fn make(&mut self, size: usize) -> Flow<()> {
         self.made = self.made.saturating_add(size);
         if self.made > self.most_made {
@@ -767,7 +825,7 @@ impl<'a> Run<'a> {
             }
             Step::Push(slot, expr) => {
                 let item = self.expr(expr, frame)?;
-                self.make(1)?;
+                self.make(item.weight())?;
                 let Value::Array(items) = &mut frame[*slot] else {
                     return Err(Stop::GiveUp);
                 };
@@ -791,9 +849,19 @@ impl<'a> Run<'a> {
                     break;
                 }
             },
+            // Rhai's `continue` in a `do` loop runs the body again without
+            // testing the condition (`rhai::eval::stmt`, `Stmt::Do`).
             Step::Do(body, condition, until) => loop {
-                if !self.body(body, frame)? || self.truth(condition, frame)? == *until {
-                    break;
+                self.tick()?;
+                match self.block(body, frame) {
+                    Ok(_) => {
+                        if self.truth(condition, frame)? == *until {
+                            break;
+                        }
+                    }
+                    Err(Stop::Continue) => {}
+                    Err(Stop::Break) => break,
+                    Err(stop) => return Err(stop),
                 }
             },
             Step::Range {
@@ -862,10 +930,11 @@ impl<'a> Run<'a> {
             Expr::Str(text) => self.text(text)?,
             Expr::Local(slot) => frame[*slot].clone(),
             Expr::Array(items) => {
-                self.make(items.len())?;
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
-                    values.push(self.expr(item, frame)?);
+                    let value = self.expr(item, frame)?;
+                    self.make(value.weight())?;
+                    values.push(value);
                 }
                 Value::Array(Rc::new(values))
             }
@@ -923,8 +992,8 @@ impl<'a> Run<'a> {
     }
 
     fn builtin(&mut self, builtin: Builtin, args: &'a [Expr], frame: &mut [Value]) -> Flow<Value> {
-        // At most three arguments (`Builtin::named`): no vector to allocate.
-        let mut values: [Value; 3] = Default::default();
+        // At most four arguments (`Builtin::named`): no vector to allocate.
+        let mut values: [Value; 4] = Default::default();
         for (value, arg) in values.iter_mut().zip(args) {
             *value = self.expr(arg, frame)?;
         }
@@ -943,8 +1012,33 @@ impl<'a> Run<'a> {
                 .map(Value::Int)
                 .map_err(|_| Stop::GiveUp),
             (Builtin::Abs, [Value::Int(n)]) => n.checked_abs().map(Value::Int).ok_or(Stop::GiveUp),
+            (Builtin::Sum, [Value::Array(parts)]) => self.sum(parts),
+            (Builtin::Sum, parts) if parts.len() > 1 => self.sum(parts),
+            (Builtin::Split, [Value::Int(m), Value::Int(k)]) => {
+                // The engine's own listing (its `made` counts this call
+                // only); `make` counts it with everything else made.
+                let ways = split(*m, *k, self.size, &Made::default()).map_err(|_| Stop::GiveUp)?;
+                self.make(
+                    ways.len()
+                        .saturating_mul(usize::try_from(*k).unwrap_or(usize::MAX)),
+                )?;
+                Ok(Value::Array(Rc::new(
+                    ways.into_iter().map(Value::Sum).collect(),
+                )))
+            }
             _ => Err(Stop::GiveUp),
         }
+    }
+
+    /// `sum(parts)`: Rhai's [`make_sum`](super::make_sum) refuses sums among the parts, and
+    /// any sum under a size limit of 0.
+    fn sum(&mut self, parts: &[Value]) -> Flow<Value> {
+        if self.size == 0 || parts.iter().any(|part| matches!(part, Value::Sum(_))) {
+            return Err(Stop::GiveUp);
+        }
+        self.make(parts.iter().map(Value::weight).sum())?;
+        let parts: Array = parts.iter().cloned().map(Value::into_dynamic).collect();
+        Ok(Value::Sum(Dynamic::from(Sum(Arc::new(parts)))))
     }
 
     fn binary(&mut self, op: Op, left: Value, right: Value) -> Flow<Value> {
@@ -1065,6 +1159,11 @@ mod tests {
     fn every_construct_it_knows_agrees_with_rhai() {
         let scripts = [
             include_str!("../../../../../examples/digits.rhai"),
+            include_str!("../../../../../examples/kayles.rhai"),
+            include_str!("../../../../../examples/take-and-split.rhai"),
+            // Sums: of two to four parts, of an array, of tuples; `split`.
+            "fn options(n) { [sum(n - 1, n - 2), sum([n - 3, 1, 1]), sum(1, 1, n - 2, 0),
+                split(n - 1, 3), split(n, 0)] }",
             // Arithmetic, comparisons, `&&`, `||`, `!`, unary minus and plus.
             "fn options(n) { [n - 1, n / 2 - 1, n % 3 * 2, -(-n) - 4, +n - 9, 2 ** (n % 5),
                 (n << 2) >> 3, n & 5, n | 2, n ^ 7, if n > 3 && !(n == 5) || n <= 1 { n - 2 } else { -1 }] }",
@@ -1082,6 +1181,11 @@ mod tests {
                 for x in [1, 4, 6] { out.push(n - x); }
                 out
             }",
+            // `continue` in a `do` loop skips the condition.
+            "fn options(n) { let i = 0; let out = [];
+                do { i += 1; if i == 3 { continue; } out.push(n - i); } while i < 3 && i < 6;
+                do { i += 1; if i == 8 { continue; } out.push(n - i); } until i >= 8;
+                out }",
             // Functions, recursion, early return, shadowing, block values.
             "fn half(x) { if x < 2 { return 0; } x / 2 }
              fn steps(x, d) { if x <= 0 { 0 } else { 1 + steps(x - d, d) } }
@@ -1106,7 +1210,9 @@ mod tests {
             // wrong type: the fast path gives up and Rhai reports them.
             r#"fn options(n) { if n == 7 { [1 / (n - 7)] } else if n == 8 { [parse_int("x")] }
                 else if n == 9 { [[1][3]] } else if n == 10 { [n * 9223372036854775807] }
-                else if n == 11 { ["a" + 1] } else { [n - 1] } }"#,
+                else if n == 11 { ["a" + 1] } else if n == 12 { [sum(1, sum(1, 2))] }
+                else if n == 13 { [split(400000, 2)] } else if n == 14 { [sum(n, [1, 2])] }
+                else { [n - 1] } }"#,
         ];
         for source in scripts {
             let positions = if source.contains("p[0]") {
@@ -1126,10 +1232,19 @@ mod tests {
 
     #[test]
     fn scripts_with_anything_else_run_in_rhai() {
+        let long = format!(
+            "/*{}*/ fn options(n) {{ [n - 1] }} fn g(n) {{ [n - 2] }}",
+            "x".repeat(70_000)
+        );
         for source in [
-            include_str!("../../../../../examples/kayles.rhai"),
-            include_str!("../../../../../examples/take-and-split.rhai"),
             "fn options(n) { print(n); [n - 1] }",
+            "fn sum(a, b) { a } fn options(n) { [sum(n - 1, 0)] }",
+            // Arguments that write variables: Rhai's order of evaluation
+            // is not left to right there.
+            "fn first(a, b) { a } fn options(n) { let k = n; [first(k, { k = 0; 1 })] }",
+            "fn options(n) { let a = [n - 1]; [a[{ a = [0]; 0 }]] }",
+            // Positions past Rhai's 16-bit columns.
+            long.as_str(),
             "fn options(n) { let m = #{a: 1}; [n - m.a] }",
             "fn options(n) { [n - 1.0] }",
             "fn options(n) { switch n { 0 => [], _ => [n - 1] } }",
@@ -1160,6 +1275,27 @@ mod tests {
         // the limit: those are Rhai's.
         assert!((2..=6).contains(&answered), "{answered}");
         agree("fn options(n) { loop { } }", &heaps(0..2), tight);
+        // Nested arrays and strings in arrays weigh what is inside them.
+        agree(
+            "fn options(n) { let a = [n]; for i in 0..n { a = [a, a]; } [n - 1] }",
+            &heaps(0..14),
+            tight,
+        );
+        agree(
+            r#"fn options(n) { let s = "0123456789"; for i in 0..n { s += s; }
+                let a = [s, s, s, s]; a.push(s); [n - 1] }"#,
+            &heaps(0..8),
+            tight,
+        );
+        // No sum at all under a size limit of 0.
+        agree(
+            "fn options(n) { [sum(n - 1, 1), n - 2] }",
+            &heaps(0..4),
+            ScriptLimits {
+                size: 0,
+                ..ScriptLimits::default()
+            },
+        );
         agree(
             "fn down(x) { if x == 0 { 0 } else { down(x - 1) } } fn options(n) { [down(n) + n - 1] }",
             &heaps(0..70),

@@ -609,7 +609,8 @@ impl ScriptGame {
     /// `rules/script/compiled.rs`): true when every function of the script uses only
     /// integers, booleans, strings, arrays, `let`, assignment, `if`, loops,
     /// its own functions and the built-ins `to_string`, `len`,
-    /// `sub_string`, `parse_int`, `abs` and `push`. Answers are the same
+    /// `sub_string`, `parse_int`, `abs`, `push`, `sum` and `split`.
+    /// Answers are the same
     /// either way; a position the fast path cannot answer runs in Rhai.
     ///
     /// ```
