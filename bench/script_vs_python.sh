@@ -40,7 +40,9 @@ sweep() {
     echo "$losses $(python3 -c "print(f'{$(now) - $start:.2f}')")"
 }
 if [ -n "${BASE:-}" ]; then
-    read -r base_losses base <<<"$(sweep "$BASE")"
+    # On one thread, like the first figure below (BASE must take
+    # --threads: any build since 2c3de0f).
+    read -r base_losses base <<<"$(sweep "$BASE" --threads 1)"
 fi
 read -r rhai_losses rhai <<<"$(sweep "$target/release/grundy" --threads 1)"
 read -r every_losses every <<<"$(sweep "$target/release/grundy")"
