@@ -24,12 +24,11 @@
 //! compiled at all and runs in Rhai as before.
 
 use std::rc::Rc;
-use std::sync::Arc;
 use std::time::Instant;
 
 use rhai::{AST, ASTFlags, ASTNode, Array, Dynamic, Expr as Syntax, INT, ImmutableString, Stmt};
 
-use super::{Made, ScriptLimits, ScriptPosition, Sum, cut_text, split};
+use super::{Made, ScriptLimits, ScriptPosition, cut_text, make_sum, split};
 
 /// Rhai counts at most this many operations for each one counted here (it
 /// counts about one per statement and expression evaluated; so does this
@@ -41,7 +40,9 @@ pub(super) const OPERATIONS_FACTOR: u64 = 8;
 /// Calls deeper than this give up (Rhai's own limit is 64 levels).
 const MAX_DEPTH: usize = 32;
 
-/// Operations between two looks at the clock and the cancel token.
+/// Operations between two looks at the clock and the cancel token, which
+/// are also read at a call's first operation (as the engine's progress
+/// callback does): a sweep of cheap states stops at the time limit too.
 const CLOCK_EVERY: u64 = 256;
 
 /// A script translated for the fast path.
@@ -168,7 +169,7 @@ impl Op {
 
 /// The built-in functions the fast path knows, with Rhai's meaning (its
 /// string and math packages; `sub_string`, `sum` and `split` are the
-/// engine's own: [`cut_text`], [`make_sum`](super::make_sum), [`split`]).
+/// engine's own: [`cut_text`], [`make_sum`], [`split`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Builtin {
     /// `to_string(n)` of an integer: its decimal digits.
@@ -229,7 +230,7 @@ enum Value {
     Int(INT),
     Str(Rc<str>),
     Array(Rc<Vec<Value>>),
-    /// A [`Sum`] made by `sum` or `split`, as Rhai holds it: it only
+    /// A [`Sum`](super::Sum) made by `sum` or `split`, as Rhai holds it: it only
     /// passes through to what `options` returns.
     Sum(Dynamic),
 }
@@ -515,26 +516,25 @@ impl Translator<'_> {
                 if counter.is_some() {
                     return None;
                 }
-                let range = self.range(&flow.expr, scope);
-                let items = match range {
-                    Some(_) => None,
-                    None => Some(self.expr(&flow.expr, scope)?),
+                // A range's ends, or else the array the loop runs over.
+                let range = match self.range(&flow.expr, scope) {
+                    Some(range) => Ok(range),
+                    None => Err(self.expr(&flow.expr, scope)?),
                 };
                 let mark = scope.names.len();
                 let slot = scope.declare(variable.name.clone(), false);
                 let body = self.block(flow.body.statements(), scope);
                 scope.names.truncate(mark);
                 let body = body?;
-                match (range, items) {
-                    (Some((from, to, inclusive)), _) => Step::Range {
+                match range {
+                    Ok((from, to, inclusive)) => Step::Range {
                         slot,
                         from,
                         to,
                         inclusive,
                         body,
                     },
-                    (None, Some(items)) => Step::Each { slot, items, body },
-                    (None, None) => return None,
+                    Err(items) => Step::Each { slot, items, body },
                 }
             }
             Stmt::BreakLoop(None, flags, _) => {
@@ -755,7 +755,7 @@ impl<'a> Run<'a> {
         if self.operations > self.most_operations {
             return Err(Stop::GiveUp);
         }
-        if self.operations.is_multiple_of(CLOCK_EVERY)
+        if (self.operations == 1 || self.operations.is_multiple_of(CLOCK_EVERY))
             && (crate::cancel::stopped() || self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             return Err(Stop::GiveUp);
@@ -999,11 +999,7 @@ impl<'a> Run<'a> {
         }
         match (builtin, &values[..args.len()]) {
             (Builtin::ToString, [Value::Int(n)]) => self.text(itoa::Buffer::new().format(*n)),
-            (Builtin::Len, [Value::Str(text)]) => Ok(Value::Int(if text.is_ascii() {
-                text.len() as INT
-            } else {
-                text.chars().count() as INT
-            })),
+            (Builtin::Len, [Value::Str(text)]) => Ok(Value::Int(text.chars().count() as INT)),
             (Builtin::Len, [Value::Array(items)]) => Ok(Value::Int(items.len() as INT)),
             (Builtin::SubString, [Value::Str(text), Value::Int(start), Value::Int(len)]) => {
                 self.text(&cut_text(text, *start, *len))
@@ -1030,15 +1026,14 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// `sum(parts)`: Rhai's [`make_sum`](super::make_sum) refuses sums among the parts, and
-    /// any sum under a size limit of 0.
+    /// `sum(parts)` by the engine's own [`make_sum`] (which refuses sums
+    /// among the parts; its `made` counts this sum only, `make` counts it
+    /// with everything else made).
     fn sum(&mut self, parts: &[Value]) -> Flow<Value> {
-        if self.size == 0 || parts.iter().any(|part| matches!(part, Value::Sum(_))) {
-            return Err(Stop::GiveUp);
-        }
         self.make(parts.iter().map(Value::weight).sum())?;
         let parts: Array = parts.iter().cloned().map(Value::into_dynamic).collect();
-        Ok(Value::Sum(Dynamic::from(Sum(Arc::new(parts)))))
+        let sum = make_sum(parts, &Made::default(), self.size).map_err(|_| Stop::GiveUp)?;
+        Ok(Value::Sum(Dynamic::from(sum)))
     }
 
     fn binary(&mut self, op: Op, left: Value, right: Value) -> Flow<Value> {
@@ -1300,6 +1295,29 @@ mod tests {
             "fn down(x) { if x == 0 { 0 } else { down(x - 1) } } fn options(n) { [down(n) + n - 1] }",
             &heaps(0..70),
             ScriptLimits::default(),
+        );
+    }
+
+    #[test]
+    fn a_sweep_of_cheap_states_stops_at_the_time_limit() {
+        let limits = ScriptLimits {
+            time: std::time::Duration::from_millis(50),
+            ..ScriptLimits::default()
+        };
+        let source = "fn options(n) { if n > 0 { [n - 1] } else { [] } }";
+        let game = ScriptGame::compile("t.rhai", source, limits)
+            .unwrap()
+            .with_threads(1);
+        assert!(game.is_compiled());
+        // Without the look at the clock at each call's first operation,
+        // this sweep of calls of a few operations each ran to the end.
+        let error = game
+            .outcomes(50_000_000, u64::MAX, &mut |_| true)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            error.as_ref().is_some_and(|e| e.contains("time limit")),
+            "{error:?}"
         );
     }
 

@@ -606,12 +606,12 @@ impl ScriptGame {
     }
 
     /// Whether `options` runs on the compiled fast path (the private module
-    /// `rules/script/compiled.rs`): true when every function of the script uses only
-    /// integers, booleans, strings, arrays, `let`, assignment, `if`, loops,
-    /// its own functions and the built-ins `to_string`, `len`,
-    /// `sub_string`, `parse_int`, `abs`, `push`, `sum` and `split`.
-    /// Answers are the same
-    /// either way; a position the fast path cannot answer runs in Rhai.
+    /// `rules/script/compiled.rs`): true when every function of the script
+    /// uses only integers, booleans, strings, arrays, `let`, assignment,
+    /// `if`, loops, its own functions and the built-ins `to_string`, `len`,
+    /// `sub_string`, `parse_int`, `abs`, `push`, `sum` and `split`. Answers
+    /// are the same either way; a position the fast path cannot answer runs
+    /// in Rhai.
     ///
     /// ```
     /// use grundy::rules::{ScriptGame, ScriptLimits};
@@ -790,12 +790,6 @@ impl ScriptGame {
         tuples: bool,
         found: &mut Vec<Option<Vec<ScriptPosition>>>,
     ) -> Result<()> {
-        let argument = match position {
-            ScriptPosition::Heap(n) => Dynamic::from_int(script_int(*n)?),
-            ScriptPosition::Tuple(items) => {
-                Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
-            }
-        };
         if let Some(compiled) = &self.compiled {
             let deadline = *self.deadline.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(value) = compiled.options(position, &self.limits, deadline) {
@@ -804,6 +798,12 @@ impl ScriptGame {
                     .map_err(|reason| self.error(format!("options({position}): {reason}")));
             }
         }
+        let argument = match position {
+            ScriptPosition::Heap(n) => Dynamic::from_int(script_int(*n)?),
+            ScriptPosition::Tuple(items) => {
+                Dynamic::from_array(items.iter().map(|&v| Dynamic::from_int(v)).collect())
+            }
+        };
         CALL.with(|call| {
             call.made.0.set(0);
             call.start.set(0);
