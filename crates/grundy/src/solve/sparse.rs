@@ -53,16 +53,20 @@ const BLOCK: usize = 64;
 pub(super) const LONGEST_BLOCK: usize = 4096;
 
 /// Where the block of a scan that starts at pair `a` ends. Blocks grow
-/// with `a` — 64 pairs up to `a = 128`, then `[128, 256)`, `[256, 512)`,
+/// with `a` — 64 pairs up to `a = 129`, then `[129, 257)`, `[257, 513)`,
 /// ... up to [`LONGEST_BLOCK`] — so that a long scan spends its time
 /// testing pairs, not on blocks' bounds, while a short one stops early.
-/// They lie on one grid fixed by `a` alone, so that a scan resumed at a
-/// block's start (by a windowed run) passes the same blocks in the same
-/// order as one that was not, and counts the same pairs.
+/// Scans start at `a = 1`, so the grid is that of powers of two moved up
+/// by one: every block but a scan's last is a whole number of the vector
+/// test's steps of 32 pairs. The blocks lie on one grid fixed by `a`
+/// alone, so that a scan resumed at a block's start (by a windowed run)
+/// passes the same blocks in the same order as one that was not, and
+/// counts the same pairs.
 #[inline(always)]
 fn block_end(a: usize) -> usize {
-    let width = (1usize << a.max(1).ilog2()).clamp(BLOCK, LONGEST_BLOCK);
-    (a / width + 1) * width
+    let from = a.max(1) - 1;
+    let width = (1usize << from.max(1).ilog2()).clamp(BLOCK, LONGEST_BLOCK);
+    (from / width + 1) * width + 1
 }
 
 /// Counters describing a sparse run.
@@ -1385,4 +1389,33 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
     counts[v as usize] += 1;
     // Scratch `seen` arrays are sized for every XOR of two values.
     *bits = (*bits).max(u32::BITS - v.leading_zeros());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LONGEST_BLOCK, block_end};
+
+    /// From `a = 1` the blocks are 64 pairs up to 129, then double up to
+    /// the longest, and each is a whole number of 64-pair vector steps;
+    /// from any pair the next block ends where the grid from 1 does.
+    #[test]
+    fn blocks_lie_on_one_grid_of_whole_vector_steps() {
+        let mut ends = vec![];
+        let mut a = 1;
+        while a < 40_000 {
+            let end = block_end(a);
+            assert!(
+                end > a && (end - a).is_multiple_of(64) && end - a <= LONGEST_BLOCK,
+                "{a}..{end}"
+            );
+            ends.push(end);
+            a = end;
+        }
+        assert_eq!(ends[..6], [65, 129, 257, 513, 1025, 2049]);
+        for from in 1..40_000 {
+            let end = block_end(from);
+            let on_grid = ends.iter().find(|&&e| e > from);
+            assert_eq!(Some(&end), on_grid, "from {from}");
+        }
+    }
 }
