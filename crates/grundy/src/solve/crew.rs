@@ -352,7 +352,10 @@ impl<'a, C: Cell> Block<'a, C> {
                 return;
             }
             let (view, rares) = self.published();
-            scratch.premarks.make(self.solver, first, view.low, &rares);
+            let folded = view.folded.map(|f| (f.fold, f.low));
+            scratch
+                .premarks
+                .make(self.solver, first, (view.low, folded), &rares);
             for j in first..end {
                 let (view, rares) = self.published();
                 let committed = view.low.len();

@@ -19,6 +19,17 @@
 //! again when it starts ([`Premarked::write`], one masked store per 64
 //! values).
 //!
+//! Two-byte tables whose values are below 512 (Officers past 255) get bit
+//! marks too, through the scan's [`Fold`]: once every partner of the
+//! chunk's rare heaps is common (past the last rare heap), every mark
+//! `g(r) ^ g(p)` has `chi = 1` (rare `chi` 0, common 1, plain split), a
+//! coset on which the fold to a byte is one to one; so the chunk marks the
+//! folded bytes `fold(g(r)) ^ fold(g(p))` (the fold is linear) as 256 bits
+//! from the table of folded bytes the scan keeps, exactly as for a
+//! one-byte table, and [`Premarked::write`] unfolds them: value `v` is
+//! marked when `chi(v) = 1` and bit `fold(v)` is set (a byte permute per
+//! 64 values, VBMI).
+//!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table for every heap of the chunk, and, for a digit that forbids equal
 //! parts, none that could be the equal split `(r, r)` of one of them; the
@@ -28,6 +39,7 @@ use std::ops::Range;
 
 use super::SparseSolver;
 use super::sparse::{Cell, Rares, Split};
+use super::wanted::Fold;
 
 /// Heaps a chunk premarks.
 pub(super) const HEAPS: usize = 16;
@@ -50,6 +62,14 @@ pub(super) struct Premarks {
     /// Per splitting digit, in the solver's order, the indices into the
     /// rare list whose splits are marked: two ranges, in increasing order.
     covered: Vec<[Range<usize>; 2]>,
+    /// Whether `bits` hold folded bytes (see the module's notes), to be
+    /// unfolded by `unfold`.
+    folded: bool,
+    /// The folded values of the rare heaps, for the split and fold
+    /// `unfold` was made for: the list only grows with the rare list.
+    folded_values: Vec<u32>,
+    /// The unfolding of the last fold used.
+    unfold: Option<Unfold>,
     /// The split the rare list was made for: within a run the list of one
     /// split only grows, so its indices stay valid.
     split: Option<Split>,
@@ -57,14 +77,16 @@ pub(super) struct Premarks {
 
 impl Premarks {
     /// Marks the rare splits of heaps `first..first + HEAPS` whose partners
-    /// `table` (heaps `0..table.len()`) holds. Inlined into the engine's
-    /// loops, which are compiled for the CPU's instruction sets.
+    /// `table` (heaps `0..table.len()`) holds; `folded` is the fold in
+    /// force and the folded bytes of the table's heaps, if the scan keeps
+    /// them. Inlined into the engine's loops, which are compiled for the
+    /// CPU's instruction sets.
     #[inline(always)]
     pub(super) fn make<C: Cell>(
         &mut self,
         solver: &SparseSolver,
         first: usize,
-        table: &[C],
+        (table, folded): (&[C], Option<(Fold, &[u8])>),
         rares: &Rares<'_>,
     ) {
         if solver.splits.is_empty() {
@@ -75,10 +97,24 @@ impl Premarks {
         let size = 1usize << rares.bits;
         self.first = first;
         self.size = size;
-        self.words = if (64..=256).contains(&size) && C::bytes(table).is_some() && has_avx512() {
-            size / 64
-        } else {
-            0
+        let folded = folded.filter(|&(_, bytes)| {
+            size == 512
+                && bytes.len() == table.len()
+                && has_avx512_vbmi()
+                && partners_all_common(solver, first, rares)
+        });
+        self.folded = folded.is_some();
+        if let Some((fold, _)) = folded {
+            self.unfold_for(fold, rares);
+        }
+        let bytes = match folded {
+            Some((_, bytes)) => Some(bytes),
+            None => C::bytes(table).filter(|_| (64..=256).contains(&size) && has_avx512()),
+        };
+        self.words = match (bytes, folded) {
+            (Some(_), Some(_)) => 4,
+            (Some(_), None) => size / 64,
+            (None, _) => 0,
         };
         if self.words == 0 {
             self.marks.clear();
@@ -113,11 +149,9 @@ impl Premarks {
                 [lo..hi, hi..hi]
             };
             for range in ranges.iter() {
-                match C::bytes(table) {
+                match bytes {
                     #[cfg(target_arch = "x86_64")]
-                    Some(bytes) if self.words > 0 => {
-                        self.mark_bits(bytes, rares, top, range.clone())
-                    }
+                    Some(bytes) => self.mark_bits(bytes, rares, top, range.clone()),
                     _ => self.mark_range(table, rares, top, range.clone()),
                 }
             }
@@ -156,14 +190,35 @@ impl Premarks {
         }
     }
 
+    /// Makes `unfold` that of `fold` for the split of `rares`, and brings
+    /// the folded values of its rare heaps up to date.
+    fn unfold_for(&mut self, fold: Fold, rares: &Rares<'_>) {
+        let mask = rares.split.mask;
+        if !self
+            .unfold
+            .as_ref()
+            .is_some_and(|unfold| unfold.fold == fold && unfold.mask == mask)
+        {
+            self.folded_values.clear();
+            self.unfold = Some(Unfold::new(fold, mask));
+        }
+        let done = self.folded_values.len();
+        let values = rares.rare_values.get(done..).unwrap_or_default();
+        self.folded_values
+            .extend(values.iter().map(|&v| u32::from(fold.of(v))));
+    }
+
     /// [`Self::mark_range`] as bits (`words > 0`: AVX-512, values below
-    /// `64 * words`).
+    /// `64 * words`), of `table` or of the folded bytes.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn mark_bits(&mut self, table: &[u8], rares: &Rares<'_>, top: usize, range: Range<usize>) {
-        let Some(rare) = partners_in_table(rares, range, top, table.len()) else {
+        let Some(mut rare) = partners_in_table(rares, range.clone(), top, table.len()) else {
             return;
         };
+        if self.folded {
+            rare.1 = &self.folded_values[range];
+        }
         // SAFETY: `words > 0` only when the CPU has AVX-512F and BW (`make`),
         // and every partner `top - r..top - r + HEAPS` lies in `table`
         // (checked by `partners_in_table`).
@@ -184,9 +239,11 @@ impl Premarks {
             return None;
         }
         let j = n.checked_sub(self.first).filter(|&j| j < HEAPS)?;
-        let marks = match self.words {
-            0 => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
-            words => Marks::Bits(&self.bits[j * words..(j + 1) * words]),
+        let unfold = self.unfold.as_ref().filter(|_| self.folded);
+        let marks = match (self.words, unfold) {
+            (0, _) => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
+            (words, None) => Marks::Bits(&self.bits[j * words..(j + 1) * words]),
+            (words, Some(unfold)) => Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold),
         };
         Some(Premarked {
             marks,
@@ -214,6 +271,58 @@ fn partners_in_table<'a>(
         "a premarked partner lies in the table"
     );
     Some((rare, &rares.rare_values[range]))
+}
+
+/// Whether every partner `first + j - t - r` (`j < HEAPS`) of every rare
+/// heap `r` is common, for every splitting digit `t`: whether it lies past
+/// the last rare heap, under the plain split (under the position-parity
+/// split `chi` of a mark depends on its heaps' positions).
+fn partners_all_common(solver: &SparseSolver, first: usize, rares: &Rares<'_>) -> bool {
+    let Some(&last) = rares.rare.last() else {
+        return true;
+    };
+    let most = solver.splits.iter().map(|&(t, _)| t).max().unwrap_or(0);
+    rares.split.parity.is_none() && first.saturating_sub(most + last) > last
+}
+
+/// How folded bit marks become marks by value (see the module's notes):
+/// `keys[v]` is `fold(v)`, and bit `v` of `odd` is `chi(v)`, for `v < 512`.
+pub(super) struct Unfold {
+    fold: Fold,
+    mask: u32,
+    keys: [u8; 512],
+    odd: [u64; 8],
+}
+
+impl Unfold {
+    fn new(fold: Fold, mask: u32) -> Unfold {
+        let mut unfold = Unfold {
+            fold,
+            mask,
+            keys: [0; 512],
+            odd: [0; 8],
+        };
+        for v in 0..512u32 {
+            unfold.keys[v as usize] = fold.of(v);
+            if (v & mask).count_ones() % 2 == 1 {
+                unfold.odd[v as usize / 64] |= 1 << (v % 64);
+            }
+        }
+        unfold
+    }
+}
+
+/// Whether the CPU has what the folded bit marks need (AVX-512F, BW and
+/// VBMI).
+fn has_avx512_vbmi() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx512() && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Whether the CPU has what the bit marks need (AVX-512F and BW).
@@ -292,11 +401,13 @@ pub(super) struct Premarked<'a> {
     pub(super) covered: &'a [[Range<usize>; 2]],
 }
 
-/// A heap's premarks: a byte per value, or 64-bit words of bits.
+/// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
+/// folded bytes.
 #[derive(Clone, Copy)]
 enum Marks<'a> {
     Bytes(&'a [u8]),
     Bits(&'a [u64]),
+    Folded(&'a [u64], &'a Unfold),
 }
 
 impl Premarked<'_> {
@@ -323,8 +434,60 @@ impl Premarked<'_> {
                 }
                 64 * words.len()
             }
+            Marks::Folded(words, unfold) => {
+                assert!(seen.len() >= 512 && words.len() == 4);
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: folded marks are made only when the CPU has
+                // AVX-512F, BW and VBMI (`Premarks::make`), and `seen` has
+                // 512 bytes (checked above).
+                #[allow(unsafe_code)]
+                unsafe {
+                    spread_folded(words, unfold, seen.as_mut_ptr());
+                }
+                512
+            }
         };
         seen[made..].fill(0);
+    }
+}
+
+/// Writes, for each `v < 512`, byte `v` at `out` as 1 when `chi(v) = 1` and
+/// bit `fold(v)` of `words` is set, else 0.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, BW and VBMI, and `out` points to 512 writable
+/// bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[allow(unsafe_code)]
+unsafe fn spread_folded(words: &[u64], unfold: &Unfold, out: *mut u8) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_maskz_set1_epi8,
+        _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_setr4_epi32, _mm512_shuffle_epi8,
+        _mm512_srli_epi16, _mm512_storeu_si512, _mm512_test_epi8_mask,
+    };
+    let mut set = [0u64; 8];
+    set[..4].copy_from_slice(words);
+    // SAFETY: `set` is 64 readable bytes; the load is unaligned.
+    let set = unsafe { _mm512_loadu_si512(set.as_ptr().cast::<__m512i>()) };
+    // Byte `i` of each 16 is `1 << i` for `i < 8`.
+    let bit = _mm512_setr4_epi32(0x0804_0201, 0x8040_2010_u32 as i32, 0, 0);
+    for (chunk, &odd) in unfold.odd.iter().enumerate() {
+        // SAFETY: `keys` has 512 bytes, 64 from `64 * chunk`.
+        let keys =
+            unsafe { _mm512_loadu_si512(unfold.keys.as_ptr().add(64 * chunk).cast::<__m512i>()) };
+        let byte = _mm512_and_si512(_mm512_srli_epi16(keys, 3), _mm512_set1_epi8(0x1f));
+        let rows = _mm512_permutexvar_epi8(byte, set);
+        let bits = _mm512_shuffle_epi8(bit, _mm512_and_si512(keys, _mm512_set1_epi8(7)));
+        let marked = _mm512_test_epi8_mask(rows, bits) & odd;
+        // SAFETY: the caller's promise: `out` has 64 bytes from `64 * chunk`.
+        unsafe {
+            _mm512_storeu_si512(
+                out.add(64 * chunk).cast::<__m512i>(),
+                _mm512_maskz_set1_epi8(marked, 1),
+            )
+        };
     }
 }
 
@@ -367,7 +530,9 @@ pub(super) fn uncovered(
 
 #[cfg(test)]
 mod tests {
-    use super::{HEAPS, uncovered};
+    use super::{Fold, HEAPS, Premarks, uncovered};
+    use crate::solve::SparseSolver;
+    use crate::solve::sparse::{Rares, Split};
     use proptest::prelude::*;
 
     proptest! {
@@ -407,6 +572,55 @@ mod tests {
                 }
             }
             prop_assert_eq!(got, expected);
+        }
+    }
+
+    proptest! {
+        /// Folded bit marks, unfolded, are the byte marks: on a two-byte
+        /// table of values below 512 whose rare heaps (`chi = 0`) all lie
+        /// below the chunk's partners, for the splitting digits of Officers
+        /// and of 0.376 (two, neighbouring).
+        #[test]
+        fn folded_marks_unfold_to_the_marks(
+            code in prop_oneof![Just("0.6"), Just("0.376")],
+            mask in 1u32..512,
+            values in proptest::collection::vec(0u32..512, 300),
+            first in 100usize..280,
+        ) {
+            if !super::has_avx512_vbmi() {
+                return Ok(());
+            }
+            let solver = SparseSolver::new(&code.parse().unwrap()).unwrap();
+            let fold = Fold::for_mask(mask).unwrap();
+            let chi = |v: u32| (v & mask).count_ones() % 2;
+            // Heaps from 40 on are common: a value of `chi` 0 moves to the
+            // other coset.
+            let low = mask & mask.wrapping_neg();
+            let table: Vec<u16> = values
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| if k >= 40 && chi(v) == 0 { (v ^ low) as u16 } else { v as u16 })
+                .collect();
+            let (rare, rare_values): (Vec<usize>, Vec<u32>) = (1..table.len())
+                .filter(|&k| chi(table[k].into()) == 0)
+                .map(|k| (k, u32::from(table[k])))
+                .unzip();
+            let split = Split { mask, parity: None };
+            let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 9 };
+            let folded: Vec<u8> = table.iter().map(|&c| fold.of(c.into())).collect();
+            let table = &table[..first];
+            let (mut by_bytes, mut by_folds) = (Premarks::default(), Premarks::default());
+            by_bytes.make(&solver, first, (table, None), &rares);
+            by_folds.make(&solver, first, (table, Some((fold, &folded[..first]))), &rares);
+            prop_assert!(by_folds.folded && by_folds.words == 4 && by_bytes.words == 0);
+            for n in first..first + HEAPS {
+                let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
+                let (bytes, folds) = (by_bytes.of(n, split).unwrap(), by_folds.of(n, split).unwrap());
+                prop_assert_eq!(bytes.covered, folds.covered);
+                bytes.write(&mut want);
+                folds.write(&mut got);
+                prop_assert_eq!(got, want, "heap {}", n);
+            }
         }
     }
 

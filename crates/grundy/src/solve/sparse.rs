@@ -810,7 +810,8 @@ impl SparseSolver {
             run.keep_folded(table);
             let rares = run.rares();
             if scratch.premarks.of(n, rares.split).is_none() {
-                scratch.premarks.make(self, n, table, &rares);
+                let folded = run.folded_of(table);
+                scratch.premarks.make(self, n, (table, folded), &rares);
             }
             let view = View::full_folded(table, run.folded_of(table));
             let v = self.value(n, view, &rares, scratch);
