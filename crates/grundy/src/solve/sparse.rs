@@ -1173,13 +1173,30 @@ impl SparseSolver {
         // 2^bits, where `exact` holds: the loop stops there at the latest.
         let mut at = start;
         wanted.reset(seen.len(), g.folded.map(|f| f.fold));
-        let mut c = m;
-        while seen[c as usize] != 0 || !self.exact(n, c, run) {
-            if seen[c as usize] == 0 {
-                wanted.insert(c);
+        // The values common pairs may be worth, those `exact` rejects, are
+        // one coset of `chi`: `chi = 0` under the plain split, `chi = rest
+        // mod 2` under the position-parity one, whose digits' rests share
+        // a parity.
+        let mut cosets = self
+            .splits
+            .iter()
+            .filter(|&&(t, _)| n >= t + 2)
+            .map(|&(t, _)| run.split.parity.is_some() && (n - t) % 2 == 1);
+        let c = match cosets.next() {
+            Some(odd) if cosets.all(|o| o == odd) => {
+                wanted.fill(&seen[..=1 << run.bits], m, run.split.mask, odd)
             }
-            c += 1;
-        }
+            _ => {
+                let mut c = m;
+                while seen[c as usize] != 0 || !self.exact(n, c, run) {
+                    if seen[c as usize] == 0 {
+                        wanted.insert(c);
+                    }
+                    c += 1;
+                }
+                c
+            }
+        };
         while at <= most {
             let stop = block_end(at).min(most + 1);
             let mut outside = false;

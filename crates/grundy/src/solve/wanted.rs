@@ -62,6 +62,12 @@ impl Fold {
         }
     }
 
+    /// The other value below 512 that folds to `v`'s byte: `v ^ z`.
+    #[inline(always)]
+    pub(super) fn twin(self, v: u32) -> u32 {
+        v ^ (256 | u32::from(self.low))
+    }
+
     /// The byte `v` (below 512) folds to.
     #[inline(always)]
     pub(super) fn of(self, v: u32) -> u8 {
@@ -70,33 +76,44 @@ impl Fold {
     }
 }
 
-/// A set of values below a size, with the count and the nibble tables of
-/// its members.
+/// A set of values below a size, with the count and the table of its
+/// members' keys that its block test reads.
 pub(super) struct Wanted {
     /// `flags[v]` is 1 when `v` is wanted.
     flags: Vec<u8>,
     count: usize,
-    /// `nibbles[x >> 8][x >> 7 & 1][x & 15]` has bit `x >> 4 & 7` set for
-    /// every member `x` below `256 * PAGES`.
+    /// The size given to [`Self::reset`].
+    size: usize,
+    /// The block test that runs, chosen by [`Self::reset`]; only its table
+    /// is kept.
+    test: Test,
+    /// [`Test::Nibbles`]' table: `nibbles[x >> 8][x >> 7 & 1][x & 15]` has
+    /// bit `x >> 4 & 7` set for every member's key `x`.
     nibbles: [[[u8; 16]; 2]; PAGES],
-    /// Pages the values reach: `size / 256` rounded up.
+    /// Pages the keys reach: `size / 256` rounded up, 1 when folded.
     pages: usize,
-    /// The members' keys below 256 (their folded bytes when the set
-    /// folds) as a bit set, the table of the AVX-512 block test; the last
-    /// four words stay 0, so the set loads as one 64-byte vector.
-    ///
-    /// Each block test clears crossed-off keys from its own table only, so
-    /// the other may still hold keys of values crossed off since: a table
-    /// holds every member's key, and each hit is checked against `flags`.
+    /// [`Test::Bits`]' table: the members' keys, all below 256, as a bit
+    /// set; the last four words stay 0, so it loads as one 64-byte vector.
     bits: [u64; 8],
     /// Whether the CPU runs the AVX2 block test.
     simd: bool,
     /// Whether the CPU runs the AVX-512 block test (AVX-512 F, BW and
-    /// VBMI), which one-byte test cells take.
+    /// VBMI).
     wide: bool,
-    /// The fold the nibble tables are indexed by, if any: the tables then
-    /// hold the folded bytes of the members.
+    /// The fold the keys are folded bytes of, if any.
     fold: Option<Fold>,
+}
+
+/// The block test a set runs, by the CPU and the members' keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Test {
+    /// Pair by pair.
+    Plain,
+    /// AVX2, 32 pairs per step, nibble tables: keys below `256 * PAGES`.
+    Nibbles,
+    /// AVX-512, 64 pairs per step, one bit set: keys below 256 (one-byte
+    /// cells, or folded bytes), read from one-byte test cells.
+    Bits,
 }
 
 impl Default for Wanted {
@@ -104,9 +121,11 @@ impl Default for Wanted {
         Wanted {
             flags: Vec::new(),
             count: 0,
+            size: 0,
+            test: Test::Plain,
             nibbles: [[[0; 16]; 2]; PAGES],
-            bits: [0; 8],
             pages: 0,
+            bits: [0; 8],
             simd: has_avx2(),
             wide: has_avx512_vbmi(),
             fold: None,
@@ -152,9 +171,9 @@ impl Wanted {
     }
 
     /// Empties the set and sizes it for values below `size`; with `fold`,
-    /// the block test reads folded bytes (see [`Fold`]), for values below
-    /// 512 — while the members all have the same `chi` under the fold's
-    /// split; a member that folds onto another's byte drops the fold.
+    /// the keys are folded bytes (see [`Fold`]), for values below 512 —
+    /// while the members all have the same `chi` under the fold's split; a
+    /// member whose folded byte another's has drops the fold.
     pub(super) fn reset(&mut self, size: usize, fold: Option<Fold>) {
         if self.count > 0 {
             self.flags.fill(0);
@@ -163,13 +182,28 @@ impl Wanted {
             self.flags.resize(size, 0);
         }
         self.count = 0;
-        self.nibbles = [[[0; 16]; 2]; PAGES];
-        self.bits = [0; 8];
+        self.size = size;
         self.fold = fold.filter(|_| size <= 513);
-        self.pages = if self.fold.is_some() {
-            1
+        self.choose_test();
+    }
+
+    /// Chooses the block test for the size and the fold, with an empty
+    /// table.
+    fn choose_test(&mut self) {
+        self.pages = match self.fold {
+            Some(_) => 1,
+            None => self.size.div_ceil(256),
+        };
+        // Every key is below 256 when folded; unfolded, below 257, and no
+        // pair of one-byte cells is worth 256.
+        self.test = if self.wide && (self.fold.is_some() || self.size <= 257) {
+            self.bits = [0; 8];
+            Test::Bits
+        } else if self.simd && self.pages <= PAGES {
+            self.nibbles = [[[0; 16]; 2]; PAGES];
+            Test::Nibbles
         } else {
-            size.div_ceil(256)
+            Test::Plain
         };
     }
 
@@ -180,24 +214,16 @@ impl Wanted {
         self.fold.map_or(v, |fold| u32::from(fold.of(v)))
     }
 
-    /// The nibble-table row and bit of `key`, if the tables reach it.
-    #[inline(always)]
-    fn nibble(&mut self, key: u32) -> Option<(&mut u8, u8)> {
-        let page = self.nibbles.get_mut((key >> 8) as usize)?;
-        Some((
-            &mut page[(key >> 7 & 1) as usize][(key & 15) as usize],
-            1 << (key >> 4 & 7),
-        ))
-    }
-
-    /// Sets `key` in both tables.
+    /// Sets `key` in the table of the test.
     #[inline(always)]
     fn set_key(&mut self, key: u32) {
-        if let Some((row, bit)) = self.nibble(key) {
-            *row |= bit;
-        }
-        if key < 256 {
-            self.bits[(key >> 6) as usize] |= 1 << (key & 63);
+        match self.test {
+            Test::Plain => {}
+            Test::Nibbles => {
+                self.nibbles[(key >> 8) as usize][(key >> 7 & 1) as usize][(key & 15) as usize] |=
+                    1 << (key >> 4 & 7)
+            }
+            Test::Bits => self.bits[(key >> 6) as usize] |= 1 << (key & 63),
         }
     }
 
@@ -205,29 +231,142 @@ impl Wanted {
     /// 0): without a branch, for the AVX2 block test's hits.
     #[inline(always)]
     fn clear_nibble(&mut self, key: u32, member: u8) {
-        // In the vector tests every member's key lies in the nibble
-        // tables' `PAGES` pages; the mask only spares a bounds check.
+        // Every member's key lies in the nibble tables' `PAGES` pages; the
+        // mask only spares a bounds check.
         let row = &mut self.nibbles[(key >> 8) as usize & (PAGES - 1)][(key >> 7 & 1) as usize]
             [(key & 15) as usize];
         *row &= !(member << (key >> 4 & 7));
     }
 
     /// Adds `v` (below the size given to [`Self::reset`]).
+    #[inline(always)]
     pub(super) fn insert(&mut self, v: u32) {
-        let flag = &mut self.flags[v as usize];
-        if *flag == 0 {
-            *flag = 1;
+        if self.contains(v) {
+            return;
+        }
+        if let Some(fold) = self.fold
+            && self.contains(fold.twin(v))
+        {
+            // Two members fold to one byte: they differ in `chi` (the
+            // sparse scan's never do). Test unfolded.
+            self.flags[v as usize] = 1;
             self.count += 1;
-            let key = self.key(v);
-            if let Some((row, bit)) = self.nibble(key)
-                && *row & bit != 0
-            {
-                // Two members fold to one byte: they differ in `chi`
-                // (the sparse scan's never do). Test unfolded.
-                self.unfold();
-                return;
+            self.unfold();
+            return;
+        }
+        self.flags[v as usize] = 1;
+        self.count += 1;
+        self.set_key(self.key(v));
+    }
+
+    /// Adds every value `v` from `from` on that `seen` leaves unmarked and
+    /// that lies in the coset `chi(v) = odd` of `mask`'s character, up to
+    /// the first unmarked value that does not, or `seen.len() - 1`, which
+    /// it returns: the values a sparse scan wants and where they end (its
+    /// `c`). `seen` holds one byte per value, 0 for unmarked.
+    ///
+    /// The set must be empty. With AVX-512 the members come 64 values at a
+    /// time.
+    #[inline(always)]
+    pub(super) fn fill(&mut self, seen: &[u8], from: u32, mask: u32, odd: bool) -> u32 {
+        debug_assert!(self.is_empty(), "fill starts from an empty set");
+        let end = seen.len() - 1;
+        #[cfg(target_arch = "x86_64")]
+        if self.test == Test::Bits && seen.len() <= self.flags.len() && end <= 512 {
+            // SAFETY: `Test::Bits` is chosen only when the CPU has AVX-512 F,
+            // BW and VBMI.
+            #[allow(unsafe_code)]
+            return unsafe { self.fill_avx512(seen, from, mask, odd) };
+        }
+        let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
+        let mut v = from;
+        while (v as usize) < end {
+            if seen[v as usize] == 0 {
+                if chi(v) != odd {
+                    return v;
+                }
+                self.insert(v);
             }
-            self.set_key(key);
+            v += 1;
+        }
+        v
+    }
+
+    /// [`Self::fill`] with AVX-512, values below 513.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi1")]
+    fn fill_avx512(&mut self, seen: &[u8], from: u32, mask: u32, odd: bool) -> u32 {
+        use std::arch::x86_64::{
+            _mm512_cmpeq_epi8_mask, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
+            _mm512_set1_epi8, _mm512_setzero_si512,
+        };
+        let end = seen.len() - 1;
+        assert!(end <= 512 && seen.len() <= self.flags.len() && from as usize <= end);
+        // `chi` is linear: `chi(64 k + i) = chi(64 k) ^ chi(i)`, and bit `i`
+        // of `low_odd` is `chi(i)`, `i < 64`.
+        let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
+        let low_odd = (0..64u32).fold(0u64, |word, i| word | u64::from(chi(i)) << i);
+        let mut chunk = from as usize / 64;
+        loop {
+            let base = 64 * chunk;
+            let lanes = match seen.len() - base {
+                64.. => u64::MAX,
+                k => (1 << k) - 1,
+            };
+            // SAFETY: the masked load reads `seen[base..base + k]`, `k` the
+            // lanes selected, all in `seen`.
+            #[allow(unsafe_code)]
+            let cells = unsafe { _mm512_maskz_loadu_epi8(lanes, seen.as_ptr().add(base).cast()) };
+            let after = u64::MAX << (from as usize).saturating_sub(base).min(63);
+            let unmarked = _mm512_cmpeq_epi8_mask(cells, _mm512_setzero_si512()) & lanes & after;
+            // Lane `i` is in the coset when `chi(i) = chi(base) ^ odd`.
+            let coset = if chi(base as u32) == odd {
+                !low_odd
+            } else {
+                low_odd
+            };
+            // `end` stops the run.
+            let last = if end - base < 64 {
+                1 << (end - base)
+            } else {
+                0
+            };
+            let stops = unmarked & !coset | last;
+            let mut members = unmarked & coset & !last;
+            if stops != 0 {
+                members &= (1 << stops.trailing_zeros()) - 1;
+            }
+            // SAFETY: the masked store writes `flags[base + i]` for the
+            // members `base + i < seen.len() <= flags.len()` (asserted).
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm512_mask_storeu_epi8(
+                    self.flags.as_mut_ptr().add(base).cast(),
+                    members,
+                    _mm512_set1_epi8(1),
+                )
+            };
+            self.add_keys(base as u32, members);
+            if stops != 0 {
+                return (base as u32) + stops.trailing_zeros();
+            }
+            chunk += 1;
+        }
+    }
+
+    /// Counts the new members `base + i` of `new` and sets their keys in
+    /// the bit set ([`Test::Bits`]); the flags are set already.
+    #[inline(always)]
+    fn add_keys(&mut self, base: u32, mut new: u64) {
+        self.count += new.count_ones() as usize;
+        match self.fold {
+            None if base < 256 => self.bits[base as usize / 64] |= new,
+            _ => {
+                while new != 0 {
+                    self.set_key(self.key(base + new.trailing_zeros()));
+                    new &= new - 1;
+                }
+            }
         }
     }
 
@@ -235,10 +374,8 @@ impl Wanted {
     #[cold]
     fn unfold(&mut self) {
         self.fold = None;
-        self.pages = self.flags.len().div_ceil(256);
-        self.nibbles = [[[0; 16]; 2]; PAGES];
-        self.bits = [0; 8];
-        for v in 0..self.flags.len() as u32 {
+        self.choose_test();
+        for v in 0..self.size as u32 {
             if self.contains(v) {
                 self.set_key(v);
             }
@@ -252,11 +389,10 @@ impl Wanted {
             *flag = 0;
             self.count -= 1;
             let key = self.key(v);
-            if key < (256 * PAGES) as u32 {
-                self.clear_nibble(key, 1);
-            }
-            if key < 256 {
-                self.bits[(key >> 6) as usize] &= !(1 << (key & 63));
+            match self.test {
+                Test::Plain => {}
+                Test::Nibbles => self.clear_nibble(key, 1),
+                Test::Bits => self.bits[(key >> 6) as usize] &= !(1 << (key & 63)),
             }
         }
     }
@@ -277,31 +413,28 @@ impl Wanted {
         (from..to).filter(|&v| self.contains(v))
     }
 
-    /// Whether the vector test applies to this set.
-    #[inline(always)]
-    fn vectorised(&self) -> bool {
-        self.simd && self.pages <= PAGES
-    }
-
     /// Crosses off every member some pair `(low[i], high[high.len() - 1 -
     /// i])` is worth, stopping when none is left.
     #[inline(always)]
     pub(super) fn cross_off_pairs<T: Lane>(&mut self, low: &[T], high: &[T]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.wide
-            && self.fold.is_none()
-            && let Some(bytes) = T::as_bytes(low).zip(T::as_bytes(high))
-        {
-            // SAFETY: `wide` is set only when the CPU has AVX-512 F, BW and
-            // VBMI.
-            #[allow(unsafe_code)]
-            return unsafe { self.cross_off_avx512(bytes, low, high) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.vectorised() && self.fold.is_none() {
-            // SAFETY: `simd` is set only when the CPU has AVX2.
-            #[allow(unsafe_code)]
-            return unsafe { self.cross_off_avx2(low, high, low, high) };
+        match self.test {
+            #[cfg(target_arch = "x86_64")]
+            Test::Bits if self.fold.is_none() => {
+                if let Some(bytes) = T::as_bytes(low).zip(T::as_bytes(high)) {
+                    // SAFETY: `Test::Bits` is chosen only when the CPU has
+                    // AVX-512 F, BW and VBMI.
+                    #[allow(unsafe_code)]
+                    return unsafe { self.cross_off_avx512(bytes, low, high) };
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Test::Nibbles if self.fold.is_none() => {
+                // SAFETY: `Test::Nibbles` is chosen only when the CPU has
+                // AVX2.
+                #[allow(unsafe_code)]
+                return unsafe { self.cross_off_avx2(low, high, low, high) };
+            }
+            _ => {}
         }
         self.cross_off_plain(pair_values(low, high))
     }
@@ -316,20 +449,22 @@ impl Wanted {
         low: &[T],
         high: &[T],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if self.wide && self.fold.is_some() {
-            // SAFETY: `wide` is set only when the CPU has AVX-512 F, BW and
-            // VBMI.
+        match self.test {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Test::Bits` is chosen only when the CPU has AVX-512
+            // F, BW and VBMI.
             #[allow(unsafe_code)]
-            return unsafe { self.cross_off_avx512((folded_low, folded_high), low, high) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.vectorised() && self.fold.is_some() {
-            // SAFETY: `simd` is set only when the CPU has AVX2.
+            Test::Bits if self.fold.is_some() => unsafe {
+                self.cross_off_avx512((folded_low, folded_high), low, high)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Test::Nibbles` is chosen only when the CPU has AVX2.
             #[allow(unsafe_code)]
-            return unsafe { self.cross_off_avx2(folded_low, folded_high, low, high) };
+            Test::Nibbles if self.fold.is_some() => unsafe {
+                self.cross_off_avx2(folded_low, folded_high, low, high)
+            },
+            _ => self.cross_off_pairs(low, high),
         }
-        self.cross_off_pairs(low, high)
     }
 
     /// Crosses off every member among `values`, stopping when none is
@@ -855,6 +990,51 @@ mod tests {
                 left.sort_unstable();
                 left.dedup();
                 prop_assert_eq!(wanted.members(0, 513).collect::<Vec<_>>(), left);
+            }
+        }
+    }
+
+    proptest! {
+        /// `fill` adds exactly the unmarked values of the coset from
+        /// `from` up to the first unmarked value outside it (or the last
+        /// byte), with each block test, folded or not.
+        #[test]
+        fn fill_adds_the_coset_up_to_the_first_value_outside(
+            bits in 6u32..=9,
+            marks in proptest::collection::vec(any::<bool>(), 513),
+            mask in 1u32..512,
+            odd in any::<bool>(),
+            from in 0u32..512,
+            folds in any::<bool>(),
+        ) {
+            let end = 1u32 << bits;
+            let from = from % end;
+            let mut seen: Vec<u8> = marks[..=end as usize].iter().map(|&m| u8::from(m)).collect();
+            seen[end as usize] = 0;
+            let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
+            let stop = (from..end).find(|&v| seen[v as usize] == 0 && chi(v) != odd).unwrap_or(end);
+            let expected: Vec<u32> = (from..stop).filter(|&v| seen[v as usize] == 0).collect();
+            let fold = Fold::for_mask(mask).filter(|_| folds && bits == 9);
+            for (simd, wide) in TESTS {
+                let mut wanted = Wanted::with_tests(simd, wide);
+                wanted.reset(end as usize + 1, fold);
+                prop_assert_eq!(wanted.fill(&seen, from, mask, odd), stop);
+                prop_assert_eq!(wanted.members(0, end + 1).collect::<Vec<_>>(), expected.clone());
+                // The table holds them: pairs worth each cross all off.
+                let low: Vec<u16> = expected.iter().map(|&v| v as u16).collect();
+                let high = vec![0u16; low.len()];
+                let folded = |cells: &[u16]| -> Vec<u8> {
+                    cells.iter().map(|&c| fold.map_or(c as u8, |f| f.of(c.into()))).collect()
+                };
+                match fold {
+                    Some(_) => wanted.cross_off_folded((&folded(&low), &folded(&high)), &low, &high),
+                    None if bits <= 8 => {
+                        let low: Vec<u8> = low.iter().map(|&v| v as u8).collect();
+                        wanted.cross_off_pairs(&low, &vec![0u8; low.len()]);
+                    }
+                    None => wanted.cross_off_pairs(&low, &high),
+                }
+                prop_assert!(wanted.is_empty());
             }
         }
     }
