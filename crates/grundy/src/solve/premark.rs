@@ -39,7 +39,7 @@ use std::ops::Range;
 
 use super::SparseSolver;
 use super::sparse::{Cell, Rares, Split};
-use super::wanted::Fold;
+use super::wanted::{Fold, has_avx512_vbmi};
 
 /// Heaps a chunk premarks.
 pub(super) const HEAPS: usize = 16;
@@ -312,19 +312,6 @@ impl Unfold {
     }
 }
 
-/// Whether the CPU has what the folded bit marks need (AVX-512F, BW and
-/// VBMI).
-fn has_avx512_vbmi() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_avx512() && std::arch::is_x86_feature_detected!("avx512vbmi")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// Whether the CPU has what the bit marks need (AVX-512F and BW).
 fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -462,25 +449,19 @@ impl Premarked<'_> {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[allow(unsafe_code)]
 unsafe fn spread_folded(words: &[u64], unfold: &Unfold, out: *mut u8) {
+    use super::wanted::keys_in_set;
     use std::arch::x86_64::{
-        __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_maskz_set1_epi8,
-        _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_setr4_epi32, _mm512_shuffle_epi8,
-        _mm512_srli_epi16, _mm512_storeu_si512, _mm512_test_epi8_mask,
+        __m512i, _mm512_loadu_si512, _mm512_maskz_set1_epi8, _mm512_storeu_si512,
     };
     let mut set = [0u64; 8];
     set[..4].copy_from_slice(words);
     // SAFETY: `set` is 64 readable bytes; the load is unaligned.
     let set = unsafe { _mm512_loadu_si512(set.as_ptr().cast::<__m512i>()) };
-    // Byte `i` of each 16 is `1 << i` for `i < 8`.
-    let bit = _mm512_setr4_epi32(0x0804_0201, 0x8040_2010_u32 as i32, 0, 0);
     for (chunk, &odd) in unfold.odd.iter().enumerate() {
         // SAFETY: `keys` has 512 bytes, 64 from `64 * chunk`.
         let keys =
             unsafe { _mm512_loadu_si512(unfold.keys.as_ptr().add(64 * chunk).cast::<__m512i>()) };
-        let byte = _mm512_and_si512(_mm512_srli_epi16(keys, 3), _mm512_set1_epi8(0x1f));
-        let rows = _mm512_permutexvar_epi8(byte, set);
-        let bits = _mm512_shuffle_epi8(bit, _mm512_and_si512(keys, _mm512_set1_epi8(7)));
-        let marked = _mm512_test_epi8_mask(rows, bits) & odd;
+        let marked = keys_in_set(keys, set) & odd;
         // SAFETY: the caller's promise: `out` has 64 bytes from `64 * chunk`.
         unsafe {
             _mm512_storeu_si512(

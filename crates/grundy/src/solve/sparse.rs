@@ -809,11 +809,11 @@ impl SparseSolver {
             }
             run.keep_folded(table);
             let rares = run.rares();
+            let folded = run.folded_of(table);
             if scratch.premarks.of(n, rares.split).is_none() {
-                let folded = run.folded_of(table);
                 scratch.premarks.make(self, n, (table, folded), &rares);
             }
-            let view = View::full_folded(table, run.folded_of(table));
+            let view = View::full_folded(table, folded);
             let v = self.value(n, view, &rares, scratch);
             if v >= C::LIMIT {
                 return false;

@@ -144,7 +144,9 @@ fn has_avx2() -> bool {
     }
 }
 
-fn has_avx512_vbmi() -> bool {
+/// Whether the CPU has AVX-512 F, BW and VBMI: the 64-lane tests of a set
+/// of byte keys ([`keys_in_set`]).
+pub(super) fn has_avx512_vbmi() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
@@ -539,9 +541,7 @@ impl Wanted {
 impl Wanted {
     /// [`Self::cross_off_pairs`] with AVX-512, for one-byte test cells
     /// (`test`: the pairs' own cells, or their folded bytes), 64 pairs per
-    /// step: the key set is 256 bits, and the byte of each pair's key
-    /// (`key >> 3`) is looked up in it by one byte permute (VBMI), its bit
-    /// (`key & 7`) by one shuffle, and tested into a mask register. The
+    /// step: the key set is 256 bits, tested by [`keys_in_set`]. The
     /// pairs the test hits are crossed off one by one from `low` and
     /// `high`, and their keys cleared from the set in its register (a
     /// masked byte broadcast and an AND-NOT: no store for the next step's
@@ -557,10 +557,8 @@ impl Wanted {
         high: &[T],
     ) {
         use std::arch::x86_64::{
-            __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
-            _mm512_maskz_loadu_epi8, _mm512_maskz_set1_epi8, _mm512_permutexvar_epi8,
-            _mm512_set1_epi8, _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_storeu_si512,
-            _mm512_test_epi8_mask, _mm512_xor_si512,
+            __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_loadu_epi8,
+            _mm512_maskz_set1_epi8, _mm512_permutexvar_epi8, _mm512_storeu_si512, _mm512_xor_si512,
         };
         /// Byte `i` is `63 - i`: the permute that reverses 64 bytes.
         const REVERSE: [u8; 64] = {
@@ -572,25 +570,13 @@ impl Wanted {
             }
             bytes
         };
-        /// Byte `i` of each 16 is `1 << i` for `i < 8`: the shuffle from a
-        /// key's low three bits to its bit.
-        const BIT: [u8; 64] = {
-            let mut bytes = [0; 64];
-            let mut i = 0;
-            while i < 64 {
-                bytes[i] = if i % 16 < 8 { 1 << (i % 16) } else { 0 };
-                i += 1;
-            }
-            bytes
-        };
         assert!(test_low.len() == low.len() && test_high.len() == high.len());
         let len = low.len().min(high.len());
         let pair = |i: usize| (low[i] ^ high[high.len() - 1 - i]).into();
         // SAFETY: 64 readable bytes; the load is unaligned.
         #[allow(unsafe_code)]
         let vector = |bytes: *const u8| unsafe { _mm512_loadu_si512(bytes.cast::<__m512i>()) };
-        let (reverse, bit) = (vector(REVERSE.as_ptr()), vector(BIT.as_ptr()));
-        let (low_bits, low_three) = (_mm512_set1_epi8(0x1f), _mm512_set1_epi8(7));
+        let reverse = vector(REVERSE.as_ptr());
         let mut set = vector(self.bits.as_ptr().cast());
         let mut at = 0;
         while at < len {
@@ -618,12 +604,7 @@ impl Wanted {
                 )
             };
             let keys = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
-            // Bits 3..8 of each byte: a 16-bit shift, then the byte's own
-            // five bits.
-            let byte = _mm512_and_si512(_mm512_srli_epi16(keys, 3), low_bits);
-            let rows = _mm512_permutexvar_epi8(byte, set);
-            let bits = _mm512_shuffle_epi8(bit, _mm512_and_si512(keys, low_three));
-            let mut hits = _mm512_test_epi8_mask(rows, bits) & lanes;
+            let mut hits = keys_in_set(keys, set) & lanes;
             if hits != 0 {
                 while hits != 0 {
                     let v = pair(at + hits.trailing_zeros() as usize);
@@ -647,6 +628,32 @@ impl Wanted {
             _mm512_storeu_si512(self.bits.as_mut_ptr().cast::<__m512i>(), set)
         };
     }
+}
+
+/// Bit `i` set for each byte `keys[i]` whose bit is set in `set`, a set of
+/// 256 bits (the vector's first 32 bytes; byte `k` holds keys `8 k..8 k +
+/// 8`): the byte of each key (`key >> 3`) is looked up by one byte permute
+/// (VBMI), its bit (`key & 7`) by one shuffle, and the two tested into a
+/// mask.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) fn keys_in_set(
+    keys: std::arch::x86_64::__m512i,
+    set: std::arch::x86_64::__m512i,
+) -> u64 {
+    use std::arch::x86_64::{
+        _mm512_and_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_setr4_epi32,
+        _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_test_epi8_mask,
+    };
+    // Byte `i` of each 16 is `1 << i` for `i < 8`.
+    let bit = _mm512_setr4_epi32(0x0804_0201, 0x8040_2010_u32 as i32, 0, 0);
+    // Bits 3..8 of each byte: a 16-bit shift, then the byte's own five
+    // bits.
+    let byte = _mm512_and_si512(_mm512_srli_epi16(keys, 3), _mm512_set1_epi8(0x1f));
+    let rows = _mm512_permutexvar_epi8(byte, set);
+    let bits = _mm512_shuffle_epi8(bit, _mm512_and_si512(keys, _mm512_set1_epi8(7)));
+    _mm512_test_epi8_mask(rows, bits)
 }
 
 /// The values `low[i] ^ high[high.len() - 1 - i]` of the pairs of a block.
