@@ -10,14 +10,17 @@
 //! once and its partners come from one line, so the gather costs about a
 //! store per mark.
 //!
-//! With AVX-512, one-byte cells and 64 to 256 values, the marks are bits
-//! kept in registers while the rare heaps pass: for rare heap `r` the 16
-//! partners are one 16-byte load, their marks `x_j = g(r) ^ partner_j` set
+//! With AVX2 or AVX-512, one-byte cells and 64 to 256 values, the marks
+//! are bits kept in registers while the rare heaps pass: for rare heap `r`
+//! the 16 partners are one load, their marks `x_j = g(r) ^ partner_j` set
 //! bit `x_j` of heap `j`'s one to four 64-bit words by variable shifts
-//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector — no
-//! store per mark and no byte matrix to clear. A heap's bits become bytes
-//! again when it starts ([`Premarked::write`], one masked store per 64
-//! values).
+//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector with
+//! AVX-512, four with AVX2 (which has registers for eight heaps' words, so
+//! it passes the rare heaps twice) — no store per mark and no byte matrix
+//! to clear. A heap's bits become bytes again when it starts
+//! ([`Premarked::write`]). (A profile of Officers to 2^21 on a CPU without
+//! AVX-512, byte marks: half the time in the store of each mark, about
+//! three cycles a mark.)
 //!
 //! Two-byte tables whose values are below 512 (Officers past 255) get bit
 //! marks too, through the scan's [`Fold`]: once every partner of the
@@ -28,7 +31,7 @@
 //! from the table of folded bytes the scan keeps, exactly as for a
 //! one-byte table, and [`Premarked::write`] unfolds them: value `v` is
 //! marked when `chi(v) = 1` and bit `fold(v)` is set (a byte permute per
-//! 64 values, VBMI).
+//! 64 values with VBMI, two byte shuffles per 32 values with AVX2).
 //!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table for every heap of the chunk, and, for a digit that forbids equal
@@ -45,7 +48,6 @@ use super::wanted::{Fold, has_avx512_vbmi};
 pub(super) const HEAPS: usize = 16;
 
 /// The rare-split marks of heaps `first..first + HEAPS`, made ahead.
-#[derive(Default)]
 pub(super) struct Premarks {
     /// The chunk's first heap.
     first: usize,
@@ -73,6 +75,56 @@ pub(super) struct Premarks {
     /// The split the rare list was made for: within a run the list of one
     /// split only grows, so its indices stay valid.
     split: Option<Split>,
+    /// The vector instructions the bit marks use, if the CPU has any.
+    kernel: Option<Kernel>,
+}
+
+/// The instruction sets the bit marks are made and spread with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kernel {
+    Avx2,
+    /// AVX-512F and BW; `vbmi` when the CPU also has VBMI (the unfolding's
+    /// byte permute).
+    Avx512 {
+        vbmi: bool,
+    },
+}
+
+impl Kernel {
+    /// The widest kernel the CPU runs.
+    fn detect() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") {
+                return Some(Kernel::Avx512 {
+                    vbmi: has_avx512_vbmi(),
+                });
+            }
+            if has!("avx2") {
+                return Some(Kernel::Avx2);
+            }
+        }
+        None
+    }
+}
+
+impl Default for Premarks {
+    fn default() -> Premarks {
+        Premarks {
+            first: 0,
+            size: 0,
+            marks: Vec::new(),
+            words: 0,
+            bits: Vec::new(),
+            covered: Vec::new(),
+            folded: false,
+            folded_values: Vec::new(),
+            unfold: None,
+            split: None,
+            kernel: Kernel::detect(),
+        }
+    }
 }
 
 impl Premarks {
@@ -100,7 +152,7 @@ impl Premarks {
         let folded = folded.filter(|&(_, bytes)| {
             size == 512
                 && bytes.len() == table.len()
-                && has_avx512_vbmi()
+                && self.kernel.is_some()
                 && partners_all_common(solver, first, rares)
         });
         self.folded = folded.is_some();
@@ -109,7 +161,7 @@ impl Premarks {
         }
         let bytes = match folded {
             Some((_, bytes)) => Some(bytes),
-            None => C::bytes(table).filter(|_| (64..=256).contains(&size) && has_avx512()),
+            None => C::bytes(table).filter(|_| (64..=256).contains(&size) && self.kernel.is_some()),
         };
         self.words = match (bytes, folded) {
             (Some(_), Some(_)) => 4,
@@ -208,7 +260,7 @@ impl Premarks {
             .extend(values.iter().map(|&v| u32::from(fold.of(v))));
     }
 
-    /// [`Self::mark_range`] as bits (`words > 0`: AVX-512, values below
+    /// [`Self::mark_range`] as bits (`words > 0`: a kernel, values below
     /// `64 * words`), of `table` or of the folded bytes.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -219,16 +271,12 @@ impl Premarks {
         if self.folded {
             rare.1 = &self.folded_values[range];
         }
-        // SAFETY: `words > 0` only when the CPU has AVX-512F and BW (`make`),
-        // and every partner `top - r..top - r + HEAPS` lies in `table`
-        // (checked by `partners_in_table`).
+        // SAFETY: `words > 0` only when the CPU has the kernel's
+        // instructions (`make`), and every partner `top - r..top - r +
+        // HEAPS` lies in `table` (checked by `partners_in_table`).
         #[allow(unsafe_code)]
-        unsafe {
-            match self.words {
-                1 => mark_bits_avx512::<1>(table, rare, top, &mut self.bits),
-                2 => mark_bits_avx512::<2>(table, rare, top, &mut self.bits),
-                _ => mark_bits_avx512::<4>(table, rare, top, &mut self.bits),
-            }
+        if let Some(kernel) = self.kernel {
+            unsafe { mark_bits(kernel, self.words, table, rare, top, &mut self.bits) }
         }
     }
 
@@ -240,10 +288,16 @@ impl Premarks {
         }
         let j = n.checked_sub(self.first).filter(|&j| j < HEAPS)?;
         let unfold = self.unfold.as_ref().filter(|_| self.folded);
-        let marks = match (self.words, unfold) {
-            (0, _) => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
-            (words, None) => Marks::Bits(&self.bits[j * words..(j + 1) * words]),
-            (words, Some(unfold)) => Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold),
+        let marks = match (self.words, self.kernel, unfold) {
+            (0, _, _) | (_, None, _) => {
+                Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size])
+            }
+            (words, Some(kernel), None) => {
+                Marks::Bits(&self.bits[j * words..(j + 1) * words], kernel)
+            }
+            (words, Some(kernel), Some(unfold)) => {
+                Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold, kernel)
+            }
         };
         Some(Premarked {
             marks,
@@ -286,12 +340,14 @@ fn partners_all_common(solver: &SparseSolver, first: usize, rares: &Rares<'_>) -
 }
 
 /// How folded bit marks become marks by value (see the module's notes):
-/// `keys[v]` is `fold(v)`, and bit `v` of `odd` is `chi(v)`, for `v < 512`.
+/// `keys[v]` is `fold(v)`, and bit `v` of `odd` and byte `v` of
+/// `odd_bytes` are `chi(v)`, for `v < 512`.
 pub(super) struct Unfold {
     fold: Fold,
     mask: u32,
     keys: [u8; 512],
     odd: [u64; 8],
+    odd_bytes: [u8; 512],
 }
 
 impl Unfold {
@@ -301,27 +357,49 @@ impl Unfold {
             mask,
             keys: [0; 512],
             odd: [0; 8],
+            odd_bytes: [0; 512],
         };
         for v in 0..512u32 {
             unfold.keys[v as usize] = fold.of(v);
             if (v & mask).count_ones() % 2 == 1 {
                 unfold.odd[v as usize / 64] |= 1 << (v % 64);
+                unfold.odd_bytes[v as usize] = 1;
             }
         }
         unfold
     }
 }
 
-/// Whether the CPU has what the bit marks need (AVX-512F and BW).
-fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+/// Marks, as bits, `g(r) ^ g(top - r + j)` for heap `first + j` and every
+/// rare heap `r` of `rare` into `bits` (`words` of 1, 2 or 4 per heap),
+/// with `kernel`.
+///
+/// # Safety
+///
+/// The CPU has the kernel's instructions, and `top - r..top - r + HEAPS`
+/// lies in `table` for every rare heap `r`, whose values are below `64 *
+/// words`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn mark_bits(
+    kernel: Kernel,
+    words: usize,
+    table: &[u8],
+    rare: (&[usize], &[u32]),
+    top: usize,
+    bits: &mut [u64],
+) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        match (kernel, words) {
+            (Kernel::Avx512 { .. }, 1) => mark_bits_avx512::<1>(table, rare, top, bits),
+            (Kernel::Avx512 { .. }, 2) => mark_bits_avx512::<2>(table, rare, top, bits),
+            (Kernel::Avx512 { .. }, _) => mark_bits_avx512::<4>(table, rare, top, bits),
+            (Kernel::Avx2, 1) => mark_bits_avx2::<1>(table, rare, top, bits),
+            (Kernel::Avx2, 2) => mark_bits_avx2::<2>(table, rare, top, bits),
+            (Kernel::Avx2, _) => mark_bits_avx2::<4>(table, rare, top, bits),
+        }
     }
 }
 
@@ -380,6 +458,64 @@ unsafe fn mark_bits_avx512<const W: usize>(
     }
 }
 
+/// [`mark_bits_avx512`] with AVX2: four heaps to a vector, and the rare
+/// heaps passed twice, for heaps `0..8` and `8..16`, so that the words of
+/// eight heaps (two vectors a word) stay in the sixteen registers.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and `top - r..top - r + HEAPS` lies in `table` for
+/// every rare heap `r`, whose values are below 256.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn mark_bits_avx2<const W: usize>(
+    table: &[u8],
+    (rare, values): (&[usize], &[u32]),
+    top: usize,
+    bits: &mut [u64],
+) {
+    use std::arch::x86_64::{
+        __m256i, _mm_loadl_epi64, _mm_set1_epi8, _mm_srli_si128, _mm_xor_si128,
+        _mm256_cvtepu8_epi64, _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256,
+        _mm256_sllv_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+    };
+    const { assert!(HEAPS == 16, "two passes of eight heaps") };
+    let one = _mm256_set1_epi64x(1);
+    for pass in 0..2 {
+        let mut words = [[_mm256_setzero_si256(); 2]; W];
+        for (&r, &value) in rare.iter().zip(values) {
+            // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
+            let partners =
+                unsafe { _mm_loadl_epi64(table.as_ptr().add(top - r + 8 * pass).cast()) };
+            let x = _mm_xor_si128(partners, _mm_set1_epi8(value as u8 as i8));
+            let quarters = [
+                _mm256_cvtepu8_epi64(x),
+                _mm256_cvtepu8_epi64(_mm_srli_si128(x, 4)),
+            ];
+            for (w, word) in words.iter_mut().enumerate() {
+                for (quarter, &x) in word.iter_mut().zip(&quarters) {
+                    // Shifts of 64 or more (and the negative ones, as
+                    // unsigned) give 0.
+                    let shift = _mm256_sub_epi64(x, _mm256_set1_epi64x(64 * w as i64));
+                    *quarter = _mm256_or_si256(*quarter, _mm256_sllv_epi64(one, shift));
+                }
+            }
+        }
+        let mut lanes = [0u64; 4];
+        for (w, word) in words.iter().enumerate() {
+            for (q, quarter) in word.iter().enumerate() {
+                // SAFETY: `lanes` is 32 writable bytes; the store is
+                // unaligned.
+                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), *quarter) };
+                for (i, &lane) in lanes.iter().enumerate() {
+                    bits[(8 * pass + 4 * q + i) * W + w] |= lane;
+                }
+            }
+        }
+    }
+}
+
 /// What a heap's gather starts from: the marks its chunk made, and, per
 /// splitting digit, the rare heaps they cover.
 #[derive(Clone, Copy)]
@@ -389,12 +525,12 @@ pub(super) struct Premarked<'a> {
 }
 
 /// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
-/// folded bytes.
+/// folded bytes, with the kernel that made the bits.
 #[derive(Clone, Copy)]
 enum Marks<'a> {
     Bytes(&'a [u8]),
-    Bits(&'a [u64]),
-    Folded(&'a [u64], &'a Unfold),
+    Bits(&'a [u64], Kernel),
+    Folded(&'a [u64], &'a Unfold, Kernel),
 }
 
 impl Premarked<'_> {
@@ -407,29 +543,38 @@ impl Premarked<'_> {
                 seen[..marks.len()].copy_from_slice(marks);
                 marks.len()
             }
-            Marks::Bits(words) => {
+            Marks::Bits(words, kernel) => {
                 assert!(seen.len() >= 64 * words.len());
                 #[cfg(target_arch = "x86_64")]
                 for (at, &word) in words.iter().enumerate() {
-                    // SAFETY: bit marks are made only when the CPU has
-                    // AVX-512F and BW (`Premarks::make`), and `seen` has
-                    // 64 bytes from `64 * at` (checked above).
+                    // SAFETY: bit marks are made only when the CPU has the
+                    // kernel's instructions (`Premarks::make`), and `seen`
+                    // has 64 bytes from `64 * at` (checked above).
                     #[allow(unsafe_code)]
                     unsafe {
-                        spread_bits(word, seen.as_mut_ptr().add(64 * at));
+                        let out = seen.as_mut_ptr().add(64 * at);
+                        match kernel {
+                            Kernel::Avx512 { .. } => spread_bits_avx512(word, out),
+                            Kernel::Avx2 => spread_bits_avx2(word, out),
+                        }
                     }
                 }
                 64 * words.len()
             }
-            Marks::Folded(words, unfold) => {
+            Marks::Folded(words, unfold, kernel) => {
                 assert!(seen.len() >= 512 && words.len() == 4);
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: folded marks are made only when the CPU has
-                // AVX-512F, BW and VBMI (`Premarks::make`), and `seen` has
+                // SAFETY: folded marks are made only when the CPU has the
+                // kernel's instructions (`Premarks::make`), and `seen` has
                 // 512 bytes (checked above).
                 #[allow(unsafe_code)]
                 unsafe {
-                    spread_folded(words, unfold, seen.as_mut_ptr());
+                    match kernel {
+                        Kernel::Avx512 { vbmi: true } => {
+                            spread_folded_avx512(words, unfold, seen.as_mut_ptr())
+                        }
+                        _ => spread_folded_avx2(words, unfold, seen.as_mut_ptr()),
+                    }
                 }
                 512
             }
@@ -448,7 +593,7 @@ impl Premarked<'_> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[allow(unsafe_code)]
-unsafe fn spread_folded(words: &[u64], unfold: &Unfold, out: *mut u8) {
+unsafe fn spread_folded_avx512(words: &[u64], unfold: &Unfold, out: *mut u8) {
     use super::wanted::keys_in_set;
     use std::arch::x86_64::{
         __m512i, _mm512_loadu_si512, _mm512_maskz_set1_epi8, _mm512_storeu_si512,
@@ -480,10 +625,101 @@ unsafe fn spread_folded(words: &[u64], unfold: &Unfold, out: *mut u8) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 #[allow(unsafe_code)]
-unsafe fn spread_bits(word: u64, out: *mut u8) {
+unsafe fn spread_bits_avx512(word: u64, out: *mut u8) {
     use std::arch::x86_64::{_mm512_maskz_set1_epi8, _mm512_storeu_si512};
     // SAFETY: the caller's promise.
     unsafe { _mm512_storeu_si512(out.cast(), _mm512_maskz_set1_epi8(word, 1)) };
+}
+
+/// Byte `i` of each eight is `1 << i`: the bit a byte lane tests.
+#[cfg(target_arch = "x86_64")]
+const BIT_OF_BYTE_LANE: i64 = 0x8040_2010_0804_0201_u64 as i64;
+
+/// [`spread_bits_avx512`] with AVX2: each 32 bits broadcast, every byte
+/// spread to the eight lanes of its bits, and each lane's bit tested.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and `out` points to 64 writable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn spread_bits_avx2(word: u64, out: *mut u8) {
+    use std::arch::x86_64::{
+        _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_set1_epi8, _mm256_set1_epi32,
+        _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    };
+    // Lane `i` takes byte `i / 8` of the 32 bits (each 128-bit half of the
+    // broadcast holds all four) and bit `i % 8` of it.
+    let bytes = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
+        3, 3,
+    );
+    let bit = _mm256_set1_epi64x(BIT_OF_BYTE_LANE);
+    for half in 0..2 {
+        let spread = _mm256_shuffle_epi8(_mm256_set1_epi32((word >> (32 * half)) as i32), bytes);
+        let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+        // SAFETY: the caller's promise: 32 bytes from `32 * half`.
+        unsafe {
+            _mm256_storeu_si256(
+                out.add(32 * half).cast(),
+                _mm256_and_si256(set, _mm256_set1_epi8(1)),
+            )
+        };
+    }
+}
+
+/// [`spread_folded_avx512`] with AVX2: for 32 values at a time, the byte
+/// `fold(v) / 8` of the 256-bit set by two in-lane shuffles (one per half
+/// of the set), its bit `fold(v) % 8` by a third, and `chi(v)` from the
+/// bytes of [`Unfold::odd_bytes`].
+///
+/// # Safety
+///
+/// The CPU has AVX2, and `out` points to 512 writable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn spread_folded_avx2(words: &[u64], unfold: &Unfold, out: *mut u8) {
+    use std::arch::x86_64::{
+        __m256i, _mm_loadu_si128, _mm256_and_si256, _mm256_blendv_epi8,
+        _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_set1_epi8,
+        _mm256_set1_epi64x, _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_srli_epi16,
+        _mm256_storeu_si256,
+    };
+    assert!(words.len() == 4);
+    // SAFETY: `words` is 32 readable bytes (checked above); the loads are
+    // unaligned.
+    let (low, high) = unsafe {
+        let set = words.as_ptr().cast::<u8>();
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(set.cast())),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(set.add(16).cast())),
+        )
+    };
+    let bit = _mm256_set1_epi64x(BIT_OF_BYTE_LANE);
+    for chunk in 0..16 {
+        // SAFETY: `keys` and `odd_bytes` have 512 bytes, 32 from `32 *
+        // chunk`.
+        let (keys, odd) = unsafe {
+            (
+                _mm256_loadu_si256(unfold.keys.as_ptr().add(32 * chunk).cast::<__m256i>()),
+                _mm256_loadu_si256(unfold.odd_bytes.as_ptr().add(32 * chunk).cast::<__m256i>()),
+            )
+        };
+        // Byte `key / 8` of the set: below 32, so its bit 4 picks the half
+        // (moved to bit 7 for the blend), and the shuffles read bits 0-3.
+        let at = _mm256_and_si256(_mm256_srli_epi16(keys, 3), _mm256_set1_epi8(31));
+        let byte = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(low, at),
+            _mm256_shuffle_epi8(high, at),
+            _mm256_slli_epi16(at, 3),
+        );
+        let mask = _mm256_shuffle_epi8(bit, _mm256_and_si256(keys, _mm256_set1_epi8(7)));
+        let set = _mm256_cmpeq_epi8(_mm256_and_si256(byte, mask), mask);
+        // SAFETY: the caller's promise: `out` has 32 bytes from `32 * chunk`.
+        unsafe { _mm256_storeu_si256(out.add(32 * chunk).cast(), _mm256_and_si256(set, odd)) };
+    }
 }
 
 /// The parts of `from..to` outside `covered` (two increasing ranges),
@@ -511,13 +747,45 @@ pub(super) fn uncovered(
 
 #[cfg(test)]
 mod tests {
-    use super::{Fold, HEAPS, Premarks, uncovered};
+    use super::{Fold, HEAPS, Kernel, Premarks, uncovered};
     use crate::solve::SparseSolver;
     use crate::solve::sparse::{Rares, Split};
     use proptest::prelude::*;
 
+    /// The kernels this CPU runs: the one detected and the narrower ones.
+    fn kernels() -> Vec<Kernel> {
+        match Kernel::detect() {
+            Some(Kernel::Avx512 { vbmi }) => {
+                let mut kernels = vec![Kernel::Avx2, Kernel::Avx512 { vbmi: false }];
+                if vbmi {
+                    kernels.push(Kernel::Avx512 { vbmi: true });
+                }
+                kernels
+            }
+            Some(Kernel::Avx2) => vec![Kernel::Avx2],
+            None => Vec::new(),
+        }
+    }
+
+    /// Premarks of heaps `first..first + HEAPS` made with `kernel` (byte
+    /// marks if `None`).
+    fn premarks(
+        kernel: Option<Kernel>,
+        solver: &SparseSolver,
+        first: usize,
+        tables: (&[impl crate::solve::sparse::Cell], Option<(Fold, &[u8])>),
+        rares: &Rares<'_>,
+    ) -> Premarks {
+        let mut premarks = Premarks {
+            kernel,
+            ..Premarks::default()
+        };
+        premarks.make(solver, first, tables, rares);
+        premarks
+    }
+
     proptest! {
-        /// The AVX-512 bit marks set exactly the bits of the marks
+        /// The bit marks of every kernel set exactly the bits of the marks
         /// `g(r) ^ g(top - r + j)`, for one, two and four words.
         #[test]
         #[cfg(target_arch = "x86_64")]
@@ -526,9 +794,6 @@ mod tests {
             table in proptest::collection::vec(any::<u8>(), 40..120),
             rare in proptest::collection::btree_map(0usize..20, any::<u8>(), 0..12),
         ) {
-            if !super::has_avx512() {
-                return Ok(());
-            }
             let top_value = 64 * words - 1;
             let table: Vec<u8> = table.iter().map(|&v| (v as usize & top_value) as u8).collect();
             let top = table.len() - HEAPS;
@@ -541,18 +806,56 @@ mod tests {
                     expected[j * words + x / 64] |= 1 << (x % 64);
                 }
             }
-            let mut got = vec![0u64; HEAPS * words];
-            // SAFETY: the CPU has AVX-512 (checked above) and every partner
-            // lies in the table: `top - r + HEAPS <= table.len()` for r >= 0.
-            #[allow(unsafe_code)]
-            unsafe {
-                match words {
-                    1 => super::mark_bits_avx512::<1>(&table, (&rare, &values), top, &mut got),
-                    2 => super::mark_bits_avx512::<2>(&table, (&rare, &values), top, &mut got),
-                    _ => super::mark_bits_avx512::<4>(&table, (&rare, &values), top, &mut got),
+            for kernel in kernels() {
+                let mut got = vec![0u64; HEAPS * words];
+                // SAFETY: the CPU runs the kernel (`kernels`) and every
+                // partner lies in the table: `top - r + HEAPS <= table.len()`
+                // for r >= 0.
+                #[allow(unsafe_code)]
+                unsafe {
+                    super::mark_bits(kernel, words, &table, (&rare, &values), top, &mut got)
+                };
+                prop_assert_eq!(&got, &expected, "{:?}", kernel);
+            }
+        }
+    }
+
+    proptest! {
+        /// On a one-byte table, every kernel's bit marks, spread to bytes,
+        /// are the byte marks, for the splitting digits of Officers, of
+        /// 0.376 (two, neighbouring) and of 0.161 (equal parts forbidden
+        /// or not).
+        #[test]
+        fn bit_marks_write_the_byte_marks(
+            code in prop_oneof![Just("0.6"), Just("0.376"), Just("0.161"), Just("0.07")],
+            mask in 1u32..256,
+            bits in 6u32..=8,
+            values in proptest::collection::vec(any::<u8>(), 300),
+            first in 100usize..280,
+        ) {
+            let solver = SparseSolver::new(&code.parse().unwrap()).unwrap();
+            let top_value = (1u32 << bits) - 1;
+            let table: Vec<u8> = values.iter().map(|&v| (u32::from(v) & top_value) as u8).collect();
+            let (rare, rare_values): (Vec<usize>, Vec<u32>) = (1..table.len())
+                .filter(|&k| (u32::from(table[k]) & mask).count_ones() % 2 == 0)
+                .map(|k| (k, u32::from(table[k])))
+                .unzip();
+            let split = Split { mask, parity: None };
+            let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits };
+            let table = &table[..first];
+            let by_bytes = premarks(None, &solver, first, (table, None), &rares);
+            for kernel in kernels() {
+                let by_bits = premarks(Some(kernel), &solver, first, (table, None), &rares);
+                prop_assert!(by_bits.words > 0 && by_bytes.words == 0);
+                for n in first..first + HEAPS {
+                    let (mut want, mut got) = (vec![7u8; 300], vec![7u8; 300]);
+                    let (bytes, bits) = (by_bytes.of(n, split).unwrap(), by_bits.of(n, split).unwrap());
+                    prop_assert_eq!(bytes.covered, bits.covered);
+                    bytes.write(&mut want);
+                    bits.write(&mut got);
+                    prop_assert_eq!(got, want, "heap {} {:?}", n, kernel);
                 }
             }
-            prop_assert_eq!(got, expected);
         }
     }
 
@@ -568,9 +871,6 @@ mod tests {
             values in proptest::collection::vec(0u32..512, 300),
             first in 100usize..280,
         ) {
-            if !super::has_avx512_vbmi() {
-                return Ok(());
-            }
             let solver = SparseSolver::new(&code.parse().unwrap()).unwrap();
             let fold = Fold::for_mask(mask).unwrap();
             let chi = |v: u32| (v & mask).count_ones() % 2;
@@ -590,17 +890,19 @@ mod tests {
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 9 };
             let folded: Vec<u8> = table.iter().map(|&c| fold.of(c.into())).collect();
             let table = &table[..first];
-            let (mut by_bytes, mut by_folds) = (Premarks::default(), Premarks::default());
-            by_bytes.make(&solver, first, (table, None), &rares);
-            by_folds.make(&solver, first, (table, Some((fold, &folded[..first]))), &rares);
-            prop_assert!(by_folds.folded && by_folds.words == 4 && by_bytes.words == 0);
-            for n in first..first + HEAPS {
-                let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
-                let (bytes, folds) = (by_bytes.of(n, split).unwrap(), by_folds.of(n, split).unwrap());
-                prop_assert_eq!(bytes.covered, folds.covered);
-                bytes.write(&mut want);
-                folds.write(&mut got);
-                prop_assert_eq!(got, want, "heap {}", n);
+            let by_bytes = premarks(None, &solver, first, (table, None), &rares);
+            for kernel in kernels() {
+                let folds = Some((fold, &folded[..first]));
+                let by_folds = premarks(Some(kernel), &solver, first, (table, folds), &rares);
+                prop_assert!(by_folds.folded && by_folds.words == 4 && by_bytes.words == 0);
+                for n in first..first + HEAPS {
+                    let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
+                    let (bytes, folds) = (by_bytes.of(n, split).unwrap(), by_folds.of(n, split).unwrap());
+                    prop_assert_eq!(bytes.covered, folds.covered);
+                    bytes.write(&mut want);
+                    folds.write(&mut got);
+                    prop_assert_eq!(got, want, "heap {} {:?}", n, kernel);
+                }
             }
         }
     }
