@@ -458,9 +458,9 @@ unsafe fn mark_bits_avx512<const W: usize>(
     }
 }
 
-/// [`mark_bits_avx512`] with AVX2: four heaps to a vector, and the rare
-/// heaps passed twice, for heaps `0..8` and `8..16`, so that the words of
-/// eight heaps (two vectors a word) stay in the sixteen registers.
+/// [`mark_bits_avx512`] with AVX2: 32-bit words, eight heaps to a vector,
+/// and the rare heaps passed twice, for heaps `0..8` and `8..16`, so that
+/// the words of eight heaps stay in the sixteen registers.
 ///
 /// # Safety
 ///
@@ -476,40 +476,44 @@ unsafe fn mark_bits_avx2<const W: usize>(
     bits: &mut [u64],
 ) {
     use std::arch::x86_64::{
-        __m256i, _mm_loadl_epi64, _mm_set1_epi8, _mm_srli_si128, _mm_xor_si128,
-        _mm256_cvtepu8_epi64, _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256,
-        _mm256_sllv_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+        __m256i, _mm_loadl_epi64, _mm_set1_epi8, _mm_xor_si128, _mm256_cvtepu8_epi32,
+        _mm256_or_si256, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_sllv_epi32,
+        _mm256_storeu_si256, _mm256_xor_si256,
     };
     const { assert!(HEAPS == 16, "two passes of eight heaps") };
-    let one = _mm256_set1_epi64x(1);
+    let one = _mm256_set1_epi32(1);
+    // `32 k` for 32-bit word `k`, hidden from the optimiser: told that a
+    // shift by `x ^ 0` has `x < 256`, it rewrites the shift as a shift and
+    // a select (five more instructions a rare heap).
+    let starts: [[__m256i; 2]; W] = std::hint::black_box(std::array::from_fn(|w| {
+        [0, 1].map(|h| _mm256_set1_epi32(32 * (2 * w + h) as i32))
+    }));
     for pass in 0..2 {
-        let mut words = [[_mm256_setzero_si256(); 2]; W];
+        // `halves[w][h]`: bits `64 w + 32 h..` of eight heaps, a 32-bit
+        // lane each.
+        let mut halves = [[_mm256_setzero_si256(); 2]; W];
         for (&r, &value) in rare.iter().zip(values) {
             // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
             let partners =
                 unsafe { _mm_loadl_epi64(table.as_ptr().add(top - r + 8 * pass).cast()) };
-            let x = _mm_xor_si128(partners, _mm_set1_epi8(value as u8 as i8));
-            let quarters = [
-                _mm256_cvtepu8_epi64(x),
-                _mm256_cvtepu8_epi64(_mm_srli_si128(x, 4)),
-            ];
-            for (w, word) in words.iter_mut().enumerate() {
-                for (quarter, &x) in word.iter_mut().zip(&quarters) {
-                    // Shifts of 64 or more (and the negative ones, as
-                    // unsigned) give 0.
-                    let shift = _mm256_sub_epi64(x, _mm256_set1_epi64x(64 * w as i64));
-                    *quarter = _mm256_or_si256(*quarter, _mm256_sllv_epi64(one, shift));
+            let x = _mm256_cvtepu8_epi32(_mm_xor_si128(partners, _mm_set1_epi8(value as u8 as i8)));
+            for (word, starts) in halves.iter_mut().zip(&starts) {
+                for (half, &start) in word.iter_mut().zip(starts) {
+                    // `x ^ 32 k` is `x - 32 k` when `x` lies in 32-bit word
+                    // `k`, else 32 or more: a shift that gives 0.
+                    let shift = _mm256_xor_si256(x, start);
+                    *half = _mm256_or_si256(*half, _mm256_sllv_epi32(one, shift));
                 }
             }
         }
-        let mut lanes = [0u64; 4];
-        for (w, word) in words.iter().enumerate() {
-            for (q, quarter) in word.iter().enumerate() {
+        let mut lanes = [0u32; 8];
+        for (w, word) in halves.iter().enumerate() {
+            for (h, half) in word.iter().enumerate() {
                 // SAFETY: `lanes` is 32 writable bytes; the store is
                 // unaligned.
-                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), *quarter) };
+                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), *half) };
                 for (i, &lane) in lanes.iter().enumerate() {
-                    bits[(8 * pass + 4 * q + i) * W + w] |= lane;
+                    bits[(8 * pass + i) * W + w] |= u64::from(lane) << (32 * h);
                 }
             }
         }
