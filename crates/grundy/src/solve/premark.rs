@@ -428,6 +428,10 @@ unsafe fn mark_bits_avx512<const W: usize>(
     };
     const { assert!(HEAPS == 16, "two vectors of eight heaps") };
     let one = _mm512_set1_epi64(1);
+    // `64 w` for word `w`, hidden from the optimiser (see
+    // `mark_bits_avx2`).
+    let starts: [__m512i; W] =
+        std::hint::black_box(std::array::from_fn(|w| _mm512_set1_epi64(64 * w as i64)));
     let mut words = [[_mm512_setzero_si512(); 2]; W];
     for (&r, &value) in rare.iter().zip(values) {
         // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
@@ -437,11 +441,11 @@ unsafe fn mark_bits_avx512<const W: usize>(
             _mm512_cvtepu8_epi64(x),
             _mm512_cvtepu8_epi64(_mm_srli_si128(x, 8)),
         ];
-        for (w, word) in words.iter_mut().enumerate() {
+        for (word, &start) in words.iter_mut().zip(&starts) {
             for (half, &x) in word.iter_mut().zip(&halves) {
                 // Shifts of 64 or more (and the negative ones, as unsigned)
                 // give 0: a value outside word `w` sets nothing in it.
-                let shift = _mm512_sub_epi64(x, _mm512_set1_epi64(64 * w as i64));
+                let shift = _mm512_sub_epi64(x, start);
                 *half = _mm512_or_si512(*half, _mm512_sllv_epi64(one, shift));
             }
         }
