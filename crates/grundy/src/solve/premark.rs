@@ -731,7 +731,10 @@ unsafe fn spread_folded_avx2(words: &[u64], unfold: &Unfold, out: *mut u8) {
 }
 
 /// The parts of `from..to` outside `covered` (two increasing ranges),
-/// without index `skip`: the rare heaps a heap still gathers itself.
+/// without index `skip`: the rare heaps a heap still gathers itself. At
+/// most four ranges, the empty ones left out; a plain loop over a fixed
+/// array, since this runs once per heap and splitting digit.
+#[inline(always)]
 pub(super) fn uncovered(
     from: usize,
     to: usize,
@@ -744,13 +747,22 @@ pub(super) fn uncovered(
         first.end.clamp(from, to)..second.start.clamp(from, to),
         second.end.clamp(from, to)..to,
     ];
-    pieces.into_iter().flat_map(move |piece| {
+    let mut out = [0..0, 0..0, 0..0, 0..0];
+    let mut count = 0;
+    for piece in pieces {
         let (before, after) = match skip {
             Some(i) if piece.contains(&i) => (piece.start..i, i + 1..piece.end),
-            _ => (piece.clone(), piece.end..piece.end),
+            _ => (piece, 0..0),
         };
-        [before, after].into_iter().filter(|r| !r.is_empty())
-    })
+        for part in [before, after] {
+            if !part.is_empty() {
+                // A skip lies in one piece, so at most four parts.
+                out[count.min(3)] = part;
+                count += 1;
+            }
+        }
+    }
+    out.into_iter().take(count)
 }
 
 #[cfg(test)]
