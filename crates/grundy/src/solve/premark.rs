@@ -14,10 +14,10 @@
 //! are bits kept in registers while the rare heaps pass: for rare heap `r`
 //! the 16 partners are one load, their marks `x_j = g(r) ^ partner_j` set
 //! bit `x_j` of heap `j`'s one to four 64-bit words by variable shifts
-//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector with
-//! AVX-512, four with AVX2 (which has registers for eight heaps' words, so
-//! it passes the rare heaps twice) — no store per mark and no byte matrix
-//! to clear. A heap's bits become bytes again when it starts
+//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector — with
+//! AVX2 as 32-bit words, the rare heaps passed twice (heaps 0-8, then
+//! 8-16) so that the words stay in the sixteen registers — no store per
+//! mark and no byte matrix to clear. A heap's bits become bytes again when it starts
 //! ([`Premarked::write`]). (A profile of Officers to 2^21 on a CPU without
 //! AVX-512, byte marks: half the time in the store of each mark, about
 //! three cycles a mark.)
@@ -288,14 +288,12 @@ impl Premarks {
         }
         let j = n.checked_sub(self.first).filter(|&j| j < HEAPS)?;
         let unfold = self.unfold.as_ref().filter(|_| self.folded);
-        let marks = match (self.words, self.kernel, unfold) {
-            (0, _, _) | (_, None, _) => {
-                Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size])
-            }
-            (words, Some(kernel), None) => {
-                Marks::Bits(&self.bits[j * words..(j + 1) * words], kernel)
-            }
-            (words, Some(kernel), Some(unfold)) => {
+        // Bits only when a kernel made them (`words > 0`).
+        let words = self.words;
+        let marks = match (self.kernel.filter(|_| words > 0), unfold) {
+            (None, _) => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
+            (Some(kernel), None) => Marks::Bits(&self.bits[j * words..(j + 1) * words], kernel),
+            (Some(kernel), Some(unfold)) => {
                 Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold, kernel)
             }
         };
@@ -943,5 +941,11 @@ mod tests {
         assert_eq!(pieces(3, 7, [2..4, 6..8], Some(3)), [4, 5]);
         assert_eq!(pieces(0, 5, [0..0, 0..0], Some(2)), [0, 1, 3, 4]);
         assert_eq!(pieces(0, 5, [0..5, 5..5], None), Vec::<usize>::new());
+        // Four parts: the skip splits the first piece.
+        assert_eq!(pieces(0, 10, [3..4, 6..7], Some(1)), [0, 2, 4, 5, 7, 8, 9]);
+        assert_eq!(
+            uncovered(0, 10, &[3..4, 6..7], Some(1)).collect::<Vec<_>>(),
+            [0..1, 2..3, 4..6, 7..10]
+        );
     }
 }
