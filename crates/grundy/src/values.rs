@@ -194,7 +194,19 @@ impl ValueTable {
 
     /// The largest value, if any.
     pub fn max(&self) -> Option<Nimber> {
-        with_slice!(self.as_slice(), s => s.iter().max().map(|&v| Nimber::new(v.into())))
+        with_slice!(self.as_slice(), s => largest(s).map(Nimber::new))
+    }
+
+    /// How many heaps hold each value, even and odd heaps apart:
+    /// `counts[k % 2][v]` is the number of heaps `k` with `g(k) = v`. Both
+    /// vectors run to the largest value (empty for an empty table).
+    pub fn counts_by_parity(&self) -> [Vec<u64>; 2] {
+        match self.as_slice() {
+            ValueSlice::U8(s) => tally::<u8, 4>(s),
+            ValueSlice::U16(s) => tally::<u16, 4>(s),
+            // Values may be large: no tallies beyond the two the answer is.
+            ValueSlice::U32(s) => tally::<Nimber, 2>(s),
+        }
     }
 
     /// The values as a plain vector, four bytes each.
@@ -208,6 +220,39 @@ impl ValueTable {
         let within = |start: usize| start.checked_add(len).is_some_and(|end| end <= self.len());
         within(a) && within(b) && with_slice!(self.as_slice(), s => s[a..a + len] == s[b..b + len])
     }
+}
+
+/// The largest of `cells`, as a fold over plain integers (which compiles
+/// to vector maxima; `Iterator::max` over references does not).
+fn largest<T: Copy + Into<u32>>(cells: &[T]) -> Option<u32> {
+    let top = cells.iter().fold(0, |top: u32, &c| top.max(c.into()));
+    (!cells.is_empty()).then_some(top)
+}
+
+/// The counts of [`ValueTable::counts_by_parity`], kept in `LANES` (even)
+/// tallies, one per heap modulo `LANES`: where a value repeats, the
+/// increments of neighbouring heaps go to different counters instead of
+/// each waiting for the last one's store.
+fn tally<T: Copy + Into<u32>, const LANES: usize>(cells: &[T]) -> [Vec<u64>; 2] {
+    let size = largest(cells).map_or(0, |top| top as usize + 1);
+    let mut tallies: [Vec<u64>; LANES] = std::array::from_fn(|_| vec![0; size]);
+    let mut runs = cells.chunks_exact(LANES);
+    for run in runs.by_ref() {
+        for (tally, &c) in tallies.iter_mut().zip(run) {
+            tally[c.into() as usize] += 1;
+        }
+    }
+    for (tally, &c) in tallies.iter_mut().zip(runs.remainder()) {
+        tally[c.into() as usize] += 1;
+    }
+    let mut lanes = tallies.into_iter();
+    let mut counts = [(); 2].map(|()| lanes.next().unwrap_or_default());
+    for (lane, tally) in lanes.enumerate() {
+        for (sum, count) in counts[lane % 2].iter_mut().zip(tally) {
+            *sum += count;
+        }
+    }
+    counts
 }
 
 impl From<Vec<Nimber>> for ValueTable {
@@ -302,6 +347,26 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn counts_by_parity_count_every_heap_once(
+            values in prop::collection::vec(prop_oneof![0u32..300, 0u32..70_000, 0u32..5], 0..70),
+        ) {
+            let table: ValueTable = values.iter().map(|&v| Nimber::new(v)).collect();
+            let counts = table.counts_by_parity();
+            let size = values.iter().map(|&v| v as usize + 1).max().unwrap_or(0);
+            for (parity, counts) in counts.iter().enumerate() {
+                prop_assert_eq!(counts.len(), size);
+                for (v, &count) in counts.iter().enumerate() {
+                    let heaps = values
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, &w)| k % 2 == parity && w as usize == v)
+                        .count();
+                    prop_assert_eq!(count, heaps as u64, "value {} at parity {}", v, parity);
+                }
+            }
+        }
+
         #[test]
         fn holds_what_was_pushed_at_the_narrowest_width(
             values in prop::collection::vec(prop_oneof![0u32..300, 0u32..70_000, any::<u32>()], 0..64),

@@ -158,9 +158,10 @@ pub fn analyze_from<G: HeapRuleset + fmt::Display + ?Sized>(
 }
 
 /// Bytes per distinct value that [`Analysis::histogram`] and the reports
-/// built from it take: the counts (8), the `(value, count)` list (16) and a
-/// rendering of each entry (up to 56 as text).
-pub const HISTOGRAM_BYTES_PER_VALUE: u128 = 80;
+/// built from it take: the counts of even and odd heaps (16), the
+/// `(value, count)` list (16) and a rendering of each entry (up to 56 as
+/// text).
+pub const HISTOGRAM_BYTES_PER_VALUE: u128 = 88;
 
 /// Checks that the histogram of a table whose values are at most `largest`
 /// fits the solver's memory limit.
@@ -415,12 +416,9 @@ impl Analysis {
 
     /// `(value, how many heaps in 0..=computed_to have it)`, by value.
     pub fn histogram(&self) -> Vec<(Nimber, u64)> {
-        let mut counts: Vec<u64> = Vec::new();
-        for v in self.values.iter() {
-            if v.index() >= counts.len() {
-                counts.resize(v.index() + 1, 0);
-            }
-            counts[v.index()] += 1;
+        let [mut counts, odd] = self.values.counts_by_parity();
+        for (count, more) in counts.iter_mut().zip(odd) {
+            *count += more;
         }
         counts
             .into_iter()

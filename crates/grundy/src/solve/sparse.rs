@@ -690,24 +690,24 @@ impl SparseSolver {
     /// them with its rare heaps.
     pub(super) fn start(&self, values: &ValueTable) -> Run {
         let parities: Vec<usize> = self.splits.iter().map(|&(t, _)| t & 1).collect();
+        let histogram = values.counts_by_parity();
+        // The histograms run to the largest value, `2^bits - 1` at most.
+        let bits = usize::BITS - histogram[0].len().saturating_sub(1).leading_zeros();
         let mut run = Run {
             split: Split::default(),
             rare: Vec::new(),
             rare_values: Vec::new(),
-            histogram: [Vec::new(), Vec::new()],
+            histogram,
             split_parity: parities
                 .first()
                 .copied()
                 .filter(|&p| parities.iter().all(|&q| q == p)),
-            bits: 0,
+            bits,
             next_choice: values.len().max(WARM_UP).next_power_of_two(),
             stats: SparseStats::default(),
             fold: None,
             folded: Vec::new(),
         };
-        for (k, v) in values.iter().enumerate() {
-            run.count(k, v.get());
-        }
         with_slice!(values.as_slice(), g => if g.len() >= WARM_UP {
             run.choose_mask(g)
         } else {
@@ -1284,15 +1284,11 @@ impl Run {
     /// Counts `g(n) = v`, and lists `n` if it is rare.
     #[inline(always)]
     pub(super) fn note(&mut self, n: usize, v: u32) {
-        self.count(n, v);
+        count_value(&mut self.histogram, &mut self.bits, n, v);
         if n > 0 && self.split.is_rare(n, v) {
             self.rare.push(n);
             self.rare_values.push(v);
         }
-    }
-
-    fn count(&mut self, k: usize, v: u32) {
-        count_value(&mut self.histogram, &mut self.bits, k, v);
     }
 
     pub(super) fn finish(mut self, scratch: &Scratch) -> SparseStats {
@@ -1388,10 +1384,20 @@ impl Run {
     /// values of heaps `0, 1, 2, ...` in order.
     pub(super) fn rebuild_rare(&mut self, values: impl Iterator<Item = u32>) {
         let split = self.split;
+        // Whether each value below 2^bits (cells are at most two bytes) is
+        // rare at an even and at an odd heap, looked up rather than
+        // counted: this pass over the whole table is not compiled for the
+        // CPU's popcount instruction.
+        let rare: Vec<[bool; 2]> = (0..1u32 << self.bits.min(16))
+            .map(|v| [split.is_rare(0, v), split.is_rare(1, v)])
+            .collect();
         (self.rare, self.rare_values) = values
             .enumerate()
             .skip(1)
-            .filter(|&(k, v)| split.is_rare(k, v))
+            .filter(|&(k, v)| {
+                rare.get(v as usize)
+                    .map_or_else(|| split.is_rare(k, v), |both| both[k & 1])
+            })
             .unzip();
     }
 }

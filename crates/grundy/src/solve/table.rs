@@ -57,6 +57,13 @@ const AUTO_CLEAR_FROM: u64 = 1 << 15;
 /// cost per heap.
 const AUTO_MIN_DENSE_TIME: Duration = Duration::from_micros(200);
 
+/// Options the dense engine lists per nanosecond, at most: it visits every
+/// option of a heap, and its fastest rate measured is about ten a
+/// nanosecond (Kayles, BENCHMARKS.md's table kernel); this bound leaves a
+/// margin of six for wider vector units. A heap with `k` options costs
+/// that engine `k / DENSE_MOST_OPTIONS_PER_NS` nanoseconds at least.
+const DENSE_MOST_OPTIONS_PER_NS: f64 = 64.0;
+
 /// The fewest heaps a cost sample times.
 const AUTO_MIN_SAMPLE: u64 = 32;
 
@@ -353,6 +360,17 @@ impl TableSolver {
             let sparse_time = (thread_time() - started).saturating_sub(setup);
             let sparse_cost = per_heap(sparse_time, (values.len() - before) as u64);
             if values.len() as u64 > to {
+                break;
+            }
+            // Where even the dense engine's least possible cost of the next
+            // heap is a clear loss, it needs no sample (a sample copies the
+            // whole table to four bytes a heap and back).
+            let dense_floor = rules.as_take_break().map_or(0.0, |code| {
+                let options = code.option_count(values.len(), u64::MAX) as f64;
+                options / DENSE_MOST_OPTIONS_PER_NS * 1e-9
+            });
+            if n >= AUTO_CLEAR_FROM && sparse_cost * AUTO_CLEAR_LEAD < dense_floor {
+                stats = Some(sparse.extend(values, to, progress)?);
                 break;
             }
             // Dense gets no more time than sparse took: where it is much
