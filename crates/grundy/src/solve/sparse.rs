@@ -716,13 +716,6 @@ impl SparseSolver {
         run
     }
 
-    /// How many heaps of `values` are rare under the best split for them.
-    /// The method pays only when they are few: every heap gathers from each
-    /// of them, and a rare partial mex costs a scan.
-    pub fn rare_heaps(&self, values: &ValueTable) -> usize {
-        self.start(values).rare.len()
-    }
-
     /// Computes heaps `table.len()..end` into `table`, until done, until a
     /// value does not fit the cell type (nothing is pushed for it), or until
     /// `progress` returns `false`.
