@@ -151,6 +151,13 @@ pub enum Pipeline {
 /// per block.
 const STRIDE: usize = 4096;
 
+/// Heaps per block once several threads have won a block: each block
+/// starts its helper threads anew and ends when the slowest is done, so
+/// long blocks spend less on that (Grundy's game to 2^21 on two threads:
+/// about 4% less time and CPU than blocks of [`STRIDE`]); blocks that may
+/// lose, the tries, stay short.
+const PARALLEL_STRIDE: usize = 4 * STRIDE;
+
 /// The work of one thread in a run, each compiled for the vector
 /// instructions the CPU has.
 enum Job<'a, 'b, C> {
@@ -877,10 +884,13 @@ impl SparseSolver {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
         let mut parallel = self.pipeline == Pipeline::Always;
+        // The last block ran on several threads and won.
+        let mut won = false;
         let mut advisor = Advisor::default();
         let mut n = table.len();
         while n < end {
-            let stop = ((n / STRIDE + 1) * STRIDE).min(end);
+            let stride = if won { PARALLEL_STRIDE } else { STRIDE };
+            let stop = ((n / stride + 1) * stride).min(end);
             let started = Instant::now();
             let fits = if parallel && scratches.len() > 1 {
                 // A block on several threads does not cross a choice of
@@ -905,7 +915,9 @@ impl SparseSolver {
             }
             if self.pipeline == Pipeline::Auto && scratches.len() > 1 {
                 let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
-                parallel = advisor.parallel_next(parallel, per_heap);
+                let next = advisor.parallel_next(parallel, per_heap);
+                won = parallel && next;
+                parallel = next;
             }
             n = stop;
             if !progress(n - 1) || crate::cancel::stopped() {
