@@ -134,8 +134,9 @@ pub struct SparseSolver {
 /// Threads pay only when heaps are expensive: a heap costs 0.2 to 5 µs,
 /// and every chunk of 16 heaps passes one lock and a few cache lines
 /// between cores.
-/// [`Pipeline::Auto`] times each block of 4096 heaps, tries several threads
-/// above 400 ns per heap, and keeps them only while they are faster.
+/// [`Pipeline::Auto`] times each block of 4096 heaps (16384 once several
+/// threads have won one), tries several threads above 400 ns per heap, and
+/// keeps them only while they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pipeline {
     /// One thread.
@@ -654,7 +655,7 @@ impl SparseSolver {
     /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`, in
     /// place at the table's width (widening it when a value needs it).
     /// Returns statistics of the run, or [`Error::Interrupted`] when
-    /// `progress` (called every 4096 heaps) returns `false` (the current
+    /// `progress` (called every 4096 or 16384 heaps) returns `false` (the current
     /// [`Cancel`](crate::Cancel) token's error when it stops); `values` then
     /// holds every heap finished so far.
     pub fn extend(
