@@ -2,9 +2,11 @@
 # The automatic engine against the better of the two forced ones, in the
 # same run on the same machine: `grundy analyze GAME --to N --threads 1`
 # with --engine auto, dense and sparse. Games: 0.07, 0.137 and 0.77 to
-# 3*10^5; the 82 games of Czajka's TrivialGames.md to 2^15; and the sparse
+# 3*10^5; the 82 games of Czajka's TrivialGames.md to 2^15; the sparse
 # games of BENCHMARKS.md (auto against sparse only: dense is quadratic
-# there). Prints a Markdown table and the worst ratio auto / best.
+# there); and the adaptive analysis that proves 0.354's period (--max: it
+# extends the table step by step, and each step chooses again). Prints a
+# Markdown table and the worst ratio auto / best.
 #
 #   bash bench/engine_choice.sh
 set -euo pipefail
@@ -27,13 +29,15 @@ seconds() { # seconds ARGS...: wall time of one run, best of two
 }
 
 worst=0
-row() { # row GAME N ENGINES...
+row() { # row GAME N ENGINES... (N: a heap, or --max LIMIT)
   local game=$1 to=$2; shift 2
+  local limit=(--to "$to")
+  if [ "$to" = --max ]; then limit=(--max "$1"); to="$1 (--max)"; shift; fi
   local auto dense=- sparse=- best
-  auto=$(seconds analyze "$game" --to "$to" --threads 1 --engine auto)
+  auto=$(seconds analyze "$game" "${limit[@]}" --threads 1 --engine auto)
   for engine in "$@"; do
     local t
-    t=$(seconds analyze "$game" --to "$to" --threads 1 --engine "$engine")
+    t=$(seconds analyze "$game" "${limit[@]}" --threads 1 --engine "$engine")
     [ "$engine" = dense ] && dense=$t
     [ "$engine" = sparse ] && sparse=$t
   done
@@ -48,6 +52,7 @@ echo "| game | to | auto (s) | dense (s) | sparse (s) | auto / best |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for game in 0.07 0.137 0.77; do row "$game" 300000 dense sparse; done
 for game in 0.376 4!.0 0.106; do row "$game" 1048576 sparse; done
+row 0.354 --max 2^25 sparse
 codes=$(awk -F'|' '/^[0-9.]+ *\|/ { gsub(/ /, "", $1); print $1 }' "$data")
 for code in $codes; do
   case "$code" in .*) code="0$code" ;; esac
