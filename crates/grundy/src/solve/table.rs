@@ -373,28 +373,30 @@ impl TableSolver {
             if values.len() as u64 > to {
                 break;
             }
-            // Where even the dense engine's least possible cost of the next
-            // heap is a clear loss, it needs no sample (a sample copies the
-            // whole table to four bytes a heap and back).
+            // The dense engine's least possible cost of the next heap: where
+            // even that is a clear loss it stands for the sample, which
+            // copies the whole table to four bytes a heap and back.
             let dense_floor = rules.as_take_break().map_or(0.0, |code| {
                 let options = code.option_count(values.len(), u64::MAX) as f64;
                 options / DENSE_MOST_OPTIONS_PER_NS * 1e-9
             });
-            if n >= AUTO_CLEAR_FROM && sparse_cost * AUTO_CLEAR_LEAD < dense_floor {
-                stats = Some(sparse.extend(values, to, progress)?);
-                break;
-            }
-            // Dense gets no more time than sparse took: where it is much
-            // slower (games that split heaps, on long tables), a sample of
-            // the same size would cost more than the stretch saves.
-            let before = values.len();
-            let dense_end = to.min(before as u64 + sample - 1) as usize + 1;
-            let budget = sparse_time.max(AUTO_MIN_DENSE_TIME);
-            let dense_time = self.dense_timed(rules, values, dense_end, budget, progress)?;
-            let dense_cost = per_heap(dense_time, (values.len() - before) as u64);
-            if values.len() as u64 > to {
-                break;
-            }
+            let dense_cost = if n >= AUTO_CLEAR_FROM && sparse_cost * AUTO_CLEAR_LEAD < dense_floor
+            {
+                dense_floor
+            } else {
+                // Dense gets no more time than sparse took: where it is
+                // much slower (games that split heaps, on long tables), a
+                // sample of the same size would cost more than the stretch
+                // saves.
+                let before = values.len();
+                let dense_end = to.min(before as u64 + sample - 1) as usize + 1;
+                let budget = sparse_time.max(AUTO_MIN_DENSE_TIME);
+                let dense_time = self.dense_timed(rules, values, dense_end, budget, progress)?;
+                if values.len() as u64 > to {
+                    break;
+                }
+                per_heap(dense_time, (values.len() - before) as u64)
+            };
             // A clear winner finishes the table: measuring again would
             // cost more (each sparse start rebuilds its rare list) than a
             // late change of lead could save.
