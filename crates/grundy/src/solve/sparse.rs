@@ -33,8 +33,9 @@
 //! blocks of pairs for any of them with vector instructions, crossing off
 //! what the few hits hold (see the `wanted` module).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use super::clock::thread_time;
 use super::crew::{Advisor, Block, Counts};
 use super::premark::{Premarks, uncovered};
 use super::wanted::{Fold, Wanted};
@@ -664,11 +665,27 @@ impl SparseSolver {
         to: u64,
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<SparseStats> {
+        self.extend_timed(values, to, progress)
+            .map(|(stats, _)| stats)
+    }
+
+    /// [`Self::extend`], with the CPU time this thread spent before the
+    /// first heap: choosing the split and listing the rare heaps of the
+    /// table it was given, a cost per run rather than per heap (the
+    /// automatic engine's samples leave it out).
+    pub(super) fn extend_timed(
+        &self,
+        values: &mut ValueTable,
+        to: u64,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<(SparseStats, Duration)> {
         let end = usize::try_from(to)
             .ok()
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
+        let started = thread_time();
         let mut run = self.start(values);
+        let setup = thread_time() - started;
         let mut scratch = Scratch::default();
         loop {
             let outcome = match values.cells_mut() {
@@ -681,7 +698,7 @@ impl SparseSolver {
                 }
             };
             match outcome {
-                Outcome::Done => return Ok(run.finish(&scratch)),
+                Outcome::Done => return Ok((run.finish(&scratch), setup)),
                 Outcome::Stopped => {
                     // A Cancel token's error, or the progress callback's.
                     crate::cancel::check()?;

@@ -348,28 +348,19 @@ impl TableSolver {
             let stretch_end = to.min(2 * n - 1);
             let sample = ((stretch_end + 1 - n) / AUTO_SAMPLE_FRACTION).max(AUTO_MIN_SAMPLE);
             // The sparse engine first rebuilds its rare list from the
-            // table; that is not a cost per heap, so the sample is timed
-            // from its first progress report (after its first block of
-            // heaps) to its last, when there are two; a sample shorter than
-            // a block (on short tables, where the rebuild is short too)
-            // from its start. Both samples are timed by this thread's CPU
-            // clock, which other work on the machine does not move.
+            // table, which is not a cost per heap: the sample's cost leaves
+            // it out. Both samples are timed by this thread's CPU clock,
+            // which other work on the machine does not move.
             let started = thread_time();
             let before = values.len();
-            let mut reports: Option<[(Duration, usize); 2]> = None;
-            let mut timed = |heap: usize| {
-                let now = (thread_time(), heap);
-                reports = Some(reports.map_or([now, now], |[first, _]| [first, now]));
-                progress(heap)
-            };
-            stats = Some(sparse.extend(values, to.min(n + sample - 1), &mut timed)?);
+            let (sample_stats, setup) =
+                sparse.extend_timed(values, to.min(n + sample - 1), progress)?;
+            stats = Some(sample_stats);
             let sparse_time = thread_time() - started;
-            let sparse_cost = match reports {
-                Some([(at_first, first), (at_last, last)]) if last > first => {
-                    per_heap(at_last - at_first, (last - first) as u64)
-                }
-                _ => per_heap(sparse_time, (values.len() - before) as u64),
-            };
+            let sparse_cost = per_heap(
+                sparse_time.saturating_sub(setup),
+                (values.len() - before) as u64,
+            );
             if values.len() as u64 > to {
                 break;
             }
