@@ -195,6 +195,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Tables long enough for scans to probe pairs far from `a = 1` first
+    /// (the heaps that try the candidates: probes from `a = 257` to
+    /// `4097`), on one thread and on two.
+    #[test]
+    fn random_codes_agree_where_scans_probe(digits in prop::collection::vec(0u8..8, 1..4),
+                                            unequal in any::<bool>()) {
+        let rest: String = digits.iter().map(|d| d.to_string()).collect();
+        let mark = if unequal { "!" } else { "" };
+        let code: TakeBreak = format!("4{mark}.{rest}").parse().unwrap();
+        let expected = dense(&code, 14_000);
+        for pipeline in [Pipeline::Off, Pipeline::Always] {
+            let got = sparse_with(&code, 14_000, pipeline);
+            let first_difference = (0..got.len()).find(|&n| got.at(n) != expected.at(n));
+            prop_assert_eq!(first_difference, None, "{} {:?}", code, pipeline);
+        }
+    }
+}
+
 /// `value count` lines over heaps 1..=N, as published.
 fn published_histogram(game: &str, heaps: u64) -> Vec<(u32, u64)> {
     testdata(&format!("octal/rogalski/histograms/{game}/{heaps}"))

@@ -23,6 +23,7 @@ mod loopy;
 mod memo;
 mod plain;
 mod premark;
+mod probe;
 mod sparse;
 mod stream;
 mod sweep;

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 use super::clock::thread_time;
 use super::crew::{Advisor, Block, Counts};
 use super::premark::{Premarks, uncovered};
+use super::probe::{PROBE_PAIRS, Probe};
 use super::wanted::{Fold, Wanted};
 use crate::transform::walsh_hadamard;
 use crate::values::Cells;
@@ -506,6 +507,8 @@ pub(super) struct Run {
     /// heaps (see [`Run::keep_folded`]).
     pub(super) fold: Option<Fold>,
     pub(super) folded: Vec<u8>,
+    /// Where scans look first, learned from the tries of every thread.
+    pub(super) probe: Probe,
 }
 
 /// What computing a heap reads of a run: the split, the rare heaps with
@@ -531,6 +534,8 @@ pub(super) struct Scratch {
     pub(super) premarks: Premarks,
     pub(super) scans: u64,
     pub(super) scan_pairs: u64,
+    /// Where scans look first, and the tries of this thread's heaps.
+    pub(super) probe: Probe,
 }
 
 impl Scratch {
@@ -732,6 +737,7 @@ impl SparseSolver {
             stats: SparseStats::default(),
             fold: None,
             folded: Vec::new(),
+            probe: Probe::default(),
         };
         with_slice!(values.as_slice(), g => if g.len() >= WARM_UP {
             run.choose_mask(g)
@@ -907,6 +913,7 @@ impl SparseSolver {
         let mut advisor = Advisor::default();
         let mut n = table.len();
         while n < end {
+            run.probe.learn(n, scratches);
             let stride = if won { PARALLEL_STRIDE } else { STRIDE };
             let stop = ((n / stride + 1) * stride).min(end);
             let started = Instant::now();
@@ -1121,7 +1128,13 @@ impl SparseSolver {
             return Ok(m);
         }
         scratch.scans += 1;
-        self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, 1)
+        let (point, tries) = scratch.probe.point_for(n);
+        let started = tries.map(|_| Instant::now());
+        let value = self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, (1, point));
+        if let Some((k, started)) = tries.zip(started) {
+            scratch.probe.record(k, started.elapsed());
+        }
+        value
     }
 
     /// Whether no split of two common heaps can be worth `m`, so that `m`,
@@ -1138,7 +1151,10 @@ impl SparseSolver {
 
     /// Step 3: finds `g(n)` when the partial mex `m` is rare, scanning the
     /// pairs `(a, rest - a)` from `a = start` on (the pairs below are
-    /// marked in `scratch` already).
+    /// marked in `scratch` already), after the [`PROBE_PAIRS`] pairs from
+    /// `a = probe` when `probe > 0` (see the `probe` module: the scan from
+    /// `start` still reads them, so the probe changes only how soon the
+    /// scan ends).
     ///
     /// Every common value below `c`, the least unmarked value that no pair
     /// of common heaps can be worth ([`Self::exact`]), was gathered; so
@@ -1159,7 +1175,7 @@ impl SparseSolver {
         run: &Rares<'_>,
         scratch: &mut Scratch,
         m: u32,
-        start: usize,
+        (start, probe): (usize, usize),
     ) -> Scanned {
         let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
         // The splits (a, rest - a) for a in `from..to`, per digit.
@@ -1220,6 +1236,23 @@ impl SparseSolver {
                 c
             }
         };
+        if probe > start && probe + PROBE_PAIRS <= most + 1 {
+            *scan_pairs += (PROBE_PAIRS * self.splits.len()) as u64;
+            // A block the view does not hold ends the probe; what it
+            // crossed off was found.
+            for block in blocks(probe, probe + PROBE_PAIRS) {
+                let Some((low, high, folded)) = block else {
+                    break;
+                };
+                match folded {
+                    Some(folded) => C::cross_off_folded(wanted, folded, low, high),
+                    None => C::cross_off(wanted, low, high),
+                }
+            }
+            if wanted.is_empty() {
+                return Ok(c);
+            }
+        }
         while at <= most {
             let stop = block_end(at).min(most + 1);
             let mut outside = false;
@@ -1333,6 +1366,7 @@ impl Run {
     /// Walsh-Hadamard transform per heap parity gives it for every mask at
     /// once, and every rare count follows from it.
     fn choose_mask<C: Cell>(&mut self, g: &[C]) {
+        self.probe.age();
         if self.choose_split() {
             self.rebuild_rare(g.iter().map(|c| c.get()));
         }

@@ -690,7 +690,7 @@ impl SparseSolver {
                 far: None,
                 folded: None,
             };
-            match self.scan_from::<C, false>(n, view, &run.rares(), scratch, resume.m, a0) {
+            match self.scan_from::<C, false>(n, view, &run.rares(), scratch, resume.m, (a0, 0)) {
                 Ok(v) => return Ok(v),
                 Err(next) => resume = next,
             }

@@ -1,0 +1,215 @@
+//! Where a sparse scan looks first.
+//!
+//! A scan (step 3 of the [sparse method](super::SparseSolver)) must find
+//! every rare value below `c` among the splits `(a, rest - a)` of two
+//! common heaps, and it reads them from `a = 1` on. Which pairs find them
+//! soonest depends on the game: the first heaps' values are small, so the
+//! first pairs are worth values near their partners' only, while the heaps
+//! of some stretch further on can be worth the wanted values far more
+//! often. Measured on recent heaps (every pair counted until the scan
+//! ends, heaps spread over 2^21..2^22), first reading the 2048 pairs from
+//! a probe point and then the scan from `a = 1`: 0.161 scans 1.42x fewer
+//! pairs with the probe at `a = 1000`, but 0.82x as many at `a = 10000`;
+//! Officers (0.6) and Grundy's game scan 1.39x-1.46x fewer at any point
+//! from 10000 on, and 0.72x-0.81x as many at 300-1000. No one point suits
+//! every game, so a run learns it: one heap in 17 (in 67 past 2^17 heaps)
+//! tries one of the candidates in turn (no probe, or `a = 2^k + 1` for
+//! `k >= 8`, while the probe lies among the heap's pairs), and the others
+//! use the candidate whose tries took the least time, chosen again before
+//! every block of heaps; the tallies halve each time the table doubles.
+//! The scan after the probe still reads every pair from `a = 1`, so values
+//! are exact whatever the choice; only the time and the counted pairs
+//! depend on it.
+
+use std::time::Duration;
+
+use super::sparse::Scratch;
+
+/// Pairs a probe reads (per splitting digit) before the scan from `a = 1`.
+pub(super) const PROBE_PAIRS: usize = 2048;
+
+/// One heap in this many tries a candidate, once the table holds
+/// [`EXPLORE_OFTEN_BELOW`] heaps; one in [`EXPLORE_OFTEN`] before. A try
+/// costs more than its scan's time: a far probe brings lines of the table
+/// into the cache that the next heaps do not read. Both are odd primes,
+/// so that the heaps that try have every residue modulo small periods
+/// (games of period 4 scan differently by residue).
+const EXPLORE_EVERY: usize = 67;
+const EXPLORE_OFTEN: usize = 17;
+const EXPLORE_OFTEN_BELOW: usize = 1 << 17;
+
+/// Candidates: index 0 is no probe, index `k >= 1` probes from
+/// `2^(k + 7) + 1`.
+const CANDIDATES: usize = 24;
+
+/// The most nanoseconds one try counts for.
+const LONGEST_TRY: u128 = 1_000_000;
+
+/// Candidates slower than the best by more than this factor stop being
+/// tried until the table doubles.
+const CONTEND: f64 = 1.15;
+
+/// A probe is chosen over none only when its tries took this factor less
+/// time (0.376, whose scans take about as long from every point, ran 5%
+/// slower with the probe its tries found best by a hair).
+const PROBE_LEAD: f64 = 1.05;
+
+/// Scans a candidate must have tried before it can be chosen.
+const MIN_TRIES: u64 = 32;
+
+/// The probe point of candidate `k` (0: none).
+fn point(k: usize) -> usize {
+    if k == 0 { 0 } else { (1 << (k + 7)) + 1 }
+}
+
+/// The probe a run uses, learned from its scans.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Probe {
+    /// The candidate the heaps that do not try one use.
+    best: usize,
+    /// Candidates `0..active` fit the heaps of the table so far.
+    active: usize,
+    /// The candidates the heaps that try take in turn, `contenders[..len]`:
+    /// those with too few tries yet, and those within [`CONTEND`] of the
+    /// best; a try of a clearly worse one only costs time.
+    contenders: [u8; CANDIDATES],
+    len: usize,
+    /// Per candidate, the time its tries scanned and how many scans.
+    nanos: [u64; CANDIDATES],
+    tries: [u64; CANDIDATES],
+}
+
+impl Probe {
+    /// The probe point for heap `n` (0: none), and the candidate it tries,
+    /// if it is one of the heaps that try.
+    #[inline(always)]
+    pub(super) fn point_for(&self, n: usize) -> (usize, Option<usize>) {
+        let every = if n < EXPLORE_OFTEN_BELOW {
+            EXPLORE_OFTEN
+        } else {
+            EXPLORE_EVERY
+        };
+        if self.len > 1 && n.is_multiple_of(every) {
+            let k = usize::from(self.contenders[(n / every) % self.len]);
+            (point(k), Some(k))
+        } else {
+            (point(self.best), None)
+        }
+    }
+
+    /// Records a scan that took `time` by a heap that tried candidate
+    /// `k`. A scan is timed rather than its pairs counted: the pairs are
+    /// counted by whole blocks, and a probe's by its whole length, which
+    /// would weigh against the probes.
+    #[inline(always)]
+    pub(super) fn record(&mut self, k: usize, time: Duration) {
+        // A scan descheduled by other work must not decide alone.
+        self.nanos[k] += time.as_nanos().min(LONGEST_TRY) as u64;
+        self.tries[k] += 1;
+    }
+
+    /// Takes in the tries the threads' scratches recorded, chooses the
+    /// best candidate, and hands the choice to every scratch, for a table
+    /// of `heaps` heaps.
+    pub(super) fn learn(&mut self, heaps: usize, scratches: &mut [Scratch]) {
+        for scratch in scratches.iter_mut() {
+            let tried = &mut scratch.probe;
+            for k in 0..CANDIDATES {
+                self.nanos[k] += std::mem::take(&mut tried.nanos[k]);
+                self.tries[k] += std::mem::take(&mut tried.tries[k]);
+            }
+        }
+        // A probe fits when its pairs lie below half the table: among a
+        // heap's pairs (the scan checks that they do).
+        self.active = (1..CANDIDATES)
+            .take_while(|&k| point(k) + PROBE_PAIRS <= heaps / 2)
+            .count()
+            + 1;
+        let mean = |k: usize| self.nanos[k] as f64 / self.tries[k] as f64;
+        if let Some(best) = (0..self.active)
+            .filter(|&k| self.tries[k] >= MIN_TRIES)
+            .min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+        {
+            // A probe must win clearly over none: its cost to the heaps
+            // after it (lines brought into the cache) is not in its time.
+            let none_wins = self.tries[0] >= MIN_TRIES && mean(best) * PROBE_LEAD > mean(0);
+            self.best = if none_wins { 0 } else { best };
+        }
+        self.len = 0;
+        let best = (self.tries[self.best] >= MIN_TRIES).then(|| mean(self.best));
+        for k in 0..self.active {
+            if self.tries[k] < MIN_TRIES || best.is_none_or(|best| mean(k) <= CONTEND * best) {
+                self.contenders[self.len] = k as u8;
+                self.len += 1;
+            }
+        }
+        for scratch in scratches {
+            scratch.probe.best = self.best;
+            scratch.probe.active = self.active;
+            scratch.probe.contenders = self.contenders;
+            scratch.probe.len = self.len;
+        }
+    }
+
+    /// Halves the tallies of the contenders, so that the tries of recent
+    /// heaps weigh more (the best point moves as the table grows), and
+    /// forgets those of the others, which are tried again.
+    pub(super) fn age(&mut self) {
+        let contenders = &self.contenders[..self.len];
+        for k in 0..CANDIDATES {
+            let contends = contenders.contains(&(k as u8));
+            for tally in [&mut self.nanos[k], &mut self.tries[k]] {
+                *tally = if contends { *tally / 2 } else { 0 };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EXPLORE_OFTEN, MIN_TRIES, Probe, point};
+    use crate::solve::sparse::Scratch;
+    use std::time::Duration;
+
+    #[test]
+    fn the_probe_goes_where_the_tries_scanned_least() {
+        let mut probe = Probe::default();
+        assert_eq!(probe.point_for(0), (0, None), "no probe before any try");
+        let mut scratches = vec![Scratch::default(), Scratch::default()];
+        let heaps = 1 << 20;
+        probe.learn(heaps, &mut scratches);
+        let active = probe.active;
+        assert!(active > 2 && point(active - 1) + super::PROBE_PAIRS <= heaps / 2);
+        // Candidate 3's scans take 100 ns, the others' 1000.
+        for (i, scratch) in scratches.iter_mut().enumerate() {
+            for k in 0..active {
+                for _ in 0..MIN_TRIES {
+                    let nanos = if k == 3 { 100 } else { 1000 + i as u64 };
+                    scratch.probe.record(k, Duration::from_nanos(nanos));
+                }
+            }
+        }
+        probe.learn(heaps, &mut scratches);
+        assert_eq!(probe.best, 3);
+        for scratch in &scratches {
+            assert_eq!(scratch.probe.point_for(1), (point(3), None));
+            assert!(scratch.probe.nanos.iter().all(|&p| p == 0));
+        }
+        // The others, ten times slower, are no longer tried ...
+        assert_eq!(probe.point_for(0), (point(3), None));
+        // ... until the table doubles: then one heap in 17 of a short table
+        // tries each candidate in turn again.
+        probe.age();
+        probe.learn(2 * heaps, &mut scratches);
+        assert_eq!(probe.best, 3);
+        let tried: Vec<_> = (0..probe.active)
+            .map(|k| probe.point_for(k * EXPLORE_OFTEN))
+            .collect();
+        assert_eq!(
+            tried,
+            (0..probe.active)
+                .map(|k| (point(k), Some(k)))
+                .collect::<Vec<_>>()
+        );
+    }
+}
