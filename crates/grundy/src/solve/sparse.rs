@@ -16,7 +16,9 @@
 //!    scan the splits `a = 1, 2, ...` (every splitting digit at the same
 //!    `a`), marking what they produce and raising `m` past every value seen,
 //!    until `m` is common or the splits run out. If they run out, `g(n) = m`
-//!    is rare and `n` joins the rare heaps.
+//!    is rare and `n` joins the rare heaps. (Before the scan from `a = 1`,
+//!    a few thousand pairs from a point the run learns are read first: see
+//!    the `probe` module.)
 //!
 //! The values are exact for every mask; a bad mask only costs time. The mask
 //! is chosen from the value counts: with `cnt[v]` the number of heaps of
