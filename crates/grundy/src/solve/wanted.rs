@@ -76,6 +76,31 @@ impl Fold {
     }
 }
 
+/// One run of lanes of [`Wanted::fill`], lane `i` for value `base + i`:
+/// given the unmarked lanes, `low_odd` (bit `i` is `chi(i)`), whether lane
+/// `i` is in the wanted coset when `chi(i) = 0` (`chi(base) = odd`), and
+/// `end - base` (the end's lane, if below the run's `width` of 32 or 64
+/// lanes), returns the members — the
+/// unmarked lanes of the coset before the first unmarked lane outside it
+/// or the end — and the lane that stops the fill, if the run has one.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn run_members(
+    (unmarked, width): (u64, usize),
+    low_odd: u64,
+    even_in: bool,
+    end_lane: usize,
+) -> (u64, Option<u32>) {
+    let coset = if even_in { !low_odd } else { low_odd };
+    let last = if end_lane < width { 1 << end_lane } else { 0 };
+    let stops = unmarked & !coset | last;
+    let mut members = unmarked & coset & !last;
+    if stops != 0 {
+        members &= (1 << stops.trailing_zeros()) - 1;
+    }
+    (members, (stops != 0).then(|| stops.trailing_zeros()))
+}
+
 /// For a bit `1 << k`, `k < 5`: the lanes `i < 32` of a 32-bit mask with
 /// bit `k` of `i` clear; swapping those with the lanes `i ^ (1 << k)`
 /// permutes the mask's lanes by `i -> i ^ (1 << k)`.
@@ -340,23 +365,8 @@ impl Wanted {
             let cells = unsafe { _mm512_maskz_loadu_epi8(lanes, seen.as_ptr().add(base).cast()) };
             let after = u64::MAX << (from as usize).saturating_sub(base).min(63);
             let unmarked = _mm512_cmpeq_epi8_mask(cells, _mm512_setzero_si512()) & lanes & after;
-            // Lane `i` is in the coset when `chi(i) = chi(base) ^ odd`.
-            let coset = if chi(base as u32) == odd {
-                !low_odd
-            } else {
-                low_odd
-            };
-            // `end` stops the run.
-            let last = if end - base < 64 {
-                1 << (end - base)
-            } else {
-                0
-            };
-            let stops = unmarked & !coset | last;
-            let mut members = unmarked & coset & !last;
-            if stops != 0 {
-                members &= (1 << stops.trailing_zeros()) - 1;
-            }
+            let (members, stop) =
+                run_members((unmarked, 64), low_odd, chi(base as u32) == odd, end - base);
             // SAFETY: the masked store writes `flags[base + i]` for the
             // members `base + i < seen.len() <= flags.len()` (asserted).
             #[allow(unsafe_code)]
@@ -368,8 +378,8 @@ impl Wanted {
                 )
             };
             self.add_keys(base as u32, members);
-            if stops != 0 {
-                return (base as u32) + stops.trailing_zeros();
+            if let Some(stop) = stop {
+                return base as u32 + stop;
             }
             chunk += 1;
         }
@@ -432,23 +442,13 @@ impl Wanted {
             let unmarked = _mm256_movemask_epi8(_mm256_cmpeq_epi8(cells, _mm256_setzero_si256()))
                 as u32
                 & after;
-            // Lane `i` is in the coset when `chi(i) = chi(base) ^ odd`.
-            let coset = if chi(base as u32) == odd {
-                !low_odd
-            } else {
-                low_odd
-            };
-            // `end` stops the run.
-            let last = if end - base < 32 {
-                1 << (end - base)
-            } else {
-                0
-            };
-            let stops = unmarked & !coset | last;
-            let mut members = unmarked & coset & !last;
-            if stops != 0 {
-                members &= (1 << stops.trailing_zeros()) - 1;
-            }
+            let (members, stop) = run_members(
+                (u64::from(unmarked), 32),
+                u64::from(low_odd),
+                chi(base as u32) == odd,
+                end - base,
+            );
+            let members = members as u32;
             if members != 0 {
                 let lanes = expand(members);
                 let flags = &mut self.flags[base..base + 32];
@@ -502,8 +502,8 @@ impl Wanted {
                     );
                 }
             }
-            if stops != 0 {
-                return base as u32 + stops.trailing_zeros();
+            if let Some(stop) = stop {
+                return base as u32 + stop;
             }
             base += 32;
         }
@@ -1166,12 +1166,19 @@ mod tests {
             odd in any::<bool>(),
             from in 0u32..512,
             folds in any::<bool>(),
+            long in any::<bool>(),
         ) {
             let end = 1u32 << bits;
             let from = from % end;
-            let mut seen: Vec<u8> = marks[..=end as usize].iter().map(|&m| u8::from(m)).collect();
-            seen[end as usize] = 0;
             let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
+            // `long`: every value outside the coset is marked, so that the
+            // fill runs to the end through every run of vector lanes.
+            let mut seen: Vec<u8> = marks[..=end as usize]
+                .iter()
+                .enumerate()
+                .map(|(v, &m)| u8::from(m || (long && chi(v as u32) != odd)))
+                .collect();
+            seen[end as usize] = 0;
             let stop = (from..end).find(|&v| seen[v as usize] == 0 && chi(v) != odd).unwrap_or(end);
             let expected: Vec<u32> = (from..stop).filter(|&v| seen[v as usize] == 0).collect();
             let fold = Fold::for_mask(mask).filter(|_| folds && bits == 9);
