@@ -330,13 +330,17 @@ fn both_reports(
     (full, windowed)
 }
 
-/// [`both_reports`], which must be equal: the windowed one.
+/// [`both_reports`], which must be equal: the windowed one. The pairs the
+/// scans counted may differ: a whole table's scans probe pairs from a point
+/// the run learns by timing its heaps (see `solve/probe.rs`), a windowed
+/// run's scan from `a = 1` only.
 fn same_reports(code: &str, to: Option<u64>, period_window: usize) -> serde_json::Value {
     let (full, windowed) = both_reports(code, to, period_window);
     let differ: Vec<String> = full
         .as_object()
         .unwrap()
         .iter()
+        .filter(|&(key, _)| key != "sparse_scan_pairs")
         .filter(|&(key, value)| windowed.get(key) != Some(value))
         .map(|(key, value)| format!("{key}: {value} (windowed: {:?})", windowed.get(key)))
         .collect();
