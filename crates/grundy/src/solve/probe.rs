@@ -67,7 +67,9 @@ fn point(k: usize) -> usize {
 pub(super) struct Probe {
     /// The candidate the heaps that do not try one use.
     best: usize,
-    /// Candidates `0..active` fit the heaps of the table so far.
+    /// Candidates `0..active` fit the heaps of the table so far (kept by
+    /// the run's probe; a thread's heaps read only `best` and the
+    /// contenders).
     active: usize,
     /// The candidates the heaps that try take in turn, `contenders[..len]`:
     /// those with too few tries yet, and those within [`CONTEND`] of the
@@ -145,7 +147,6 @@ impl Probe {
         }
         for scratch in scratches {
             scratch.probe.best = self.best;
-            scratch.probe.active = self.active;
             scratch.probe.contenders = self.contenders;
             scratch.probe.len = self.len;
         }
