@@ -42,37 +42,68 @@ const PAGES: usize = 4;
 /// fold onto a wanted byte too, which the check of its two-byte value
 /// rejects. Linear: the fold of `a ^ b` is the XOR of the folds, so the
 /// table is folded once, heap by heap, and pairs are folded by XOR.
+///
+/// The same map one bit down, from values below 256 to values below 128
+/// (kernel `{0, 128 | low}`), folds the rare-split marks of one-byte
+/// tables (see the `premark` module): [`Fold::below`] names the bit folded
+/// away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Fold {
+    /// The bit folded away: 8 for the scan's fold to bytes, 7 for the
+    /// premarks' fold of bytes to seven bits.
+    bit: u8,
     low: u8,
 }
 
 impl Fold {
-    /// The fold for the split of `mask` (`chi(z) = 1`): `z = 256` when the
-    /// mask has bit 8, else `256` plus the mask's lowest bit; `None` for a
-    /// mask without a bit below 512 (every value has `chi` 0 there).
+    /// The fold of values below 512 for the split of `mask` (`chi(z) =
+    /// 1`): `z = 256` when the mask has bit 8, else `256` plus the mask's
+    /// lowest bit; `None` for a mask without a bit below 512 (every value
+    /// has `chi` 0 there).
     pub(super) fn for_mask(mask: u32) -> Option<Fold> {
-        let mask = mask & 0x1ff;
+        Fold::below(mask, 8)
+    }
+
+    /// The fold of values below `2^(bit + 1)` to values below `2^bit`
+    /// (`bit` 7 or 8) for the split of `mask`: `z = 2^bit`, plus the
+    /// mask's lowest bit when the mask lacks bit `bit`; `None` for a mask
+    /// without a bit below `2^(bit + 1)`.
+    pub(super) fn below(mask: u32, bit: u8) -> Option<Fold> {
+        debug_assert!(matches!(bit, 7 | 8), "folds to seven bits or a byte");
+        let mask = mask & ((2 << bit) - 1);
         match mask {
             0 => None,
-            _ if mask & 0x100 != 0 => Some(Fold { low: 0 }),
+            _ if mask >> bit & 1 != 0 => Some(Fold { bit, low: 0 }),
             _ => Some(Fold {
+                bit,
                 low: (mask & mask.wrapping_neg()) as u8,
             }),
         }
     }
 
-    /// The other value below 512 that folds to `v`'s byte: `v ^ z`.
+    /// The number of values the fold maps: `2^(bit + 1)`.
     #[inline(always)]
-    pub(super) fn twin(self, v: u32) -> u32 {
-        v ^ (256 | u32::from(self.low))
+    pub(super) fn domain(self) -> u32 {
+        2 << self.bit
     }
 
-    /// The byte `v` (below 512) folds to.
+    /// `z`, the value that folds to 0.
+    #[inline(always)]
+    pub(super) fn kernel(self) -> u32 {
+        1 << self.bit | u32::from(self.low)
+    }
+
+    /// The other value below `2^(bit + 1)` that folds to `v`'s: `v ^ z`.
+    #[inline(always)]
+    pub(super) fn twin(self, v: u32) -> u32 {
+        v ^ self.kernel()
+    }
+
+    /// What `v` (below `2^(bit + 1)`) folds to.
     #[inline(always)]
     pub(super) fn of(self, v: u32) -> u8 {
-        debug_assert!(v < 512, "a folded value is below 512");
-        v as u8 ^ (self.low & 0u8.wrapping_sub((v >> 8 & 1) as u8))
+        debug_assert!(v < self.domain(), "a folded value is below 2^(bit + 1)");
+        (v & ((1 << self.bit) - 1)) as u8 ^ (self.low & 0u8.wrapping_sub((v >> self.bit & 1) as u8))
     }
 }
 
@@ -1029,15 +1060,22 @@ mod tests {
     fn folds_are_linear_and_one_to_one_on_each_coset() {
         assert_eq!(Fold::for_mask(0), None);
         assert_eq!(Fold::for_mask(1 << 9), None);
-        for mask in 1..512u32 {
-            let fold = Fold::for_mask(mask | 1 << 10).unwrap();
-            assert_eq!(Some(fold), Fold::for_mask(mask));
-            let mut owner = [[None; 256]; 2];
-            for v in 0..512u32 {
-                assert_eq!(fold.of(v) ^ fold.of(v ^ 0x1a5), fold.of(0x1a5));
-                let slot = &mut owner[chi(mask, v) as usize][fold.of(v) as usize];
-                assert_eq!(*slot, None, "mask {mask}: {v} and {slot:?} fold together");
-                *slot = Some(v);
+        assert_eq!(Fold::below(1 << 8, 7), None);
+        for bit in [7u8, 8] {
+            let size = 2u32 << bit;
+            for mask in 1..size {
+                let fold = Fold::below(mask | 1 << 10, bit).unwrap();
+                assert_eq!(Some(fold), Fold::below(mask, bit));
+                let mut owner = [[None; 256]; 2];
+                for v in 0..size {
+                    let w = 0x1a5 & (size - 1);
+                    assert_eq!(fold.of(v) ^ fold.of(v ^ w), fold.of(w));
+                    assert!(u32::from(fold.of(v)) < size / 2);
+                    assert_eq!(fold.of(fold.twin(v)), fold.of(v));
+                    let slot = &mut owner[chi(mask, v) as usize][fold.of(v) as usize];
+                    assert_eq!(*slot, None, "mask {mask}: {v} and {slot:?} fold together");
+                    *slot = Some(v);
+                }
             }
         }
     }
