@@ -37,8 +37,11 @@
 //! ([`Fold::below`] 7): once every partner is common, every mark has `chi =
 //! 1` and folds one to one to seven bits, so the marks take two words a
 //! heap instead of four. The table is not folded ahead; each mark is,
-//! as it is made (`x ^ z` where `x` has bit 7: three instructions for
-//! eight or sixteen heaps, against six fewer shifts). On 0.161 to 2^21
+//! as it is made (`x ^ z` where `x` has bit 7: three instructions a rare
+//! heap per vector of heaps, against half the shift-and-OR steps). The
+//! rare heaps' folded values are kept as for the folded table, though
+//! these marks fold after the XOR and do not read them (one fold per rare
+//! heap, once). On 0.161 to 2^21
 //! (alternating runs of the two builds, median of 8 rounds' ratios) the
 //! run took 1.13x less time; the profile before gave the marks 28% of it.
 //!
