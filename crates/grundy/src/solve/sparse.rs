@@ -1130,9 +1130,10 @@ impl SparseSolver {
             return Ok(m);
         }
         scratch.scans += 1;
-        let (point, tries) = scratch.probe.point_for(n);
+        let (plan, tries) = scratch.probe.plan_for(n);
         let started = tries.map(|_| Instant::now());
-        let value = self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, (1, point));
+        scratch.wanted.listing(plan.listed);
+        let value = self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, (1, plan.point));
         if let Some((k, started)) = tries.zip(started) {
             scratch.probe.record(k, started.elapsed());
         }
