@@ -31,6 +31,7 @@
 use std::time::Duration;
 
 use super::sparse::Scratch;
+use super::wanted::can_list;
 
 /// Pairs a probe reads (per splitting digit) before the scan from `a = 1`.
 pub(super) const PROBE_PAIRS: usize = 2048;
@@ -110,6 +111,9 @@ pub(super) struct Probe {
     /// Per candidate, the time its tries scanned and how many scans.
     nanos: [u64; CANDIDATES],
     tries: [u64; CANDIDATES],
+    /// Whether the CPU runs the listed test: if not, the candidates with
+    /// it are not tried.
+    lists: bool,
 }
 
 impl Default for Probe {
@@ -117,6 +121,7 @@ impl Default for Probe {
         Probe {
             best: 0,
             active: 0,
+            lists: can_list(),
             contenders: [0; CANDIDATES],
             len: 0,
             nanos: [0; CANDIDATES],
@@ -173,7 +178,10 @@ impl Probe {
                 .count()
                 + 1);
         let mean = |k: usize| self.nanos[k] as f64 / self.tries[k] as f64;
-        if let Some(best) = (0..self.active)
+        let lists = self.lists;
+        let fitting = (0..self.active).filter(|&c| lists || c % 2 == 0);
+        if let Some(best) = fitting
+            .clone()
             .filter(|&k| self.tries[k] >= MIN_TRIES)
             .min_by(|&a, &b| mean(a).total_cmp(&mean(b)))
         {
@@ -186,7 +194,7 @@ impl Probe {
         }
         self.len = 0;
         let best = (self.tries[self.best] >= MIN_TRIES).then(|| mean(self.best));
-        for k in 0..self.active {
+        for k in fitting {
             if self.tries[k] < MIN_TRIES || best.is_none_or(|best| mean(k) <= CONTEND * best) {
                 self.contenders[self.len] = k as u8;
                 self.len += 1;
@@ -215,13 +223,16 @@ impl Probe {
 
 #[cfg(test)]
 mod tests {
-    use super::{EXPLORE_OFTEN, MIN_TRIES, Plan, Probe, point};
+    use super::{CANDIDATES, EXPLORE_OFTEN, MIN_TRIES, Plan, Probe, point};
     use crate::solve::sparse::Scratch;
     use std::time::Duration;
 
     #[test]
     fn the_probe_goes_where_the_tries_scanned_least() {
-        let mut probe = Probe::default();
+        let mut probe = Probe {
+            lists: true,
+            ..Probe::default()
+        };
         assert_eq!(
             probe.plan_for(0),
             (Plan::of(0), None),
@@ -270,5 +281,27 @@ mod tests {
                 .map(|k| (Plan::of(k), Some(k)))
                 .collect::<Vec<_>>()
         );
+    }
+
+    /// On a CPU without the listed test, no candidate with it is tried or
+    /// chosen, however fast its tries were.
+    #[test]
+    fn the_listed_test_is_not_tried_where_it_does_not_run() {
+        let mut probe = Probe {
+            lists: false,
+            ..Probe::default()
+        };
+        let mut scratches = vec![Scratch::default()];
+        let heaps = 1 << 20;
+        for k in 0..CANDIDATES {
+            for _ in 0..MIN_TRIES {
+                let nanos = if k % 2 == 1 { 100 } else { 1000 + k as u64 };
+                scratches[0].probe.record(k, Duration::from_nanos(nanos));
+            }
+        }
+        probe.learn(heaps, &mut scratches);
+        assert_eq!(probe.best, 0);
+        assert!(probe.contenders[..probe.len].iter().all(|&c| c % 2 == 0));
+        assert!(probe.len > 1);
     }
 }

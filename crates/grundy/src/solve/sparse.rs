@@ -1132,7 +1132,7 @@ impl SparseSolver {
         scratch.scans += 1;
         let (plan, tries) = scratch.probe.plan_for(n);
         let started = tries.map(|_| Instant::now());
-        scratch.wanted.listing(plan.listed);
+        scratch.wanted.set_listing(plan.listed);
         let value = self.scan_from::<C, PARTIAL>(n, g, run, scratch, m, (1, plan.point));
         if let Some((k, started)) = tries.zip(started) {
             scratch.probe.record(k, started.elapsed());

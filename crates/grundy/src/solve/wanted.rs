@@ -233,7 +233,7 @@ impl Default for Wanted {
             pages: 0,
             bits: [0; 8],
             simd: has_avx2(),
-            lists: has_avx2(),
+            lists: can_list(),
             listing: false,
             wide: has_avx512_vbmi(),
             fold: None,
@@ -254,6 +254,12 @@ fn has_avx2() -> bool {
     {
         false
     }
+}
+
+/// Whether the CPU runs the listed test ([`Wanted::cross_off_listed_avx2`]):
+/// it has AVX2, and not the AVX-512 test that one-byte cells run instead.
+pub(super) fn can_list() -> bool {
+    has_avx2() && !has_avx512_vbmi()
 }
 
 /// Whether the CPU has AVX-512 F, BW and VBMI: the 64-lane tests of a set
@@ -280,8 +286,10 @@ impl Wanted {
         let all = Wanted::default();
         Wanted {
             simd: simd && all.simd,
-            lists: lists && all.lists,
-            listing: lists && all.lists,
+            // The listed test runs wherever AVX2 does once AVX-512 is
+            // left out.
+            lists: lists && has_avx2(),
+            listing: lists && has_avx2(),
             wide: wide && all.wide,
             ..all
         }
@@ -416,7 +424,7 @@ impl Wanted {
     }
 
     /// Runs the listed test, if the CPU has it, or not.
-    pub(super) fn listing(&mut self, on: bool) {
+    pub(super) fn set_listing(&mut self, on: bool) {
         self.listing = on && self.lists;
     }
 
