@@ -936,14 +936,7 @@ mod tests {
             for kernel in kernels() {
                 let by_bits = premarks(Some(kernel), &solver, first, (table, None), &rares);
                 prop_assert!(by_bits.words > 0 && by_bytes.words == 0);
-                for n in first..first + HEAPS {
-                    let (mut want, mut got) = (vec![7u8; 300], vec![7u8; 300]);
-                    let (bytes, bits) = (by_bytes.of(n, split).unwrap(), by_bits.of(n, split).unwrap());
-                    prop_assert_eq!(bytes.covered, bits.covered);
-                    bytes.write(&mut want);
-                    bits.write(&mut got);
-                    prop_assert_eq!(got, want, "heap {} {:?}", n, kernel);
-                }
+                write_the_byte_marks((&by_bits, &by_bytes), first, split)?;
             }
         }
     }
@@ -978,13 +971,24 @@ mod tests {
         split: Split,
     ) -> Result<(), TestCaseError> {
         prop_assert!(folded.folded && folded.words == words && by_bytes.words == 0);
+        write_the_byte_marks((folded, by_bytes), first, split)
+    }
+
+    /// Checks that the premarks `marks` of heaps `first..first + HEAPS`
+    /// cover the same rare heaps as the byte marks `by_bytes` and write the
+    /// same marks.
+    fn write_the_byte_marks(
+        (marks, by_bytes): (&Premarks, &Premarks),
+        first: usize,
+        split: Split,
+    ) -> Result<(), TestCaseError> {
         for n in first..first + HEAPS {
             let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
-            let (bytes, folds) = (by_bytes.of(n, split).unwrap(), folded.of(n, split).unwrap());
-            prop_assert_eq!(bytes.covered, folds.covered);
+            let (bytes, made) = (by_bytes.of(n, split).unwrap(), marks.of(n, split).unwrap());
+            prop_assert_eq!(bytes.covered, made.covered);
             bytes.write(&mut want);
-            folds.write(&mut got);
-            prop_assert_eq!(got, want, "heap {} {:?}", n, folded.kernel);
+            made.write(&mut got);
+            prop_assert_eq!(got, want, "heap {} {:?}", n, marks.kernel);
         }
         Ok(())
     }

@@ -395,13 +395,7 @@ impl Wanted {
     /// when it cannot hold `v`.
     #[inline(always)]
     fn list_new(&mut self, v: u32) {
-        self.listed = match self.listed {
-            Some(len) if (len as usize) < LISTED && v < 256 => {
-                self.list[len as usize] = v as u8;
-                Some(len + 1)
-            }
-            _ => None,
-        };
+        self.list_run(v & !31, 1 << (v & 31));
     }
 
     /// Adds the new members `base + i` of `new` (bits `i`, `base` a
@@ -907,7 +901,7 @@ impl Wanted {
             }
         }
         if !self.is_empty() {
-            self.cross_off_plain((done..len).map(|i| u32::from(low[i] ^ high[high.len() - 1 - i])));
+            self.cross_off_plain(pair_values(&low[done..], &high[..high.len() - done]));
         }
     }
 
