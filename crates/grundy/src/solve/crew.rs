@@ -531,7 +531,11 @@ impl<'a, C: Cell> Block<'a, C> {
 /// threads: it tries them when heaps are expensive, keeps them while a
 /// block on several threads costs less than 4/5 of the last one on one,
 /// and otherwise (the other cores busy, say) waits 1, 2, 4, ... up to
-/// [`MAX_BACKOFF`] blocks before trying again. A win halves the wait
+/// [`MAX_BACKOFF`] blocks before trying again. It does not try while the
+/// kernel counts as many runnable threads as the machine has cores
+/// ([`super::load::idle_core`]): such a try is slower than one thread
+/// (with one busy process on two cores, a try block took 1.4 times a
+/// single one) and would only teach the advisor what the count says. A win halves the wait
 /// rather than forgetting it: on a loaded machine block timings scatter by
 /// a third, and one lucky block must not restart the tries. On two quiet
 /// cores a parallel block costs about 0.55 of a single one, well inside
@@ -556,8 +560,16 @@ const MAX_BACKOFF: u32 = 1024;
 
 impl Advisor {
     /// Whether the next block runs on several threads, given how the last
-    /// one ran (`parallel`) and what it cost per heap.
-    pub(super) fn parallel_next(&mut self, parallel: bool, per_heap: u128) -> bool {
+    /// one ran (`parallel`) and what it cost per heap; `idle_core` is asked
+    /// before a try (see [`super::load::idle_core`]): with every core
+    /// taken, the run stays on one thread without counting a failed try,
+    /// and asks again after the next block.
+    pub(super) fn parallel_next(
+        &mut self,
+        parallel: bool,
+        per_heap: u128,
+        idle_core: impl FnOnce() -> bool,
+    ) -> bool {
         if parallel {
             if per_heap.saturating_mul(5) < self.single.saturating_mul(4) {
                 self.backoff /= 2;
@@ -572,7 +584,7 @@ impl Advisor {
             self.wait -= 1;
             return false;
         }
-        per_heap >= PARALLEL_FROM_NANOS
+        per_heap >= PARALLEL_FROM_NANOS && idle_core()
     }
 }
 
@@ -584,28 +596,44 @@ mod tests {
     fn the_advisor_tries_threads_on_expensive_heaps_and_backs_off_when_slower() {
         let mut advisor = Advisor::default();
         let (cheap, dear) = (PARALLEL_FROM_NANOS / 2, PARALLEL_FROM_NANOS * 4);
+        let idle = || true;
         assert!(
-            !advisor.parallel_next(false, cheap),
+            !advisor.parallel_next(false, cheap, idle),
             "cheap heaps stay on one"
         );
         assert!(
-            advisor.parallel_next(false, dear),
+            advisor.parallel_next(false, dear, idle),
             "expensive heaps go parallel"
         );
         assert!(
-            advisor.parallel_next(true, dear / 2),
+            advisor.parallel_next(true, dear / 2, idle),
             "a faster parallel block keeps going"
         );
         // A parallel block slower than the single one: one thread for one
         // block, then two, then four, ...
-        assert!(!advisor.parallel_next(true, dear * 2));
-        assert!(!advisor.parallel_next(false, dear));
-        assert!(advisor.parallel_next(false, dear));
-        assert!(!advisor.parallel_next(true, dear * 2));
+        assert!(!advisor.parallel_next(true, dear * 2, idle));
+        assert!(!advisor.parallel_next(false, dear, idle));
+        assert!(advisor.parallel_next(false, dear, idle));
+        assert!(!advisor.parallel_next(true, dear * 2, idle));
         for _ in 0..2 {
-            assert!(!advisor.parallel_next(false, dear));
+            assert!(!advisor.parallel_next(false, dear, idle));
         }
-        assert!(advisor.parallel_next(false, dear));
+        assert!(advisor.parallel_next(false, dear, idle));
+    }
+
+    #[test]
+    fn the_advisor_does_not_try_threads_while_every_core_is_taken() {
+        let mut advisor = Advisor::default();
+        let dear = PARALLEL_FROM_NANOS * 4;
+        for _ in 0..3 {
+            assert!(!advisor.parallel_next(false, dear, || false));
+        }
+        // Not a failed try: the first block with a free core tries at once.
+        assert!(advisor.parallel_next(false, dear, || true));
+        // A cheap block does not ask.
+        assert!(!advisor.parallel_next(false, dear / 8, || {
+            panic!("asked about the cores for a cheap block")
+        }));
     }
 
     #[test]

@@ -19,6 +19,7 @@
 mod checkpoint;
 mod clock;
 mod crew;
+mod load;
 mod loopy;
 mod memo;
 mod plain;

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use super::clock::thread_time;
 use super::crew::{Advisor, Block, Counts};
+use super::load::idle_core;
 use super::premark::{Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
 use super::wanted::{Fold, Wanted};
@@ -942,7 +943,7 @@ impl SparseSolver {
             }
             if self.pipeline == Pipeline::Auto && scratches.len() > 1 {
                 let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
-                let next = advisor.parallel_next(parallel, per_heap);
+                let next = advisor.parallel_next(parallel, per_heap, idle_core);
                 won = parallel && next;
                 parallel = next;
             }
