@@ -38,7 +38,7 @@
 use std::time::{Duration, Instant};
 
 use super::clock::thread_time;
-use super::crew::{Advisor, Block, Counts};
+use super::crew::{Advisor, Block, Counts, Guesses};
 use super::load::idle_core;
 use super::premark::{Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
@@ -539,6 +539,9 @@ pub(super) struct Scratch {
     pub(super) scan_pairs: u64,
     /// Where scans look first, and the tries of this thread's heaps.
     pub(super) probe: Probe,
+    /// This thread's values for the uncommitted heaps of its chunk, on
+    /// several threads.
+    pub(super) guesses: Guesses,
 }
 
 impl Scratch {
@@ -1049,9 +1052,19 @@ impl SparseSolver {
                 mark(seen, 0);
             }
             // Without `PARTIAL` the table ends at `n - 1`; with it, takes
-            // leaving a heap past it are deferred.
-            if one && n > t && n - t < g.len() {
-                mark(seen, g.near(n - t));
+            // leaving a heap past it count with this thread's value for
+            // the heap, if it has one (see the `crew` module), else are
+            // deferred. A guess past the table's values would mark the
+            // byte that stays unmarked: it is deferred too.
+            if one && n > t {
+                let heap = n - t;
+                if heap < g.len() {
+                    mark(seen, g.near(heap));
+                } else if PARTIAL
+                    && let Some(guess) = scratch.guesses.of(heap).filter(|&v| v < 1 << run.bits)
+                {
+                    mark(seen, guess);
+                }
             }
         }
         // Two digits splitting after taking t and t + 1 tokens read
