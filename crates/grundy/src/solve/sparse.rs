@@ -525,8 +525,11 @@ pub(super) struct Rares<'a> {
     pub(super) bits: u32,
 }
 
-/// What one thread needs to compute a heap: marks and counters.
+/// What one thread needs to compute a heap: marks and counters. Aligned
+/// to a pair of cache lines, so that the threads' scratches, side by side
+/// in one Vec, share no line: each bumps its counters once a heap.
 #[derive(Default)]
+#[repr(align(128))]
 pub(super) struct Scratch {
     /// Option values of the current heap, one byte per value, sized for
     /// every XOR of two table values plus one byte that stays unmarked.
