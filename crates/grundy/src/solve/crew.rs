@@ -356,6 +356,12 @@ impl<'a, C: Cell> Block<'a, C> {
         self.slots.len() * CHUNK
     }
 
+    /// The first heap of the chunk holding `heap`: workers claim chunks
+    /// of [`CHUNK`] heaps from the block's first heap on ([`Self::work`]).
+    fn chunk_start(&self, heap: usize) -> usize {
+        self.origin + (heap - self.origin) / CHUNK * CHUNK
+    }
+
     fn slot(&self, heap: usize) -> &AtomicU64 {
         let at = heap % self.ahead();
         &self.slots[at / CHUNK].0[at % CHUNK]
@@ -587,7 +593,7 @@ impl<'a, C: Cell> Block<'a, C> {
             return false;
         }
         // The heaps of the worker's chunk it had computed and counted.
-        let guessed = from.max(self.origin + (n - self.origin) / CHUNK * CHUNK);
+        let guessed = from.max(self.chunk_start(n));
         self.solver.takes.iter().all(|&(t, _, one)| {
             let Some(heap) = n.checked_sub(t).filter(|&h| one && h >= guessed && h < n) else {
                 return true;
@@ -627,9 +633,10 @@ impl<'a, C: Cell> Block<'a, C> {
 /// kernel counts as many runnable threads as the machine has cores
 /// ([`super::load::idle_core`]): such a try is slower than one thread
 /// (with one busy process on two cores, a try block took 1.4 times a
-/// single one) and would only teach the advisor what the count says. A win halves the wait
-/// rather than forgetting it: on a loaded machine block timings scatter by
-/// a third, and one lucky block must not restart the tries. On two quiet
+/// single one) and would only teach the advisor what the count says. A
+/// win halves the wait rather than forgetting it: on a loaded machine
+/// block timings scatter by a third, and one lucky block must not restart
+/// the tries. On two quiet
 /// cores a parallel block costs about 0.55-0.65 of a single one on
 /// Grundy's game and Officers, and 0.8-0.85 on 0.376, whose heaps are
 /// cheaper (about 600 ns on the Xeon where the margin went from 4/5 to
