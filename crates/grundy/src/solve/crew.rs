@@ -289,7 +289,10 @@ impl<'a, C: Cell> Block<'a, C> {
         let folded = folded
             .filter(|(_, bytes)| bytes.len() == table.len() && *counts.bits <= 9)
             .map(|(fold, bytes)| (fold, Shelf::new(bytes, room), table.len()));
-        let chunks = (4 * threads).clamp(4, MOST_AHEAD / CHUNK);
+        // A power of two, so that a heap's place in the ring is a mask.
+        let chunks = (4 * threads)
+            .clamp(4, MOST_AHEAD / CHUNK)
+            .next_power_of_two();
         let front = Front {
             heaps: AtomicUsize::new(table.len()),
             rares: AtomicUsize::new(rare.len()),
@@ -356,6 +359,12 @@ impl<'a, C: Cell> Block<'a, C> {
         self.slots.len() * CHUNK
     }
 
+    /// Where `heap` lies in the ring of [`Self::ahead`] heaps (a power of
+    /// two).
+    fn ring(&self, heap: usize) -> usize {
+        heap & (self.ahead() - 1)
+    }
+
     /// The first heap of the chunk holding `heap`: workers claim chunks
     /// of [`CHUNK`] heaps from the block's first heap on ([`Self::work`]).
     fn chunk_start(&self, heap: usize) -> usize {
@@ -363,7 +372,7 @@ impl<'a, C: Cell> Block<'a, C> {
     }
 
     fn slot(&self, heap: usize) -> &AtomicU64 {
-        let at = heap % self.ahead();
+        let at = self.ring(heap);
         &self.slots[at / CHUNK].0[at % CHUNK]
     }
 
@@ -445,13 +454,18 @@ impl<'a, C: Cell> Block<'a, C> {
                     value,
                 };
                 if let Some(word) = answer.pack() {
-                    // A newer heap's answer in the slot stays.
-                    let _ =
-                        self.slot(j)
-                            .fetch_update(Ordering::Release, Ordering::Relaxed, |old| {
-                                let newer = Answer::unpack(old).is_some_and(|a| a.heap > j);
-                                (!newer).then_some(word)
-                            });
+                    // A newer heap's answer in the slot stays. Checked and
+                    // stored apart, not in one compare-and-swap (a locked
+                    // instruction, which waits for every store this heap
+                    // made): a late answer stored over a newer one in
+                    // between costs only the newer heap's takeover, as the
+                    // committer reads an answer only under its own heap.
+                    let slot = self.slot(j);
+                    let newer =
+                        Answer::unpack(slot.load(Ordering::Relaxed)).is_some_and(|a| a.heap > j);
+                    if !newer {
+                        slot.store(word, Ordering::Release);
+                    }
                 }
             }
             let _ = self.commit(scratch, false);
@@ -544,7 +558,7 @@ impl<'a, C: Cell> Block<'a, C> {
                 too_wide = true;
                 break;
             }
-            answered[n % self.ahead()] = answer.map_or(UNANSWERED, |a| a.value);
+            answered[self.ring(n)] = answer.map_or(UNANSWERED, |a| a.value);
             self.table.write(n, C::new(value));
             count_value(counts.histogram, counts.bits, n, value);
             if let Some((fold, bytes, _)) = &self.folded
@@ -598,7 +612,7 @@ impl<'a, C: Cell> Block<'a, C> {
             let Some(heap) = n.checked_sub(t).filter(|&h| one && h >= guessed && h < n) else {
                 return true;
             };
-            let guess = answered[heap % self.ahead()];
+            let guess = answered[self.ring(heap)];
             guess == table[heap].get()
                 || guess != UNANSWERED
                     && (guess > a.value || self.deferred_worth(n, from, table, guess))

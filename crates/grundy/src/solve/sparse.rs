@@ -1096,9 +1096,15 @@ impl SparseSolver {
                 Some(&last) if last >= rest => run.rare.partition_point(|&r| r < rest),
                 _ => run.rare.len(),
             };
-            // Partners past a short table.
+            // Partners past a short table: the rare heaps below `lowest`,
+            // a few dozen heaps at most, so among the first `lowest` of
+            // the list (distinct heaps from 1 on), where the search stays
+            // short and in cache.
             let above = match (rest + 1).checked_sub(g.len()) {
-                Some(lowest) if PARTIAL => run.rare.partition_point(|&r| r < lowest),
+                Some(lowest) if PARTIAL => {
+                    let first = &run.rare[..lowest.min(run.rare.len())];
+                    first.partition_point(|&r| r < lowest)
+                }
                 _ => 0,
             };
             // XORs of two values below 2^bits stay below it; masking with
@@ -1198,19 +1204,21 @@ impl SparseSolver {
         (start, probe): (usize, usize),
     ) -> Scanned {
         let pairs_of = |rest: usize, unequal: bool| if unequal { (rest - 1) / 2 } else { rest / 2 };
-        // The splits (a, rest - a) for a in `from..to`, per digit.
-        let blocks = |from: usize, to: usize| {
-            self.splits.iter().filter_map(move |&(t, unequal)| {
-                let rest = n.checked_sub(t).filter(|&r| r >= 2)?;
-                // Partners must lie in the table: a > rest - g.len().
-                let from = if PARTIAL {
-                    from.max((rest + 1).saturating_sub(g.len()))
-                } else {
-                    from
-                };
-                let last = to.min(pairs_of(rest, unequal) + 1);
-                (last > from).then(|| g.block(from, last, rest))
-            })
+        // The splits (a, rest - a) of one digit for a in `from..to`: none
+        // when the digit has no pair there, `Some(None)` when the view
+        // does not hold them. (A plain loop over the digits calls this,
+        // not an iterator: on several threads the iterator's `next` was
+        // compiled out of line, a call and a copy of its answer per block.)
+        let block = |(t, unequal): (usize, bool), from: usize, to: usize| {
+            let rest = n.checked_sub(t).filter(|&r| r >= 2)?;
+            // Partners must lie in the table: a > rest - g.len().
+            let from = if PARTIAL {
+                from.max((rest + 1).saturating_sub(g.len()))
+            } else {
+                from
+            };
+            let last = to.min(pairs_of(rest, unequal) + 1);
+            (last > from).then(|| g.block(from, last, rest))
         };
         let most = self
             .splits
@@ -1260,7 +1268,10 @@ impl SparseSolver {
             *scan_pairs += (PROBE_PAIRS * self.splits.len()) as u64;
             // A block the view does not hold ends the probe; what it
             // crossed off was found.
-            for block in blocks(probe, probe + PROBE_PAIRS) {
+            for &digit in &self.splits {
+                let Some(block) = block(digit, probe, probe + PROBE_PAIRS) else {
+                    continue;
+                };
                 let Some((low, high, folded)) = block else {
                     break;
                 };
@@ -1276,7 +1287,10 @@ impl SparseSolver {
         while at <= most {
             let stop = block_end(at).min(most + 1);
             let mut outside = false;
-            for block in blocks(at, stop) {
+            for &digit in &self.splits {
+                let Some(block) = block(digit, at, stop) else {
+                    continue;
+                };
                 let Some((low, high, folded)) = block else {
                     outside = true;
                     break;
