@@ -12,11 +12,13 @@
 //! pairs with the probe at `a = 1000`, but 0.82x as many at `a = 10000`;
 //! Officers (0.6) and Grundy's game scan 1.39x-1.46x fewer at any point
 //! from 10000 on, and 0.72x-0.81x as many at 300-1000. No one point suits
-//! every game, so a run learns it: one heap in 17 (in 67 past 2^17 heaps)
-//! tries one of the candidates in turn (no probe, or `a = 2^k + 1` for
-//! `k >= 8`, while the probe lies among the heap's pairs), and the others
-//! use the candidate whose tries took the least time, chosen again before
-//! every block of heaps; the tallies halve each time the table doubles.
+//! every game, so a run learns it: four heaps in a row in 67 (in 269 past
+//! 2^17 heaps) try one of the candidates in turn (no probe, or `a = 2^k +
+//! 1` for `k >= 8`, while the probe lies among the heap's pairs), the
+//! first untimed (it brings the probe's pairs into the cache), and the
+//! others use the candidate whose tries took the least time, chosen again
+//! before every block of heaps; the tallies halve each time the table
+//! doubles.
 //! The scan after the probe still reads every pair from `a = 1`, so values
 //! are exact whatever the choice; only the time and the counted pairs
 //! depend on it.
@@ -36,15 +38,24 @@ use super::wanted::can_list;
 /// Pairs a probe reads (per splitting digit) before the scan from `a = 1`.
 pub(super) const PROBE_PAIRS: usize = 2048;
 
-/// One heap in this many tries a candidate, once the table holds
-/// [`EXPLORE_OFTEN_BELOW`] heaps; one in [`EXPLORE_OFTEN`] before. A try
-/// costs more than its scan's time: a far probe brings lines of the table
-/// into the cache that the next heaps do not read. Both are odd primes,
-/// so that the heaps that try have every residue modulo small periods
-/// (games of period 4 scan differently by residue).
-const EXPLORE_EVERY: usize = 67;
-const EXPLORE_OFTEN: usize = 17;
+/// A run of [`BURST`] heaps in this many tries a candidate, once the
+/// table holds [`EXPLORE_OFTEN_BELOW`] heaps; one in [`EXPLORE_OFTEN`]
+/// before. Both are odd primes, so that the heaps that try have every
+/// residue modulo small periods (games of period 4 scan differently by
+/// residue).
+const EXPLORE_EVERY: usize = 269;
+const EXPLORE_OFTEN: usize = 67;
 const EXPLORE_OFTEN_BELOW: usize = 1 << 17;
+
+/// Heaps in a row that try the same candidate; the first is not timed.
+/// A probe reads a window of the table that moves one heap a heap, so the
+/// heaps after the first find it in the cache, as every heap does for the
+/// candidate in use: timed alone, a try paid for bringing its window in
+/// and the candidate in use did not. (With single tries, a run of Officers
+/// to 2^21 on two threads kept the probe at 4097, whose cold tries beat
+/// those at 8193 by a fifth, though with either forced, 8193 took 6-8%
+/// less time on one thread and on two.)
+const BURST: usize = 4;
 
 /// Probe points: index 0 is no probe, index `k >= 1` probes from
 /// `2^(k + 7) + 1`.
@@ -140,9 +151,9 @@ impl Probe {
         } else {
             EXPLORE_EVERY
         };
-        if self.len > 1 && n.is_multiple_of(every) {
+        if self.len > 1 && n % every < BURST {
             let c = usize::from(self.contenders[(n / every) % self.len]);
-            (Plan::of(c), Some(c))
+            (Plan::of(c), (!n.is_multiple_of(every)).then_some(c))
         } else {
             (Plan::of(self.best), None)
         }
@@ -223,7 +234,7 @@ impl Probe {
 
 #[cfg(test)]
 mod tests {
-    use super::{CANDIDATES, EXPLORE_OFTEN, MIN_TRIES, Plan, Probe, point};
+    use super::{BURST, CANDIDATES, EXPLORE_OFTEN, MIN_TRIES, Plan, Probe, point};
     use crate::solve::sparse::Scratch;
     use std::time::Duration;
 
@@ -267,20 +278,19 @@ mod tests {
                 listed: true
             }
         );
-        // ... until the table doubles: then one heap in 17 of a short table
-        // tries each candidate in turn again.
+        // ... until the table doubles: then runs of heaps of a short table
+        // try each candidate in turn again, the first of a run untimed.
         probe.age();
         probe.learn(2 * heaps, &mut scratches);
         assert_eq!(probe.best, 3);
-        let tried: Vec<_> = (0..probe.active)
-            .map(|k| probe.plan_for(k * EXPLORE_OFTEN))
-            .collect();
-        assert_eq!(
-            tried,
-            (0..probe.active)
-                .map(|k| (Plan::of(k), Some(k)))
-                .collect::<Vec<_>>()
-        );
+        for k in 0..probe.active {
+            let first = k * EXPLORE_OFTEN;
+            assert_eq!(probe.plan_for(first), (Plan::of(k), None));
+            for n in first + 1..first + BURST {
+                assert_eq!(probe.plan_for(n), (Plan::of(k), Some(k)));
+            }
+            assert_eq!(probe.plan_for(first + BURST), (Plan::of(3), None));
+        }
     }
 
     /// On a CPU without the listed test, no candidate with it is tried or
