@@ -260,7 +260,7 @@ struct Committer<'a> {
     counts: Counts<'a>,
     repairs: Repairs,
     /// The workers' answers for the last [`Block::ahead`] committed heaps
-    /// (at `heap % ahead`), [`UNANSWERED`] where the committer took one
+    /// (at [`Block::ring`]), [`UNANSWERED`] where the committer took one
     /// over: the guesses later heaps of the chunk were computed with.
     answered: Vec<u32>,
 }
@@ -650,11 +650,10 @@ impl<'a, C: Cell> Block<'a, C> {
 /// single one) and would only teach the advisor what the count says. A
 /// win halves the wait rather than forgetting it: on a loaded machine
 /// block timings scatter by a third, and one lucky block must not restart
-/// the tries. On two quiet
-/// cores a parallel block costs about 0.55-0.65 of a single one on
-/// Grundy's game and Officers, and 0.8-0.85 on 0.376, whose heaps are
-/// cheaper (about 600 ns on the Xeon where the margin went from 4/5 to
-/// 9/10: with 4/5, 0.376 dropped its parallel blocks).
+/// the tries. On two quiet cores a parallel block costs about 0.55-0.65
+/// of a single one on Grundy's game and Officers, and 0.8-0.85 on 0.376,
+/// whose heaps are cheaper (about 600 ns on the Xeon where the margin went
+/// from 4/5 to 9/10: with 4/5, 0.376 dropped its parallel blocks).
 #[derive(Default)]
 pub(super) struct Advisor {
     /// Nanoseconds per heap of the last block computed on one thread.
