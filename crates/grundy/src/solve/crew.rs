@@ -85,12 +85,16 @@ const MOST_AHEAD: usize = 1 << 9;
 /// Heaps a worker claims at once, computes one after another, and then
 /// commits: the threads touch the counters and lines they share once a
 /// chunk rather than once a heap, at the price of a table a few heaps
-/// shorter for each heap; and the chunk's rare gathers are made in one pass
-/// ([`Premarks`](super::premark::Premarks)). (Claimed a heap at a time, the slot store and the lock
-/// were the hottest instructions outside the gather and scan in a profile
-/// of Grundy's game on two threads, which took a third more CPU time than
-/// one thread for the same heaps.)
-const CHUNK: usize = HEAPS;
+/// shorter for each heap. The rare gathers are made [`HEAPS`] heaps at a
+/// time ([`Premarks`](super::premark::Premarks)), each pass from the table
+/// committed when it starts. (Claimed a heap at a time, the slot store and
+/// the lock were the hottest instructions outside the gather and scan in a
+/// profile of Grundy's game on two threads. Chunks of 32 heaps against 16,
+/// two threads, `bench/rounds.py` medians of 8-10 rounds: Officers and
+/// Grundy's game to 2^21 1.04x-1.05x, 0.376 1.06x, with twice the repairs,
+/// 1.2% of Officers' heaps; 64 heaps gained nothing more and doubled the
+/// repairs again.)
+const CHUNK: usize = 2 * HEAPS;
 /// No answer in the slot yet.
 const EMPTY: u64 = u64::MAX;
 /// A heap committed without its worker's answer (taken over).
@@ -429,14 +433,15 @@ impl<'a, C: Cell> Block<'a, C> {
             if !self.wait_for_room(end - 1, scratch) {
                 return;
             }
-            let (view, rares) = self.published();
-            let folded = view.folded.map(|f| (f.fold, f.low));
-            scratch
-                .premarks
-                .make(self.solver, first, (view.low, folded), &rares);
             scratch.guesses.start(first);
             for j in first..end {
                 let (view, rares) = self.published();
+                if (j - first) % HEAPS == 0 {
+                    let folded = view.folded.map(|f| (f.fold, f.low));
+                    scratch
+                        .premarks
+                        .make(self.solver, j, (view.low, folded), &rares);
+                }
                 let committed = view.low.len();
                 if j < committed {
                     // Taken over while this thread waited.
