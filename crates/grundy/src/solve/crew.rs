@@ -40,7 +40,7 @@
 //! prefix that never changes while the committer (one thread at a time,
 //! behind a lock it only tries) writes past it. Workers claim heaps a
 //! chunk at a time and commit after each chunk. A result travels in one
-//! 64-bit word per slot of a ring (a chunk's slots on one cache line) that
+//! 64-bit word per slot of a ring (a chunk's slots on lines of their own) that
 //! names its heap, so a slow worker's late answer can never be read as
 //! another heap's. No worker waits for a particular
 //! thread: one that runs too far ahead of the committed table (the ring is
@@ -436,7 +436,7 @@ impl<'a, C: Cell> Block<'a, C> {
             scratch.guesses.start(first);
             for j in first..end {
                 let (view, rares) = self.published();
-                if (j - first) % HEAPS == 0 {
+                if (j - first).is_multiple_of(HEAPS) {
                     let folded = view.folded.map(|f| (f.fold, f.low));
                     scratch
                         .premarks

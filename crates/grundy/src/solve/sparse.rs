@@ -137,7 +137,7 @@ pub struct SparseSolver {
 /// computed again). Values are exact either way.
 ///
 /// Threads pay only when heaps are expensive: a heap costs 0.2 to 5 µs,
-/// and every chunk of 16 heaps passes one lock and a few cache lines
+/// and every chunk of 32 heaps passes one lock and a few cache lines
 /// between cores.
 /// [`Pipeline::Auto`] times each block of 4096 heaps (16384 once several
 /// threads have won one), tries several threads above 400 ns per heap, and
