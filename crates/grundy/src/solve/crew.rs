@@ -53,7 +53,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Mutex, PoisonError};
 
 use super::SparseSolver;
-use super::premark::HEAPS;
+use super::premark::{HEAPS, Partners};
 use super::sparse::{Cell, Rares, Scratch, Split, View, count_value};
 use super::wanted::Fold;
 
@@ -438,9 +438,12 @@ impl<'a, C: Cell> Block<'a, C> {
                 let (view, rares) = self.published();
                 if (j - first).is_multiple_of(HEAPS) {
                     let folded = view.folded.map(|f| (f.fold, f.low));
-                    scratch
-                        .premarks
-                        .make(self.solver, j, (view.low, folded), &rares);
+                    scratch.premarks.make(
+                        self.solver,
+                        j,
+                        Partners::table(view.low, folded),
+                        &rares,
+                    );
                 }
                 let committed = view.low.len();
                 if j < committed {

@@ -59,6 +59,28 @@ use super::wanted::{Fold, has_avx512_vbmi};
 /// Heaps a chunk premarks.
 pub(super) const HEAPS: usize = 16;
 
+/// The heaps a chunk's premarks read partners from: `heaps[i]` is heap
+/// `base + i` (the whole table from heap 0, or a windowed run's tail),
+/// with the fold in force and the folded bytes of the same heaps, if the
+/// scan keeps them (from heap 0 only).
+#[derive(Clone, Copy)]
+pub(super) struct Partners<'a, C> {
+    pub(super) heaps: &'a [C],
+    pub(super) base: usize,
+    pub(super) folded: Option<(Fold, &'a [u8])>,
+}
+
+impl<'a, C> Partners<'a, C> {
+    /// The table of heaps `0..table.len()`, with its folded bytes.
+    pub(super) fn table(table: &'a [C], folded: Option<(Fold, &'a [u8])>) -> Self {
+        Partners {
+            heaps: table,
+            base: 0,
+            folded,
+        }
+    }
+}
+
 /// The rare-split marks of heaps `first..first + HEAPS`, made ahead.
 pub(super) struct Premarks {
     /// The chunk's first heap.
@@ -145,18 +167,21 @@ impl Default for Premarks {
 
 impl Premarks {
     /// Marks the rare splits of heaps `first..first + HEAPS` whose partners
-    /// `table` (heaps `0..table.len()`) holds; `folded` is the fold in
-    /// force and the folded bytes of the table's heaps, if the scan keeps
-    /// them. Inlined into the engine's loops, which are compiled for the
-    /// CPU's instruction sets.
+    /// `partners` holds. Inlined into the engine's loops, which are
+    /// compiled for the CPU's instruction sets.
     #[inline(always)]
     pub(super) fn make<C: Cell>(
         &mut self,
         solver: &SparseSolver,
         first: usize,
-        (table, folded): (&[C], Option<(Fold, &[u8])>),
+        partners: Partners<'_, C>,
         rares: &Rares<'_>,
     ) {
+        let Partners {
+            heaps: table,
+            base,
+            folded,
+        } = partners;
         if solver.splits.is_empty() {
             // Nothing to gather: `of` finds no marks and heaps start clean.
             self.split = None;
@@ -166,8 +191,9 @@ impl Premarks {
         self.first = first;
         self.size = size;
         let all_common = || self.kernel.is_some() && partners_all_common(solver, first, rares);
-        let folded =
-            folded.filter(|&(_, bytes)| size == 512 && bytes.len() == table.len() && all_common());
+        let folded = folded.filter(|&(_, bytes)| {
+            size == 512 && base == 0 && bytes.len() == table.len() && all_common()
+        });
         let bytes = match folded {
             Some((_, bytes)) => Some(bytes),
             None => C::bytes(table).filter(|_| (64..=256).contains(&size) && self.kernel.is_some()),
@@ -202,14 +228,15 @@ impl Premarks {
         let point = |bound: usize| rare.partition_point(|&r| r < bound);
         for &(t, unequal) in &solver.splits {
             // Every heap of the chunk pairs `r` with `first - t - r + j`:
-            // below `first - t` for all of them, and `last - t - r` in the
-            // table.
+            // above `base` for all of them (`r < top - base`, the partners'
+            // place in `table`), and `last - t - r` in the table.
             let Some(top) = first.checked_sub(t) else {
                 self.covered.push([0..0, 0..0]);
                 continue;
             };
-            let lo = point((last + 1).saturating_sub(t + table.len()));
-            let hi = point(top).max(lo);
+            let at = top.saturating_sub(base);
+            let lo = point((last + 1).saturating_sub(t + base + table.len()));
+            let hi = point(at).max(lo);
             let ranges = if unequal {
                 // The equal splits `(r, r)` of the chunk's even rests.
                 let (a, b) = (
@@ -223,16 +250,16 @@ impl Premarks {
             for range in ranges.iter() {
                 match bytes {
                     #[cfg(target_arch = "x86_64")]
-                    Some(bytes) => self.mark_bits(bytes, rares, top, range.clone()),
-                    _ => self.mark_range(table, rares, top, range.clone()),
+                    Some(bytes) => self.mark_bits(bytes, rares, at, range.clone()),
+                    _ => self.mark_range(table, rares, at, range.clone()),
                 }
             }
             self.covered.push(ranges);
         }
     }
 
-    /// Marks `g(r) ^ g(top - r + j)` for heap `first + j`, every rare heap
-    /// `r = rare[range]`.
+    /// Marks `g(r) ^ table[top - r + j]` for heap `first + j`, every rare
+    /// heap `r = rare[range]`.
     #[inline(always)]
     fn mark_range<C: Cell>(
         &mut self,
@@ -830,7 +857,7 @@ pub(super) fn uncovered(
 
 #[cfg(test)]
 mod tests {
-    use super::{Fold, HEAPS, Kernel, Premarks, uncovered};
+    use super::{Fold, HEAPS, Kernel, Partners, Premarks, uncovered};
     use crate::solve::SparseSolver;
     use crate::solve::sparse::{Rares, Split};
     use proptest::prelude::*;
@@ -856,14 +883,14 @@ mod tests {
         kernel: Option<Kernel>,
         solver: &SparseSolver,
         first: usize,
-        tables: (&[impl crate::solve::sparse::Cell], Option<(Fold, &[u8])>),
+        partners: Partners<'_, impl crate::solve::sparse::Cell>,
         rares: &Rares<'_>,
     ) -> Premarks {
         let mut premarks = Premarks {
             kernel,
             ..Premarks::default()
         };
-        premarks.make(solver, first, tables, rares);
+        premarks.make(solver, first, partners, rares);
         premarks
     }
 
@@ -932,10 +959,65 @@ mod tests {
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits };
             let table = &table[..first];
-            let by_bytes = premarks(None, &solver, first, (table, None), &rares);
+            let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
             for kernel in kernels() {
-                let by_bits = premarks(Some(kernel), &solver, first, (table, None), &rares);
+                let by_bits = premarks(Some(kernel), &solver, first, Partners::table(table, None), &rares);
                 prop_assert!(by_bits.words > 0 && by_bytes.words == 0);
+                write_the_byte_marks((&by_bits, &by_bytes), first, split)?;
+            }
+        }
+    }
+
+    proptest! {
+        /// Premarks made from a tail of the table (heaps `base..first`, as a
+        /// windowed run holds them) mark exactly the splits of the rare
+        /// heaps they cover, whose partners all lie in the tail, and cover
+        /// every rare heap whose partners do (but the equal splits a digit
+        /// forbids); every kernel's bits write the same marks.
+        #[test]
+        fn premarks_from_a_tail_mark_what_they_cover(
+            code in prop_oneof![Just("0.6"), Just("0.376"), Just("0.161"), Just("0.07")],
+            mask in 1u32..256,
+            bits in 6u32..=8,
+            values in proptest::collection::vec(any::<u8>(), 300),
+            first in 100usize..280,
+            base in 0usize..280,
+        ) {
+            let solver = SparseSolver::new(&code.parse().unwrap()).unwrap();
+            let top_value = (1u32 << bits) - 1;
+            let table: Vec<u8> = values.iter().map(|&v| (u32::from(v) & top_value) as u8).collect();
+            let (rare, rare_values): (Vec<usize>, Vec<u32>) = (1..table.len())
+                .filter(|&k| (u32::from(table[k]) & mask).count_ones() % 2 == 0)
+                .map(|k| (k, u32::from(table[k])))
+                .unzip();
+            let split = Split { mask, parity: None };
+            let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits };
+            let base = base.min(first);
+            let tail = &table[base..first];
+            let by_bytes = premarks(None, &solver, first, Partners { heaps: tail, base, folded: None }, &rares);
+            let last = first + HEAPS - 1;
+            for n in first..=last {
+                let made = by_bytes.of(n, split).unwrap();
+                let mut want = vec![0u8; 1 << bits];
+                for (digit, &(t, unequal)) in solver.splits.iter().enumerate() {
+                    let covered: Vec<usize> = made.covered[digit].iter().cloned().flatten().collect();
+                    for &i in &covered {
+                        let partner = (n - t).checked_sub(rare[i]);
+                        prop_assert!(partner.is_some_and(|p| p > base && p < first));
+                        want[(rare_values[i] ^ u32::from(table[n - t - rare[i]])) as usize] = 1;
+                    }
+                    for (i, &r) in rare.iter().enumerate() {
+                        let inside = first > t + r + base && last < t + r + first;
+                        let equal_band = unequal && r >= (first - t) / 2 && r <= (last - t) / 2;
+                        prop_assert!(!inside || equal_band || covered.contains(&i), "rare {} digit {}", r, t);
+                    }
+                }
+                let mut got = vec![7u8; 1 << bits];
+                made.write(&mut got);
+                prop_assert_eq!(got, want, "heap {}", n);
+            }
+            for kernel in kernels() {
+                let by_bits = premarks(Some(kernel), &solver, first, Partners { heaps: tail, base, folded: None }, &rares);
                 write_the_byte_marks((&by_bits, &by_bytes), first, split)?;
             }
         }
@@ -1012,10 +1094,10 @@ mod tests {
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 9 };
             let folded: Vec<u8> = table.iter().map(|&c| fold.of(c.into())).collect();
             let table = &table[..first];
-            let by_bytes = premarks(None, &solver, first, (table, None), &rares);
+            let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
             for kernel in kernels() {
                 let folds = Some((fold, &folded[..first]));
-                let by_folds = premarks(Some(kernel), &solver, first, (table, folds), &rares);
+                let by_folds = premarks(Some(kernel), &solver, first, Partners::table(table, folds), &rares);
                 unfold_to_the_byte_marks((&by_folds, &by_bytes), 4, first, split)?;
             }
         }
@@ -1036,9 +1118,9 @@ mod tests {
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 8 };
             let table = &table[..first];
-            let by_bytes = premarks(None, &solver, first, (table, None), &rares);
+            let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
             for kernel in kernels() {
-                let by_bits = premarks(Some(kernel), &solver, first, (table, None), &rares);
+                let by_bits = premarks(Some(kernel), &solver, first, Partners::table(table, None), &rares);
                 unfold_to_the_byte_marks((&by_bits, &by_bytes), 2, first, split)?;
             }
         }

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use super::clock::thread_time;
 use super::crew::{Advisor, Block, Counts, Guesses};
 use super::load::idle_core;
-use super::premark::{Premarks, uncovered};
+use super::premark::{Partners, Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
 use super::wanted::{Fold, Wanted};
 use crate::transform::walsh_hadamard;
@@ -203,20 +203,25 @@ enum Features {
 }
 
 impl Features {
+    /// The CPU's features, found once (the windowed engine asks at every
+    /// heap).
     fn detect() -> Features {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            let base =
-                has!("avx2") && has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt");
-            if base && has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
-                return Features::Avx512;
+        static FEATURES: std::sync::OnceLock<Features> = std::sync::OnceLock::new();
+        *FEATURES.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                let base =
+                    has!("avx2") && has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt");
+                if base && has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
+                    return Features::Avx512;
+                }
+                if base {
+                    return Features::Avx2;
+                }
             }
-            if base {
-                return Features::Avx2;
-            }
-        }
-        Features::Plain
+            Features::Plain
+        })
     }
 }
 
@@ -844,7 +849,9 @@ impl SparseSolver {
             let rares = run.rares();
             let folded = run.folded_of(table);
             if scratch.premarks.of(n, rares.split).is_none() {
-                scratch.premarks.make(self, n, (table, folded), &rares);
+                scratch
+                    .premarks
+                    .make(self, n, Partners::table(table, folded), &rares);
             }
             let view = View::full_folded(table, folded);
             let v = self.value(n, view, &rares, scratch);
@@ -980,6 +987,9 @@ impl SparseSolver {
     /// [`Self::value_in`] (a whole heap) compiled for the widest vector
     /// instructions the CPU has, for engines whose loop is not compiled so
     /// (the windowed one): the scan's block search vectorises only then.
+    /// The rare gathers of the view's partners in `g.high` (a windowed
+    /// run's tail) are made a chunk of heaps at a time, as in the
+    /// full-table engine (see the `premark` module).
     pub(super) fn value_vectorised<C: Cell>(
         &self,
         n: usize,
@@ -996,8 +1006,29 @@ impl SparseSolver {
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
             Features::Avx2 => unsafe { self.value_avx2(n, g, run, scratch) },
-            Features::Plain => self.value_in::<C, false>(n, g, run, scratch),
+            Features::Plain => self.value_premarked(n, g, run, scratch),
         }
+    }
+
+    /// [`Self::value_in`] after making the premarks of heap `n`'s chunk
+    /// from `g.high`, if the scratch has none for it.
+    #[inline(always)]
+    fn value_premarked<C: Cell>(
+        &self,
+        n: usize,
+        g: View<'_, C>,
+        run: &Rares<'_>,
+        scratch: &mut Scratch,
+    ) -> Scanned {
+        if scratch.premarks.of(n, run.split).is_none() {
+            let partners = Partners {
+                heaps: g.high,
+                base: g.high_base,
+                folded: None,
+            };
+            scratch.premarks.make(self, n, partners, run);
+        }
+        self.value_in::<C, false>(n, g, run, scratch)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1009,7 +1040,7 @@ impl SparseSolver {
         run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
-        self.value_in::<C, false>(n, g, run, scratch)
+        self.value_premarked(n, g, run, scratch)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1021,7 +1052,7 @@ impl SparseSolver {
         run: &Rares<'_>,
         scratch: &mut Scratch,
     ) -> Scanned {
-        self.value_in::<C, false>(n, g, run, scratch)
+        self.value_premarked(n, g, run, scratch)
     }
 
     /// [`Self::value`] from the heaps a [`View`] holds: `Err` when the scan

@@ -409,6 +409,11 @@ impl ValueStream {
         let root = u64::from_le_bytes(trailer[8..].try_into().expect("8 bytes"));
         let expected = file_length(header_len - CHECKSUM, heaps, u64::from(header.width))
             .and_then(|l| l.checked_add(TRAILER));
+        // A heap takes a byte at least: a count past the file's size is
+        // not a trailer but values, cut off where the run stopped.
+        if heaps > size {
+            return Err(truncated());
+        }
         if expected != Some(size) {
             return Err(failure(
                 path,
@@ -474,11 +479,14 @@ impl ValueStream {
             }
             root = fnv1a(root, &stored);
             values.clear();
-            values.extend(bytes.chunks_exact(width).map(|b| {
-                let mut word = [0u8; 4];
-                word[..width].copy_from_slice(b);
-                u32::from_le_bytes(word)
-            }));
+            // Widths 1 and 2 only (the header's check), each decoded in
+            // its own loop: no copy call per value.
+            if width == 1 {
+                values.extend(bytes.iter().map(|&b| u32::from(b)));
+            } else {
+                let pairs = bytes.chunks_exact(2);
+                values.extend(pairs.map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]))));
+            }
             visit(first, &values)?;
         }
         if all && fnv1a(root, &self.heaps.to_le_bytes()) != self.root {

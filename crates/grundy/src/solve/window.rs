@@ -82,7 +82,8 @@ impl WindowSizes {
 /// Heaps a far rare heap's reader holds (see [`FarPartners`]).
 const FAR_READ: usize = 1 << 14;
 
-/// Heaps between two calls of the progress callback.
+/// Heaps between two calls of the progress callback, and between two
+/// choices of where scans look first (see the `probe` module).
 const STRIDE: usize = 4096;
 
 /// The `format` of a windowed run's checkpoint.
@@ -432,6 +433,9 @@ impl SparseSolver {
                     self.sort_rare(&mut partners, &window, &run, options, to)?;
                 }
                 run.next_choice *= 2;
+            }
+            if n % STRIDE == 0 {
+                run.probe.learn(n, std::slice::from_mut(&mut scratch));
             }
             self.slide(&mut partners, n, &run, &mut stream, &mut bytes)?;
             let v = match self.value_vectorised(
