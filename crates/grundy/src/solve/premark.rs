@@ -62,7 +62,7 @@ pub(super) const HEAPS: usize = 16;
 /// The heaps a chunk's premarks read partners from: `heaps[i]` is heap
 /// `base + i` (the whole table from heap 0, or a windowed run's tail),
 /// with the fold in force and the folded bytes of the same heaps, if the
-/// scan keeps them (from heap 0 only).
+/// scan keeps them.
 #[derive(Clone, Copy)]
 pub(super) struct Partners<'a, C> {
     pub(super) heaps: &'a [C],
@@ -191,9 +191,8 @@ impl Premarks {
         self.first = first;
         self.size = size;
         let all_common = || self.kernel.is_some() && partners_all_common(solver, first, rares);
-        let folded = folded.filter(|&(_, bytes)| {
-            size == 512 && base == 0 && bytes.len() == table.len() && all_common()
-        });
+        let folded =
+            folded.filter(|&(_, bytes)| size == 512 && bytes.len() == table.len() && all_common());
         let bytes = match folded {
             Some((_, bytes)) => Some(bytes),
             None => C::bytes(table).filter(|_| (64..=256).contains(&size) && self.kernel.is_some()),

@@ -1024,7 +1024,7 @@ impl SparseSolver {
             let partners = Partners {
                 heaps: g.high,
                 base: g.high_base,
-                folded: None,
+                folded: g.folded.map(|folded| (folded.fold, folded.high)),
             };
             scratch.premarks.make(self, n, partners, run);
         }
@@ -1371,11 +1371,7 @@ impl Run {
     /// fold changes with the split; otherwise one byte per new heap.
     #[inline(always)]
     pub(super) fn keep_folded<C: Cell>(&mut self, table: &[C]) {
-        let fold = if C::FOLDS && self.bits <= 9 {
-            Fold::for_mask(self.split.mask)
-        } else {
-            None
-        };
+        let fold = self.fold_in_force::<C>();
         if fold != self.fold {
             self.fold = fold;
             self.folded = Vec::new();
@@ -1384,6 +1380,16 @@ impl Run {
             let done = self.folded.len();
             self.folded
                 .extend(table[done..].iter().map(|c| fold.of(c.get())));
+        }
+    }
+
+    /// The fold scans of `C` cells use now: the split's, while every value
+    /// is below 512 and the cells are two bytes wide.
+    pub(super) fn fold_in_force<C: Cell>(&self) -> Option<Fold> {
+        if C::FOLDS && self.bits <= 9 {
+            Fold::for_mask(self.split.mask)
+        } else {
+            None
         }
     }
 

@@ -40,8 +40,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{Cell, FarPartners, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
+use super::sparse::{Cell, FarPartners, Folded, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
 use super::stream::{StreamState, StreamWriter};
+use super::wanted::Fold;
 use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes;
 use crate::{Error, Result};
@@ -73,9 +74,12 @@ impl Default for WindowSizes {
 impl WindowSizes {
     /// The bytes a window of these sizes takes, with a tail of `keep` heaps
     /// (kept as up to twice as many) and the far scan's two buffers, values
-    /// `width` bytes wide.
+    /// `width` bytes wide; two-byte values below 512 keep a folded byte
+    /// each beside the front and the tail.
     pub fn bytes(&self, keep: usize, width: u8) -> u64 {
-        (self.front + 2 * keep + 3 * self.far) as u64 * u64::from(width)
+        let held = (self.front + 2 * keep) as u64;
+        let folded = if width == 2 { held } else { 0 };
+        (held + 3 * self.far as u64) * u64::from(width) + folded
     }
 }
 
@@ -206,9 +210,33 @@ struct Window<C> {
     /// The heap `tail[0]` holds.
     base: usize,
     keep: usize,
+    /// The folded bytes of the front and the tail, while the run keeps
+    /// them (two-byte values below 512, as the full-table engine's `Run`
+    /// does): the scan and the rare gathers read them.
+    folds: Option<Folds>,
+}
+
+/// The folded bytes (see [`Fold`]) of a window's front and tail.
+struct Folds {
+    fold: Fold,
+    front: Vec<u8>,
+    tail: Vec<u8>,
 }
 
 impl<C: Cell> Window<C> {
+    /// A window of `front` (heaps from 0, up to `limit`) and `tail` (heaps
+    /// from `base`), folded bytes to be made by [`Self::keep_folded`].
+    fn new(front: Vec<C>, limit: usize, (tail, base): (Vec<C>, usize), keep: usize) -> Self {
+        Window {
+            front,
+            limit,
+            tail,
+            base,
+            keep,
+            folds: None,
+        }
+    }
+
     fn heaps(&self) -> usize {
         self.base + self.tail.len()
     }
@@ -220,36 +248,72 @@ impl<C: Cell> Window<C> {
             high: &self.tail,
             high_base: self.base,
             far: Some(far),
-            folded: None,
+            folded: self.folds.as_ref().map(|folds| Folded {
+                fold: folds.fold,
+                low: &folds.front,
+                high: &folds.tail,
+            }),
         }
     }
 
+    /// Keeps the folded bytes of the fold `run` is in, if any: made again
+    /// whole when the fold changes with the split (at most once per
+    /// doubling of the table), else kept by [`Self::push`].
+    fn keep_folded(&mut self, run: &Run) {
+        let fold = run.fold_in_force::<C>();
+        if fold == self.folds.as_ref().map(|folds| folds.fold) {
+            return;
+        }
+        self.folds = fold.map(|fold| {
+            let bytes = |cells: &[C]| cells.iter().map(|c| fold.of(c.get())).collect();
+            Folds {
+                fold,
+                front: bytes(&self.front),
+                tail: bytes(&self.tail),
+            }
+        });
+    }
+
     fn push(&mut self, v: C) {
+        let folded = self.folds.as_ref().map(|folds| folds.fold.of(v.get()));
         if self.heaps() < self.limit {
             self.front.push(v);
+            if let (Some(folds), Some(byte)) = (&mut self.folds, folded) {
+                folds.front.push(byte);
+            }
         }
         self.tail.push(v);
+        if let (Some(folds), Some(byte)) = (&mut self.folds, folded) {
+            folds.tail.push(byte);
+        }
         if self.tail.len() >= 2 * self.keep {
             let drop = self.tail.len() - self.keep;
             self.tail.drain(..drop);
+            if let Some(folds) = &mut self.folds {
+                folds.tail.drain(..drop);
+            }
             self.base += drop;
         }
     }
 
     fn bytes(&self) -> u64 {
-        ((self.front.capacity() + self.tail.capacity()) * size_of::<C>()) as u64
+        let folded = self
+            .folds
+            .as_ref()
+            .map_or(0, |folds| folds.front.capacity() + folds.tail.capacity());
+        ((self.front.capacity() + self.tail.capacity()) * size_of::<C>() + folded) as u64
     }
 
-    /// The same window with its values in cells of another width.
+    /// The same window with its values in cells of another width (its
+    /// folded bytes made again by [`Self::keep_folded`]).
     fn recast<D: Cell>(self) -> Window<D> {
         let cast = |cells: Vec<C>| cells.into_iter().map(|c| D::new(c.get())).collect();
-        Window {
-            front: cast(self.front),
-            limit: self.limit,
-            tail: cast(self.tail),
-            base: self.base,
-            keep: self.keep,
-        }
+        Window::new(
+            cast(self.front),
+            self.limit,
+            (cast(self.tail), self.base),
+            self.keep,
+        )
     }
 }
 
@@ -380,13 +444,7 @@ impl SparseSolver {
 
     /// A run at heap 0, its tail at least `keep` heaps.
     fn fresh<C: Cell>(&self, options: &WindowOptions, keep: usize) -> Result<State<C>> {
-        let window = Window {
-            front: Vec::new(),
-            limit: options.sizes.front,
-            tail: Vec::new(),
-            base: 0,
-            keep,
-        };
+        let window = Window::new(Vec::new(), options.sizes.front, (Vec::new(), 0), keep);
         Ok(State {
             window,
             run: self.start(&crate::ValueTable::new()),
@@ -437,6 +495,7 @@ impl SparseSolver {
             if n % STRIDE == 0 {
                 run.probe.learn(n, std::slice::from_mut(&mut scratch));
             }
+            window.keep_folded(&run);
             self.slide(&mut partners, n, &run, &mut stream, &mut bytes)?;
             let v = match self.value_vectorised(
                 n,
@@ -713,13 +772,7 @@ impl SparseSolver {
         let (mut front, mut tail) = (Vec::new(), Vec::new());
         decode(&values[..saved.front * width], &mut front);
         decode(&values[saved.front * width..], &mut tail);
-        let window = Window {
-            front,
-            limit: options.sizes.front,
-            tail,
-            base: saved.base,
-            keep: saved.keep,
-        };
+        let window = Window::new(front, options.sizes.front, (tail, saved.base), saved.keep);
         let mut run = self.start(&crate::ValueTable::new());
         run.split = Split {
             mask: saved.mask,
