@@ -338,9 +338,8 @@ fn both_reports(
 }
 
 /// [`both_reports`], which must be equal: the windowed one. The pairs the
-/// scans counted may differ: a whole table's scans probe pairs from a point
-/// the run learns by timing its heaps (see `solve/probe.rs`), a windowed
-/// run's scan from `a = 1` only.
+/// scans counted may differ: each run's scans probe pairs from a point it
+/// learns by timing its own heaps (see `solve/probe.rs`).
 fn same_reports(code: &str, to: Option<u64>, period_window: usize) -> serde_json::Value {
     let (full, windowed) = both_reports(code, to, period_window);
     let differ: Vec<String> = full
