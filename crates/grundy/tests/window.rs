@@ -188,6 +188,29 @@ fn the_stream_reads_back_its_histogram_and_refuses_damage() {
 }
 
 #[test]
+fn a_game_whose_rare_heaps_are_not_sparse_is_refused_by_the_window_s_limit() {
+    // Dawson's Kayles: about a third of the heaps are rare, so past the
+    // tiny tail every new rare heap needs a reader of its own.
+    let code: TakeBreak = "0.07".parse().unwrap();
+    let scratch = Scratch::new("not-sparse");
+    let mut options = options("0.07", &scratch.file("values"), TINY);
+    options.memory_limit = 1 << 20;
+    let refused = SparseSolver::new(&code)
+        .unwrap()
+        .extend_windowed(20_000, &options, &mut |_| true);
+    match refused {
+        Err(e @ grundy::Error::MemoryLimit { .. }) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("rare heaps past its tail") && text.contains("1.0 MiB"),
+                "{text}"
+            );
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[test]
 fn an_interrupted_windowed_run_resumes_to_the_same_stream() {
     let code: TakeBreak = "4!.0".parse().unwrap();
     let scratch = Scratch::new("resume");

@@ -480,7 +480,7 @@ impl SparseSolver {
         let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
         let mut bytes = Vec::new();
         let mut partners = FarPartners::default();
-        self.sort_rare(&mut partners, &window, &run, options, to)?;
+        self.sort_rare(&mut partners, &window, &run, options)?;
         let mut saved_at = Instant::now();
         let mut n = window.heaps();
         while n < end {
@@ -488,7 +488,7 @@ impl SparseSolver {
                 if run.choose_split() {
                     self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
                     partners = FarPartners::default();
-                    self.sort_rare(&mut partners, &window, &run, options, to)?;
+                    self.sort_rare(&mut partners, &window, &run, options)?;
                 }
                 run.next_choice *= 2;
             }
@@ -541,7 +541,7 @@ impl SparseSolver {
             stream.push(v)?;
             window.push(C::new(v));
             if run.rare.last() == Some(&n) {
-                self.sort_rare(&mut partners, &window, &run, options, to)?;
+                self.sort_rare(&mut partners, &window, &run, options)?;
             }
             n += 1;
             if n % STRIDE == 0 || n == end {
@@ -639,7 +639,6 @@ impl SparseSolver {
         window: &Window<C>,
         run: &Run,
         options: &WindowOptions,
-        to: u64,
     ) -> Result<()> {
         let reach = self.reach();
         // Only splits read the partners of rare heaps.
@@ -656,8 +655,13 @@ impl SparseSolver {
             let bytes = options.sizes.bytes(window.keep, options.widest())
                 + (far * FAR_READ * size_of::<C>()) as u64;
             if bytes > options.memory_limit {
-                return Err(Error::TableTooLarge {
-                    to,
+                return Err(Error::MemoryLimit {
+                    what: format!(
+                        "the window of a run at heap {} with {far} rare heaps past its tail \
+                         (a game whose rare heaps are not sparse; each reads {FAR_READ} heaps \
+                         back from the stream)",
+                        window.heaps()
+                    ),
                     needed: human_bytes(u128::from(bytes)),
                     limit: human_bytes(u128::from(options.memory_limit)),
                 });
