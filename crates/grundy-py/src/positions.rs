@@ -122,6 +122,20 @@ impl Ruleset for Explored<'_> {
 }
 
 impl GeneralRules {
+    /// Runs `search` with the memoized solver of the explored positions,
+    /// keeping the values it finds for later calls.
+    fn solve<T>(&mut self, search: impl FnOnce(&mut MemoSolver<'_, Explored<'_>>) -> T) -> T {
+        let memo = std::mem::take(&mut self.memo);
+        let (found, memo) = {
+            let explored = Explored(self);
+            let mut solver = MemoSolver::resume(&explored, memo);
+            let found = search(&mut solver);
+            (found, solver.into_memo())
+        };
+        self.memo = memo;
+        found
+    }
+
     /// Generalized values of every explored position.
     fn loopy(&self, py: Python<'_>) -> PyResult<Vec<LoopyValue>> {
         let (starts, targets) = self.graph().ok_or_else(|| {
@@ -252,8 +266,11 @@ impl GeneralRules {
 
     /// The Grundy value of `position`.
     fn value(&mut self, py: Python<'_>, position: Bound<'_, PyAny>) -> PyResult<u32> {
-        let sum = self.analyze_sum(py, vec![position])?;
-        Ok(sum.nim_sum())
+        // The value alone: a cached position costs a look-up, not the
+        // listing of its winning moves.
+        let numbers = self.explore(py, &[position])?;
+        let found = self.solve(|solver| solver.value(&numbers[0]));
+        Ok(found.map_err(|e| self.error(py, e))?.get())
     }
 
     /// Positions played together: values, nim-sum, who wins and every
@@ -264,14 +281,7 @@ impl GeneralRules {
         positions: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<SumAnalysis> {
         let numbers = self.explore(py, &positions)?;
-        let memo = std::mem::take(&mut self.memo);
-        let (found, memo) = {
-            let explored = Explored(self);
-            let mut solver = MemoSolver::resume(&explored, memo);
-            let found = analyze_positions_with(&mut solver, &numbers);
-            (found, solver.into_memo())
-        };
-        self.memo = memo;
+        let found = self.solve(|solver| analyze_positions_with(solver, &numbers));
         let found = found.map_err(|e| self.error(py, e))?;
         let moves = found
             .winning_moves
