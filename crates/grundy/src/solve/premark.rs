@@ -46,9 +46,10 @@
 //! run took 1.13x less time; the profile before gave the marks 28% of it.
 //!
 //! A chunk covers only the rare heaps whose partner is already in the
-//! table for every heap of the chunk, and, for a digit that forbids equal
-//! parts, none that could be the equal split `(r, r)` of one of them; the
-//! heap's own computation gathers the others (see [`Premarks::covered`]).
+//! table (or in a windowed run's tail, see [`Partners`]) for every heap of
+//! the chunk, and, for a digit that forbids equal parts, none that could
+//! be the equal split `(r, r)` of one of them; the heap's own computation
+//! gathers the others (see [`Premarks::covered`]).
 
 use std::ops::Range;
 
