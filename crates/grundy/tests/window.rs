@@ -188,6 +188,21 @@ fn the_stream_reads_back_its_histogram_and_refuses_damage() {
 }
 
 #[test]
+fn a_two_byte_run_whose_values_pass_512_drops_its_folded_bytes() {
+    // 0.6045's values pass 512 within 3000 heaps: the folded bytes kept
+    // while they were below it must end there, not fold a value past it.
+    let code: TakeBreak = "0.6045".parse().unwrap();
+    let expected = full(&code, 3000);
+    assert!(expected.iter().any(|v| v.get() >= 512));
+    let scratch = Scratch::new("past-512");
+    let stream = scratch.file("values");
+    let mut options = options("0.6045", &stream, TINY);
+    options.width = 2;
+    windowed(&code, 3000, &options);
+    assert_eq!(first_difference(&stream, &expected), None);
+}
+
+#[test]
 fn a_game_whose_rare_heaps_are_not_sparse_is_refused_by_the_window_s_limit() {
     // Dawson's Kayles: about a third of the heaps are rare, so past the
     // tiny tail every new rare heap needs a reader of its own.

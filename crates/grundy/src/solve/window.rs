@@ -275,6 +275,15 @@ impl<C: Cell> Window<C> {
     }
 
     fn push(&mut self, v: C) {
+        // A value past the fold's domain ends the fold (the run's values
+        // are no longer all below 512): the bytes go with it.
+        if self
+            .folds
+            .as_ref()
+            .is_some_and(|folds| v.get() >= folds.fold.domain())
+        {
+            self.folds = None;
+        }
         let folded = self.folds.as_ref().map(|folds| folds.fold.of(v.get()));
         if self.heaps() < self.limit {
             self.front.push(v);
