@@ -275,25 +275,22 @@ impl<C: Cell> Window<C> {
     }
 
     fn push(&mut self, v: C) {
-        // A value past the fold's domain ends the fold (the run's values
-        // are no longer all below 512): the bytes go with it.
-        if self
-            .folds
-            .as_ref()
-            .is_some_and(|folds| v.get() >= folds.fold.domain())
-        {
-            self.folds = None;
-        }
-        let folded = self.folds.as_ref().map(|folds| folds.fold.of(v.get()));
-        if self.heaps() < self.limit {
+        let to_front = self.heaps() < self.limit;
+        if to_front {
             self.front.push(v);
-            if let (Some(folds), Some(byte)) = (&mut self.folds, folded) {
-                folds.front.push(byte);
-            }
         }
         self.tail.push(v);
-        if let (Some(folds), Some(byte)) = (&mut self.folds, folded) {
-            folds.tail.push(byte);
+        match &mut self.folds {
+            Some(folds) if v.get() < folds.fold.domain() => {
+                let byte = folds.fold.of(v.get());
+                if to_front {
+                    folds.front.push(byte);
+                }
+                folds.tail.push(byte);
+            }
+            // A value past the fold's domain ends the fold (the run's
+            // values are no longer all below 512): the bytes go with it.
+            _ => self.folds = None,
         }
         if self.tail.len() >= 2 * self.keep {
             let drop = self.tail.len() - self.keep;
