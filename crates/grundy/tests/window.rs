@@ -226,6 +226,34 @@ fn a_game_whose_rare_heaps_are_not_sparse_is_refused_by_the_window_s_limit() {
 }
 
 #[test]
+fn a_run_whose_rare_heaps_are_not_sparse_is_refused_at_heap_2_16_not_at_its_limit() {
+    // Dawson's Kayles to 2^21 with the default window (a tail of 2^20
+    // heaps): a third of the heaps are rare, so the run would meet the
+    // limit near heap 1.8M, the heaps before it each gathering over all the
+    // rare heaps before them. Foreseen at heap 2^16.
+    let code: TakeBreak = "0.07".parse().unwrap();
+    let scratch = Scratch::new("foreseen");
+    let options = options("0.07", &scratch.file("values"), WindowSizes::default());
+    let mut last = 0;
+    let refused =
+        SparseSolver::new(&code)
+            .unwrap()
+            .extend_windowed(1 << 21, &options, &mut |report| {
+                last = report.heaps;
+                true
+            });
+    match refused {
+        Err(e @ grundy::Error::MemoryLimit { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("of heaps 32768..65536 are rare"), "{text}");
+            assert!(text.contains("5.2 GiB") && text.contains("1.0 GiB"), "{text}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    assert!(last <= 1 << 16, "refused only at heap {last}");
+}
+
+#[test]
 fn an_interrupted_windowed_run_resumes_to_the_same_stream() {
     let code: TakeBreak = "4!.0".parse().unwrap();
     let scratch = Scratch::new("resume");

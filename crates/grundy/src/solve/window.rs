@@ -86,6 +86,17 @@ impl WindowSizes {
 /// Heaps a far rare heap's reader holds (see [`FarPartners`]).
 const FAR_READ: usize = 1 << 14;
 
+/// Rare heaps are not sparse when at least one heap in this many is rare
+/// (among the last half of the heaps computed): Dawson's Kayles has one in
+/// three, while Grundy's game has 11 rare heaps among 2^15..2^16, 0.376 has
+/// 30, and Officers and 0.161 none (their last are below 24000).
+const DENSE_RARE: usize = 64;
+
+/// [`SparseSolver::foresee_far`] looks at the rare heaps from this heap
+/// on: the split is chosen for the first time at 1024 heaps, and the first
+/// few thousand heaps hold many rare ones in most games.
+const FORESEE_FROM: usize = 1 << 16;
+
 /// Heaps between two calls of the progress callback, and between two
 /// choices of where scans look first (see the `probe` module).
 const STRIDE: usize = 4096;
@@ -496,6 +507,7 @@ impl SparseSolver {
                     partners = FarPartners::default();
                     self.sort_rare(&mut partners, &window, &run, options)?;
                 }
+                self.foresee_far::<C>(n, end, &window, &run, options)?;
                 run.next_choice *= 2;
             }
             if n % STRIDE == 0 {
@@ -675,6 +687,50 @@ impl SparseSolver {
             partners.readers.resize_with(far, || (0, Vec::new()));
         }
         Ok(())
+    }
+
+    /// Refuses, at heap `n` (a power of two), a run to heap `end - 1` whose
+    /// far rare heaps would take the window past `options.memory_limit`,
+    /// as [`Self::sort_rare`] would once they come, when the rare heaps
+    /// are not sparse: at least one in [`DENSE_RARE`] of heaps `n / 2..n`.
+    /// Their readers are then foreseen at that rate from the tail's end
+    /// to `end`. Such a game's heaps each gather over a third of the heaps
+    /// before them or so (Dawson's Kayles), so the run to that point takes
+    /// time that grows with its square: `--to 2^21` met the limit at heap
+    /// 1.8M after more than ten minutes.
+    fn foresee_far<C>(
+        &self,
+        n: usize,
+        end: usize,
+        window: &Window<C>,
+        run: &Run,
+        options: &WindowOptions,
+    ) -> Result<()> {
+        let tail_end = window.keep.saturating_sub(self.reach() + 2);
+        if self.splits.is_empty() || n < FORESEE_FROM || end <= tail_end {
+            return Ok(());
+        }
+        let recent = run.rare.len() - run.rare.partition_point(|&r| r < n / 2);
+        if recent * DENSE_RARE < n / 2 {
+            return Ok(());
+        }
+        let far = (recent as u128 * (end - tail_end) as u128).div_ceil((n / 2) as u128);
+        let bytes = u128::from(options.sizes.bytes(window.keep, options.widest()))
+            + far * (FAR_READ * size_of::<C>()) as u128;
+        if bytes <= u128::from(options.memory_limit) {
+            return Ok(());
+        }
+        Err(Error::MemoryLimit {
+            what: format!(
+                "the window of a run to heap {} ({recent} of heaps {}..{n} are rare, so about \
+                 {far} rare heaps past its tail, each reading {FAR_READ} heaps back from the \
+                 stream: a game whose rare heaps are not sparse)",
+                end - 1,
+                n / 2
+            ),
+            needed: human_bytes(bytes),
+            limit: human_bytes(u128::from(options.memory_limit)),
+        })
     }
 
     /// Slides each far rare heap's reader forward to hold its partners of
