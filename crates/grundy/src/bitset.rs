@@ -3,9 +3,20 @@
 
 /// `out |= { v ^ c : v in set }` for bitsets of whole 64-bit words (`c`
 /// below the bitset's size): whole words move by `c / 64`, and bits within a
-/// word are permuted by swapping blocks of 1, 2, 4, ... bits where `c % 64`
-/// has a one.
+/// word are permuted by [`xor_bits`].
 pub(crate) fn xor_translate_into(set: &[u64], c: u32, out: &mut [u64]) {
+    let (shift, within) = ((c / 64) as usize, c % 64);
+    for (w, &word) in set.iter().enumerate() {
+        if word != 0 {
+            out[w ^ shift] |= xor_bits(word, within);
+        }
+    }
+}
+
+/// `word` with bit `i` moved to bit `i ^ within` (`within < 64`): blocks of
+/// 1, 2, 4, ... bits swap places where `within` has a one.
+#[inline]
+pub(crate) fn xor_bits(word: u64, within: u32) -> u64 {
     const LOW_HALVES: [u64; 6] = [
         0x5555_5555_5555_5555,
         0x3333_3333_3333_3333,
@@ -14,20 +25,15 @@ pub(crate) fn xor_translate_into(set: &[u64], c: u32, out: &mut [u64]) {
         0x0000_ffff_0000_ffff,
         0x0000_0000_ffff_ffff,
     ];
-    let (shift, within) = ((c / 64) as usize, c % 64);
-    for (w, &word) in set.iter().enumerate() {
-        if word == 0 {
-            continue;
+    debug_assert!(within < 64, "a permutation of one word's bits");
+    let mut x = word;
+    for (s, mask) in LOW_HALVES.iter().enumerate() {
+        if within >> s & 1 == 1 {
+            let width = 1 << s;
+            x = ((x & mask) << width) | ((x >> width) & mask);
         }
-        let mut x = word;
-        for (s, mask) in LOW_HALVES.iter().enumerate() {
-            if within >> s & 1 == 1 {
-                let width = 1 << s;
-                x = ((x & mask) << width) | ((x >> width) & mask);
-            }
-        }
-        out[w ^ shift] |= x;
     }
+    x
 }
 
 /// Whether `v` is in the bitset `set`.

@@ -246,7 +246,10 @@ fn a_run_whose_rare_heaps_are_not_sparse_is_refused_at_heap_2_16_not_at_its_limi
         Err(e @ grundy::Error::MemoryLimit { .. }) => {
             let text = e.to_string();
             assert!(text.contains("of heaps 32768..65536 are rare"), "{text}");
-            assert!(text.contains("5.2 GiB") && text.contains("1.0 GiB"), "{text}");
+            assert!(
+                text.contains("5.2 GiB") && text.contains("1.0 GiB"),
+                "{text}"
+            );
         }
         other => panic!("not refused: {other:?}"),
     }

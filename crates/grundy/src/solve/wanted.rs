@@ -33,6 +33,8 @@
 //! alternating rounds): 0.161 to 2^21 1.11x, 0.167 1.15x, Grundy's game
 //! to 2^20 1.09x, 0.354 and Officers 1.00x, 0.376 0.97x.
 
+use crate::bitset::xor_bits;
+
 /// Pages (of 256 values) the vector test handles; sets of larger values are
 /// tested pair by pair.
 const PAGES: usize = 4;
@@ -150,31 +152,6 @@ fn run_members(
         members &= (1 << stops.trailing_zeros()) - 1;
     }
     (members, (stops != 0).then(|| stops.trailing_zeros()))
-}
-
-/// `lanes` with lane `i` moved to lane `i ^ flip`, `flip` 0 or a power of
-/// two below 64: the lanes with bit `k` of `i` clear (`flip = 1 << k`)
-/// swap places with their partners. The folded keys of a run of values
-/// from a multiple of 64 are such a permutation of the values' low bits
-/// (see [`Fold`]: a fold XORs with one bit or none).
-#[inline(always)]
-fn flip_lanes(lanes: u64, flip: u32) -> u64 {
-    const STAY: [u64; 6] = [
-        0x5555_5555_5555_5555,
-        0x3333_3333_3333_3333,
-        0x0f0f_0f0f_0f0f_0f0f,
-        0x00ff_00ff_00ff_00ff,
-        0x0000_ffff_0000_ffff,
-        0x0000_0000_ffff_ffff,
-    ];
-    debug_assert!(flip == 0 || (flip.is_power_of_two() && flip < 64));
-    match flip {
-        0 => lanes,
-        _ => {
-            let stay = STAY[flip.trailing_zeros() as usize % 6];
-            (lanes & stay) << flip | (lanes >> flip) & stay
-        }
-    }
 }
 
 /// A set of values below a size, with the count and the table of its
@@ -628,7 +605,7 @@ impl Wanted {
                 let (key_base, keys) = match self.fold {
                     Some(fold) if base >= 256 => {
                         let low = u32::from(fold.low);
-                        let swapped = flip_lanes(u64::from(members), low & 31) as u32;
+                        let swapped = xor_bits(u64::from(members), low & 31) as u32;
                         ((base as u32 & 255) ^ (low & !31), swapped)
                     }
                     _ => (base as u32, members),
@@ -670,12 +647,13 @@ impl Wanted {
         self.listed = None;
         match self.fold {
             None if base < 256 => self.bits[base as usize / 64] |= new,
-            // Folded bytes: from 256 on, the low byte XOR `low`, one bit
-            // or none (`base` is a multiple of 64).
+            // Folded bytes: from 256 on, the low byte XOR `low` (one bit
+            // or none), so a run of 64 keys from a multiple of 64 is the
+            // run of values' low bits, permuted, in another word.
             Some(fold) if fold.bit == 8 && base < 512 => {
                 let low = if base >= 256 { u32::from(fold.low) } else { 0 };
                 let word = ((base & 255) ^ (low & !63)) as usize / 64;
-                self.bits[word] |= flip_lanes(new, low & 63);
+                self.bits[word] |= xor_bits(new, low & 63);
             }
             _ => {
                 while new != 0 {
