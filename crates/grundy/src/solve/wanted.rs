@@ -299,6 +299,7 @@ impl Wanted {
         }
         self.count = 0;
         self.size = size;
+        debug_assert!(fold.is_none_or(|f| f.bit == 8), "the scan folds to bytes");
         self.fold = fold.filter(|_| size <= 513);
         // A set the listed test does not run on is not listed.
         self.listed = self.listing.then_some(0);
@@ -646,12 +647,13 @@ impl Wanted {
         self.count += new.count_ones() as usize;
         self.listed = None;
         match self.fold {
-            None if base < 256 => self.bits[base as usize / 64] |= new,
-            // Folded bytes: from 256 on, the low byte XOR `low` (one bit
-            // or none), so a run of 64 keys from a multiple of 64 is the
-            // run of values' low bits, permuted, in another word.
-            Some(fold) if fold.bit == 8 && base < 512 => {
-                let low = if base >= 256 { u32::from(fold.low) } else { 0 };
+            // Below 256 a key is the value, folded or not.
+            _ if base < 256 => self.bits[base as usize / 64] |= new,
+            // Folded bytes from 256 on: the low byte XOR `low` (one bit or
+            // none), so a run of 64 keys from a multiple of 64 is the run
+            // of values' low bits, permuted, in another word.
+            Some(fold) if base < 512 => {
+                let low = u32::from(fold.low);
                 let word = ((base & 255) ^ (low & !63)) as usize / 64;
                 self.bits[word] |= xor_bits(new, low & 63);
             }
