@@ -1158,7 +1158,7 @@ impl Wanted {
     fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8])) {
         use std::arch::x86_64::{
             __m512i, _mm512_add_epi8, _mm512_loadu_si512, _mm512_mask_expand_epi8,
-            _mm512_set1_epi8, _mm512_setzero_si512, _pdep_u64,
+            _mm512_mask_storeu_epi8, _mm512_set1_epi8, _mm512_setzero_si512, _pdep_u64,
         };
         debug_assert!(self.fold.is_none() && self.count < RANKED);
         self.listed = None;
@@ -1190,10 +1190,19 @@ impl Wanted {
         // Back from ranks to keys (the values: one-byte cells, no fold).
         for (w, word) in self.bits[..4].iter_mut().enumerate() {
             let kept = _pdep_u64(left >> before[w], *word);
-            let mut gone = *word & !kept;
-            while gone != 0 {
-                self.flags[64 * w + gone.trailing_zeros() as usize] = 0;
-                gone &= gone - 1;
+            let gone = *word & !kept;
+            if gone != 0 {
+                assert!(64 * w + 64 - gone.leading_zeros() as usize <= self.flags.len());
+                // SAFETY: the masked store writes `flags[64 w + i]` for the
+                // bits `i` of `gone` only, all in `flags` (asserted).
+                #[allow(unsafe_code)]
+                unsafe {
+                    _mm512_mask_storeu_epi8(
+                        self.flags.as_mut_ptr().wrapping_add(64 * w).cast(),
+                        gone,
+                        _mm512_setzero_si512(),
+                    )
+                };
             }
             *word = kept;
         }
