@@ -257,9 +257,18 @@ pub(super) trait Cell:
         );
     }
     /// [`Self::cross_off`] given also the folded bytes of the same heaps,
-    /// which cells that do not fold ignore.
+    /// and, when every value wanted lies in the coset of the pairs of two
+    /// common heaps, which pairs have a rare part (bit `i` of
+    /// `rare_pairs(at)` for pair `at + i`); cells that do not fold ignore
+    /// both.
     #[inline(always)]
-    fn cross_off_folded(wanted: &mut Wanted, _folded: (&[u8], &[u8]), low: &[Self], high: &[Self]) {
+    fn cross_off_folded(
+        wanted: &mut Wanted,
+        _folded: (&[u8], &[u8]),
+        low: &[Self],
+        high: &[Self],
+        _rare_pairs: Option<impl Fn(usize) -> u64>,
+    ) {
         Self::cross_off(wanted, low, high);
     }
 }
@@ -312,8 +321,14 @@ impl Cell for u16 {
         wanted.cross_off_pairs(low, high);
     }
     #[inline(always)]
-    fn cross_off_folded(wanted: &mut Wanted, folded: (&[u8], &[u8]), low: &[u16], high: &[u16]) {
-        wanted.cross_off_folded(folded, low, high);
+    fn cross_off_folded(
+        wanted: &mut Wanted,
+        folded: (&[u8], &[u8]),
+        low: &[u16],
+        high: &[u16],
+        rare_pairs: Option<impl Fn(usize) -> u64>,
+    ) {
+        wanted.cross_off_folded(folded, low, high, rare_pairs);
     }
 }
 
@@ -542,6 +557,8 @@ pub(super) struct Scratch {
     seen: Vec<u8>,
     /// The values a scan still has to find.
     wanted: Wanted,
+    /// The run's rare heaps as bits, for the scans of folded bytes.
+    rare_heaps: RareHeaps,
     /// The rare gathers of the current chunk of heaps, made ahead.
     pub(super) premarks: Premarks,
     pub(super) scans: u64,
@@ -560,6 +577,64 @@ impl Scratch {
         if self.seen.len() < size {
             self.seen.resize(size, 0);
         }
+    }
+}
+
+/// A thread's copy of the run's rare heaps as a bit set, which the scan of
+/// folded bytes reads to leave out the pairs with a rare part (their
+/// values were gathered, and only those fold onto a wanted byte from the
+/// other coset: see [`Fold`]). Brought up to date from the rare list
+/// before a scan: the list of one split only grows.
+#[derive(Default)]
+struct RareHeaps {
+    split: Option<Split>,
+    listed: usize,
+    /// Bit `k % 64` of word `k / 64` for rare heap `k`; two words past the
+    /// last rare heap's, 0, so that every read below `end + 64` is in.
+    words: Vec<u64>,
+    /// Past the last rare heap: `64 * (words.len() - 2)`.
+    end: usize,
+}
+
+impl RareHeaps {
+    fn sync(&mut self, rares: &Rares<'_>) {
+        if self.split != Some(rares.split) || self.listed > rares.rare.len() {
+            self.split = Some(rares.split);
+            self.listed = 0;
+            self.words.clear();
+        }
+        for &r in &rares.rare[self.listed..] {
+            if self.words.len() < r / 64 + 3 {
+                self.words.resize(r / 64 + 3, 0);
+            }
+            self.words[r / 64] |= 1 << (r % 64);
+        }
+        self.listed = rares.rare.len();
+        self.end = 64 * self.words.len().saturating_sub(2);
+    }
+
+    /// Bit `i` set when heap `from + i` is rare, `from < end + 64`.
+    #[inline(always)]
+    fn from(&self, from: usize) -> u64 {
+        let (w, shift) = (from / 64, from % 64);
+        // The second shift in two, so that a shift of 0 takes nothing.
+        self.words[w] >> shift | (self.words[w + 1] << 1) << (63 - shift)
+    }
+
+    /// Bit `i` set when pair `at + i` of the pairs `(from + k, rest - from -
+    /// k)` has a rare part.
+    #[inline(always)]
+    fn pairs(&self, from: usize, rest: usize, at: usize) -> u64 {
+        let low = from + at;
+        // The high parts are `top - i`.
+        let top = rest - low;
+        let rare_low = if low < self.end { self.from(low) } else { 0 };
+        let rare_high = match top.checked_sub(63) {
+            _ if top >= self.end + 63 => 0,
+            Some(bottom) => self.from(bottom).reverse_bits(),
+            None => (self.from(0) << (63 - top)).reverse_bits(),
+        };
+        rare_low | rare_high
     }
 }
 
@@ -1250,7 +1325,7 @@ impl SparseSolver {
                 from
             };
             let last = to.min(pairs_of(rest, unequal) + 1);
-            (last > from).then(|| g.block(from, last, rest))
+            (last > from).then(|| g.block(from, last, rest).map(|pairs| (pairs, (from, rest))))
         };
         let most = self
             .splits
@@ -1262,9 +1337,14 @@ impl SparseSolver {
         let Scratch {
             seen,
             wanted,
+            rare_heaps,
             scan_pairs,
             ..
         } = scratch;
+        if g.folded.is_some() {
+            rare_heaps.sync(run);
+        }
+        let rare_heaps = &*rare_heaps;
         let count = |scan_pairs: &mut u64, to: usize| {
             *scan_pairs += (to.min(most + 1) - start) as u64 * self.splits.len() as u64;
         };
@@ -1281,10 +1361,10 @@ impl SparseSolver {
             .iter()
             .filter(|&&(t, _)| n >= t + 2)
             .map(|&(t, _)| run.split.parity.is_some() && (n - t) % 2 == 1);
-        let c = match cosets.next() {
-            Some(odd) if cosets.all(|o| o == odd) => {
-                wanted.fill(&seen[..=1 << run.bits], m, run.split.mask, odd)
-            }
+        let coset = cosets.next();
+        let one_coset = coset.is_some() && cosets.all(|o| Some(o) == coset);
+        let c = match coset {
+            Some(odd) if one_coset => wanted.fill(&seen[..=1 << run.bits], m, run.split.mask, odd),
             _ => {
                 let mut c = m;
                 while seen[c as usize] != 0 || !self.exact(n, c, run) {
@@ -1304,11 +1384,17 @@ impl SparseSolver {
                 let Some(block) = block(digit, probe, probe + PROBE_PAIRS) else {
                     continue;
                 };
-                let Some((low, high, folded)) = block else {
+                let Some(((low, high, folded), (from, rest))) = block else {
                     break;
                 };
                 match folded {
-                    Some(folded) => C::cross_off_folded(wanted, folded, low, high),
+                    Some(folded) => C::cross_off_folded(
+                        wanted,
+                        folded,
+                        low,
+                        high,
+                        one_coset.then_some(|at| rare_heaps.pairs(from, rest, at)),
+                    ),
                     None => C::cross_off(wanted, low, high),
                 }
             }
@@ -1323,12 +1409,18 @@ impl SparseSolver {
                 let Some(block) = block(digit, at, stop) else {
                     continue;
                 };
-                let Some((low, high, folded)) = block else {
+                let Some(((low, high, folded), (from, rest))) = block else {
                     outside = true;
                     break;
                 };
                 match folded {
-                    Some(folded) => C::cross_off_folded(wanted, folded, low, high),
+                    Some(folded) => C::cross_off_folded(
+                        wanted,
+                        folded,
+                        low,
+                        high,
+                        one_coset.then_some(|at| rare_heaps.pairs(from, rest, at)),
+                    ),
                     None => C::cross_off(wanted, low, high),
                 }
             }
@@ -1546,7 +1638,8 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::{LONGEST_BLOCK, block_end};
+    use super::{LONGEST_BLOCK, RareHeaps, Rares, Split, block_end};
+    use proptest::prelude::*;
 
     /// From `a = 1` the blocks are 64 pairs up to 129, then double up to
     /// the longest, and each is a whole number of 64-pair vector steps;
@@ -1569,6 +1662,37 @@ mod tests {
             let end = block_end(from);
             let on_grid = ends.iter().find(|&&e| e > from);
             assert_eq!(Some(&end), on_grid, "from {from}");
+        }
+    }
+
+    proptest! {
+        /// The pairs with a rare part, as a synced copy of a growing rare
+        /// list names them, are those of the definition, at every offset:
+        /// the low parts from any heap, the high ones down to heap 0.
+        #[test]
+        fn rare_pairs_are_those_with_a_rare_part(
+            rare in proptest::collection::btree_set(1usize..400, 0..40),
+            grown in 0usize..40,
+            (from, rest) in (1usize..300, 0usize..600),
+            at in (0usize..5).prop_map(|k| 64 * k),
+        ) {
+            let rare: Vec<usize> = rare.into_iter().collect();
+            let values = vec![0; rare.len()];
+            let rares = |len: usize| Rares {
+                split: Split::default(),
+                rare: &rare[..len],
+                rare_values: &values[..len],
+                bits: 8,
+            };
+            let mut heaps = RareHeaps::default();
+            heaps.sync(&rares(grown.min(rare.len())));
+            heaps.sync(&rares(rare.len()));
+            let rest = rest + from + at + 64;
+            let expected = (0..64).fold(0u64, |word, i| {
+                let low = from + at + i;
+                word | u64::from(rare.contains(&low) || rare.contains(&(rest - low))) << i
+            });
+            prop_assert_eq!(heaps.pairs(from, rest, at), expected);
         }
     }
 }

@@ -798,16 +798,7 @@ impl Wanted {
             #[cfg(target_arch = "x86_64")]
             Test::Bits if self.fold.is_none() => {
                 if let Some(bytes) = T::as_bytes(low).zip(T::as_bytes(high)) {
-                    if self.ranked && self.count < RANKED {
-                        // SAFETY: `ranked` is set only when the CPU has
-                        // AVX-512 F, BW, VBMI and VBMI2 and BMI2.
-                        #[allow(unsafe_code)]
-                        return unsafe { self.cross_off_ranked(bytes) };
-                    }
-                    // SAFETY: `Test::Bits` is chosen only when the CPU has
-                    // AVX-512 F, BW and VBMI.
-                    #[allow(unsafe_code)]
-                    return unsafe { self.cross_off_avx512(bytes, low, high) };
+                    return self.cross_off_wide(bytes, low, high, Some(|_| 0));
                 }
             }
             #[cfg(target_arch = "x86_64")]
@@ -833,22 +824,26 @@ impl Wanted {
 
     /// [`Self::cross_off_pairs`] given also the folded bytes of the same
     /// heaps, `folded_low` and `folded_high` (see [`Fold`]): the vector test
-    /// runs on the bytes, and each hit is checked against the values.
+    /// runs on the bytes, and each hit is checked against the values; or,
+    /// when the members all lie in the coset of the pairs of two common
+    /// heaps and `rare_pairs` names the pairs with a rare part (bit `i` of
+    /// `rare_pairs(at)` for pair `at + i`), by the ranked test with those
+    /// left out: the only pairs that fold onto a member's byte without
+    /// being worth it are then those of the other coset, which have a rare
+    /// part, and were gathered.
     #[inline(always)]
     pub(super) fn cross_off_folded<T: Lane>(
         &mut self,
         (folded_low, folded_high): (&[u8], &[u8]),
         low: &[T],
         high: &[T],
+        rare_pairs: Option<impl Fn(usize) -> u64>,
     ) {
         match self.test {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Test::Bits` is chosen only when the CPU has AVX-512
-            // F, BW and VBMI.
-            #[allow(unsafe_code)]
-            Test::Bits if self.fold.is_some() => unsafe {
-                self.cross_off_avx512((folded_low, folded_high), low, high)
-            },
+            Test::Bits if self.fold.is_some() => {
+                self.cross_off_wide((folded_low, folded_high), low, high, rare_pairs)
+            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Test::Nibbles` is chosen only when the CPU has AVX2.
             #[allow(unsafe_code)]
@@ -856,6 +851,47 @@ impl Wanted {
                 self.cross_off_avx2(folded_low, folded_high, low, high)
             },
             _ => self.cross_off_pairs(low, high),
+        }
+    }
+
+    /// The AVX-512 tests of one-byte test cells (`test`: the pairs' own
+    /// cells, or their folded bytes): the per-hit loop
+    /// ([`Self::cross_off_avx512`]) while the set has too many members for
+    /// the ranked test, which takes over from the step that leaves fewer
+    /// (in the first steps of a scan, most of them are found), with the
+    /// pairs `left_out` names left out (see [`Self::cross_off_folded`]);
+    /// without `left_out`, the per-hit loop throughout.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn cross_off_wide<T: Lane>(
+        &mut self,
+        test: (&[u8], &[u8]),
+        low: &[T],
+        high: &[T],
+        left_out: Option<impl Fn(usize) -> u64>,
+    ) {
+        let until = match left_out {
+            Some(_) if self.ranked => RANKED,
+            _ => 1,
+        };
+        // SAFETY: the callers run this for `Test::Bits`, chosen only when
+        // the CPU has AVX-512 F, BW and VBMI.
+        #[allow(unsafe_code)]
+        let done = match self.count {
+            c if c >= until => unsafe { self.cross_off_avx512(test, low, high, until) },
+            _ => 0,
+        };
+        let (test_low, test_high) = test;
+        if let Some(left_out) = left_out.filter(|_| self.ranked && self.count > 0)
+            && done < test_low.len().min(test_high.len())
+        {
+            let rest = (&test_low[done..], &test_high[..test_high.len() - done]);
+            // SAFETY: `ranked` is set only when the CPU has AVX-512 F, BW,
+            // VBMI and VBMI2 and BMI2.
+            #[allow(unsafe_code)]
+            unsafe {
+                self.cross_off_ranked(rest, |at| left_out(done + at))
+            }
         }
     }
 
@@ -1071,7 +1107,8 @@ impl Wanted {
         (test_low, test_high): (&[u8], &[u8]),
         low: &[T],
         high: &[T],
-    ) {
+        until: usize,
+    ) -> usize {
         use std::arch::x86_64::{
             __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_loadu_epi8,
             _mm512_maskz_set1_epi8, _mm512_permutexvar_epi8, _mm512_storeu_si512, _mm512_xor_si512,
@@ -1123,7 +1160,8 @@ impl Wanted {
                     set = _mm512_andnot_si512(clear, set);
                     hits &= hits - 1;
                 }
-                if self.is_empty() {
+                if self.count < until {
+                    at += 64;
                     break;
                 }
             }
@@ -1134,12 +1172,15 @@ impl Wanted {
         unsafe {
             _mm512_storeu_si512(self.bits.as_mut_ptr().cast::<__m512i>(), set)
         };
+        at.min(len)
     }
 }
 
 impl Wanted {
-    /// [`Self::cross_off_pairs`] with AVX-512 for one-byte cells and fewer
-    /// than [`RANKED`] members, without a branch per hit: each member is
+    /// [`Self::cross_off_pairs`] with AVX-512 for one-byte test cells (the
+    /// cells, or folded bytes with the pairs `left_out` names left out: see
+    /// [`Self::cross_off_folded`]) and fewer than [`RANKED`] members,
+    /// without a branch per hit: each member is
     /// named by its rank among the members (`0..count`), every other byte
     /// by a rank no member has (31, or 63 from 32 members on), in a table
     /// of 256 bytes made from the bit set by four byte expands (VBMI2).
@@ -1152,15 +1193,16 @@ impl Wanted {
     /// (40 hits in 9 steps of a scan of 0.161 at 2^22, each a chain of
     /// loads, a flag and the set in a register: some 80 cycles a step),
     /// whole runs to 2^22 on one thread: 0.161 1.39x, 0.167 1.45x,
-    /// Grundy's game 1.17x; 0.376 to 2^21 1.10x.
+    /// Grundy's game 1.17x; 0.376 to 2^21 1.10x; folded, Officers to 2^21
+    /// 1.055x (its scans are long, and cost as much a step either way).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8])) {
+    fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8]), left_out: impl Fn(usize) -> u64) {
         use std::arch::x86_64::{
             __m512i, _mm512_add_epi8, _mm512_loadu_si512, _mm512_mask_expand_epi8,
             _mm512_mask_storeu_epi8, _mm512_set1_epi8, _mm512_setzero_si512, _pdep_u64,
         };
-        debug_assert!(self.fold.is_none() && self.count < RANKED);
+        debug_assert!(self.count < RANKED);
         self.listed = None;
         // SAFETY: 64 readable bytes; the load is unaligned.
         #[allow(unsafe_code)]
@@ -1183,26 +1225,42 @@ impl Wanted {
         }
         debug_assert_eq!(ranked, total);
         let left = if total < 32 {
-            ranked_scan::<true>(low, high, &ranks, (1u64 << total) - 1)
+            ranked_scan::<true>((low, high), &left_out, &ranks, (1u64 << total) - 1)
         } else {
-            ranked_scan::<false>(low, high, &ranks, (1u64 << total) - 1)
+            ranked_scan::<false>((low, high), &left_out, &ranks, (1u64 << total) - 1)
         };
-        // Back from ranks to keys (the values: one-byte cells, no fold).
-        for (w, word) in self.bits[..4].iter_mut().enumerate() {
-            let kept = _pdep_u64(left >> before[w], *word);
-            let gone = *word & !kept;
+        // Back from ranks to keys, and from keys to values: a key is its
+        // value, or, folded, the value's low byte XOR `low` when bit 8 is
+        // set (see `add_keys`); a member is one of the two, the other no
+        // member, so both flags are cleared (those in `flags`: every
+        // member is).
+        let clear = |flags: &mut [u8], base: usize, gone: u64| {
+            let gone = match flags.len().saturating_sub(base) {
+                64.. => gone,
+                room => gone & ((1 << room) - 1),
+            };
             if gone != 0 {
-                assert!(64 * w + 64 - gone.leading_zeros() as usize <= self.flags.len());
-                // SAFETY: the masked store writes `flags[64 w + i]` for the
+                assert!(base + 64 - gone.leading_zeros() as usize <= flags.len());
+                // SAFETY: the masked store writes `flags[base + i]` for the
                 // bits `i` of `gone` only, all in `flags` (asserted).
                 #[allow(unsafe_code)]
                 unsafe {
                     _mm512_mask_storeu_epi8(
-                        self.flags.as_mut_ptr().wrapping_add(64 * w).cast(),
+                        flags.as_mut_ptr().wrapping_add(base).cast(),
                         gone,
                         _mm512_setzero_si512(),
                     )
                 };
+            }
+        };
+        for (w, word) in self.bits[..4].iter_mut().enumerate() {
+            let kept = _pdep_u64(left >> before[w], *word);
+            let gone = *word & !kept;
+            clear(&mut self.flags, 64 * w, gone);
+            if let Some(fold) = self.fold {
+                let low = u32::from(fold.low);
+                let base = 256 + ((64 * w as u32) ^ (low & !63)) as usize;
+                clear(&mut self.flags, base, xor_bits(gone, low & 63));
             }
             *word = kept;
         }
@@ -1222,13 +1280,13 @@ impl Wanted {
 /// overlap in the CPU however many hits they have. Four steps are ORed
 /// before their lanes are folded into a word and `left` is checked: the
 /// fold is a chain of shuffles (every step: 0.161 1.06x slower; every
-/// two: 1.02x).
+/// two: 1.02x). `left_out(at)` names the pairs `at..at + 64` to leave out.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn ranked_scan<const NARROW: bool>(
-    low: &[u8],
-    high: &[u8],
+    (low, high): (&[u8], &[u8]),
+    left_out: &impl Fn(usize) -> u64,
     ranks: &[std::arch::x86_64::__m512i; 4],
     mut left: u64,
 ) -> u64 {
@@ -1262,7 +1320,10 @@ fn ranked_scan<const NARROW: bool>(
             (
                 _mm512_maskz_loadu_epi8(lanes, low.as_ptr().add(at).cast()),
                 _mm512_maskz_loadu_epi8(
-                    lanes.reverse_bits(),
+                    match lanes {
+                        u64::MAX => u64::MAX,
+                        lanes => lanes.reverse_bits(),
+                    },
                     high.as_ptr().wrapping_add(end).wrapping_sub(64).cast(),
                 ),
             )
@@ -1271,8 +1332,8 @@ fn ranked_scan<const NARROW: bool>(
         let below = _mm512_permutex2var_epi8(ranks[0], keys, ranks[1]);
         let above = _mm512_permutex2var_epi8(ranks[2], keys, ranks[3]);
         let rank = _mm512_mask_blend_epi8(_mm512_movepi8_mask(keys), below, above);
-        // Lanes past the block name no member.
-        let rank = _mm512_mask_blend_epi8(lanes, not_a_member, rank);
+        // Lanes past the block, or left out, name no member.
+        let rank = _mm512_mask_blend_epi8(lanes & !left_out(at), not_a_member, rank);
         if NARROW {
             let bits = [
                 _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rank)),
@@ -1692,8 +1753,9 @@ mod tests {
         /// Through a fold, crossing off leaves exactly the members no pair
         /// is worth: members of one `chi`, pairs of any values below 512
         /// (those of the other `chi` fold onto members' bytes and must be
-        /// rejected by the check of their two-byte values); and members of
-        /// both `chi`, which drop the fold when two share a byte.
+        /// rejected by the check of their two-byte values, or left out by
+        /// the ranked test); and members of both `chi`, which drop the fold
+        /// when two share a byte.
         #[test]
         fn folded_cells_agree_with_pairs_one_by_one(
             mask in 1u32..512,
@@ -1717,7 +1779,20 @@ mod tests {
                 let mut high: Vec<u16> = pairs.iter().map(|p| p.1).collect();
                 high.reverse();
                 let folded = |cells: &[u16]| -> Vec<u8> { cells.iter().map(|&c| fold.of(c.into())).collect() };
-                wanted.cross_off_folded((&folded(&low), &folded(&high)), &low, &high);
+                // The pairs of the other coset than the members', which in
+                // a scan have a rare part: the ranked test leaves them out.
+                let coset = members.first().map(|&v| chi(mask, v));
+                let other = |i: usize| {
+                    pairs.get(i).is_some_and(|&(a, b)| Some(chi(mask, u32::from(a ^ b))) != coset)
+                };
+                let rare_pairs = |at: usize| (0..64).filter(|&i| other(at + i)).fold(0u64, |w, i| w | 1 << i);
+                let one_coset = members.iter().all(|&v| Some(chi(mask, v)) == coset);
+                wanted.cross_off_folded(
+                    (&folded(&low), &folded(&high)),
+                    &low,
+                    &high,
+                    Some(rare_pairs).filter(|_| one_coset),
+                );
                 let worth = |v: u32| pairs.iter().any(|&(a, b)| u32::from(a ^ b) == v);
                 let mut left: Vec<u32> = members.iter().copied().filter(|&v| !worth(v)).collect();
                 left.sort_unstable();
@@ -1777,7 +1852,7 @@ mod tests {
                     cells.iter().map(|&c| fold.map_or(c as u8, |f| f.of(c.into()))).collect()
                 };
                 match fold {
-                    Some(_) => wanted.cross_off_folded((&folded(&low), &folded(&high)), &low, &high),
+                    Some(_) => wanted.cross_off_folded((&folded(&low), &folded(&high)), &low, &high, Some(|_| 0)),
                     None if bits <= 8 => {
                         let low: Vec<u8> = low.iter().map(|&v| v as u8).collect();
                         wanted.cross_off_pairs(&low, &vec![0u8; low.len()]);
@@ -1845,7 +1920,7 @@ mod tests {
             .collect();
         let high: Vec<u16> = vec![0; 64];
         let folded: Vec<u8> = low.iter().map(|&c| fold.of(c.into())).collect();
-        wanted.cross_off_folded((&folded, &[0; 64]), &low, &high);
+        wanted.cross_off_folded((&folded, &[0; 64]), &low, &high, None::<fn(usize) -> u64>);
         assert_eq!(wanted.members(0, 513).collect::<Vec<_>>(), [40]);
     }
 
