@@ -83,22 +83,34 @@ const IOTA: [u8; 64] = {
     bytes
 };
 
-/// `SPREAD[k]` gathers bytes `8 k..8 k + 8` of a vector into the low
-/// bytes of its eight 64-bit lanes (a byte permute, the other bytes
-/// zeroed by its mask).
-const SPREAD: [[u8; 64]; 8] = {
+/// `SPREAD[k]` moves bytes `8 k..8 k + 8` of a vector into the 64-bit
+/// lanes, byte `8 k + i` to every byte of lane `i` (a byte permute): the
+/// rotates that read the lane use its low six bits only.
+const SPREAD: [[u8; 64]; 8] = spread(8);
+
+/// `SPREAD32[k]` moves bytes `16 k..16 k + 16` into the 32-bit lanes, as
+/// [`SPREAD`] does (the rotates read the low five bits).
+const SPREAD32: [[u8; 64]; 4] = {
+    let wide = spread(16);
+    [wide[0], wide[1], wide[2], wide[3]]
+};
+
+/// Permutes that move run `k` of `64 / lanes` bytes into the `lanes` lanes
+/// of a vector, byte `k * lanes + i` to every byte of lane `i`, for `k`
+/// below 8.
+const fn spread(lanes: usize) -> [[u8; 64]; 8] {
     let mut spread = [[0; 64]; 8];
     let mut k = 0;
-    while k < 8 {
-        let mut lane = 0;
-        while lane < 8 {
-            spread[k][8 * lane] = (8 * k + lane) as u8;
-            lane += 1;
+    while k < 64 / lanes && k < 8 {
+        let mut byte = 0;
+        while byte < 64 {
+            spread[k][byte] = (k * lanes + byte / (64 / lanes)) as u8;
+            byte += 1;
         }
         k += 1;
     }
     spread
-};
+}
 
 /// A linear map from values below 512 to bytes whose kernel is `{0, z}`,
 /// `z = 256 | low`: `v` goes to its low byte, XORed with `low` when bit 8
@@ -1291,8 +1303,9 @@ impl Wanted {
 /// (see [`Wanted::cross_off_ranked`]). Each step of 64 pairs looks its
 /// keys' ranks up (two two-register byte permutes and a blend), and turns
 /// rank `r` into bit `r` of a lane: with `NARROW` the ranks lie below 32,
-/// and four zero-extends spread them over 32-bit lanes, else eight byte
-/// permutes over 64-bit lanes; a rotate of 1 by each. The lanes ORed into
+/// and four byte permutes spread them over 32-bit lanes, else eight over
+/// 64-bit lanes; a rotate of 1 by each (which reads only the low bits of
+/// its lane, so the permutes need not clear the others). The lanes ORed into
 /// one word are the members the step found, crossed off `left` in one
 /// AND-NOT. The steps depend on each other only through `left`, so they
 /// overlap in the CPU however many hits they have. Four steps are ORed
@@ -1309,19 +1322,18 @@ fn ranked_scan<const NARROW: bool>(
     mut left: u64,
 ) -> u64 {
     use std::arch::x86_64::{
-        __m512i, _mm512_castsi512_si128, _mm512_cvtepu8_epi32, _mm512_extracti32x4_epi32,
-        _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_maskz_loadu_epi8,
-        _mm512_maskz_permutexvar_epi8, _mm512_movepi8_mask, _mm512_or_si512,
-        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
-        _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64, _mm512_set1_epi8,
-        _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi32,
-        _mm512_xor_si512,
+        __m512i, _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_maskz_loadu_epi8,
+        _mm512_movepi8_mask, _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8,
+        _mm512_reduce_or_epi32, _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64,
+        _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
+        _mm512_ternarylogic_epi32, _mm512_xor_si512,
     };
     // SAFETY: 64 readable bytes; the load is unaligned.
     #[allow(unsafe_code)]
     let vector = |bytes: *const u8| unsafe { _mm512_loadu_si512(bytes.cast::<__m512i>()) };
     let reverse = vector(REVERSE.as_ptr());
     let spread: [__m512i; 8] = std::array::from_fn(|k| vector(SPREAD[k].as_ptr()));
+    let spread32: [__m512i; 4] = std::array::from_fn(|k| vector(SPREAD32[k].as_ptr()));
     let not_a_member = _mm512_set1_epi8(if NARROW { 31 } else { 63 });
     let one = _mm512_set1_epi64(1);
     let one32 = _mm512_set1_epi32(1);
@@ -1353,20 +1365,15 @@ fn ranked_scan<const NARROW: bool>(
         // Lanes past the block, or left out, name no member.
         let rank = _mm512_mask_blend_epi8(lanes & !left_out(at), not_a_member, rank);
         if NARROW {
-            let bits = [
-                _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rank)),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<1>(rank)),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<2>(rank)),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<3>(rank)),
-            ]
-            .map(|r| _mm512_rolv_epi32(one32, r));
+            let bits = spread32
+                .map(|lanes| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(lanes, rank)));
             let three = _mm512_ternarylogic_epi32::<0xfe>(bits[0], bits[1], bits[2]);
             _mm512_or_si512(three, bits[3])
         } else {
             let mut found = _mm512_setzero_si512();
-            for lane in spread {
-                let spread = _mm512_maskz_permutexvar_epi8(0x0101_0101_0101_0101, lane, rank);
-                found = _mm512_or_si512(found, _mm512_rolv_epi64(one, spread));
+            for lanes in spread {
+                let rank = _mm512_permutexvar_epi8(lanes, rank);
+                found = _mm512_or_si512(found, _mm512_rolv_epi64(one, rank));
             }
             found
         }
