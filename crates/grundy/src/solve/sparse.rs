@@ -638,6 +638,28 @@ impl RareHeaps {
     }
 }
 
+/// Crosses off of `wanted` what the pairs `(from + k, rest - from - k)` of
+/// a block are worth, with the rare heaps when the scan's wanted values
+/// lie in one coset (see [`Cell::cross_off_folded`]).
+#[inline(always)]
+fn cross_off_block<C: Cell>(
+    wanted: &mut Wanted,
+    (low, high, folded): Pairs<'_, C>,
+    (from, rest): (usize, usize),
+    rare_heaps: Option<&RareHeaps>,
+) {
+    match folded {
+        Some(folded) => C::cross_off_folded(
+            wanted,
+            folded,
+            low,
+            high,
+            rare_heaps.map(|rare| move |at| rare.pairs(from, rest, at)),
+        ),
+        None => C::cross_off(wanted, low, high),
+    }
+}
+
 /// Marks `v` as the value of an option. `seen` holds one byte per value, so
 /// a mark is a plain store: no read-modify-write chains consecutive marks
 /// of the same word together.
@@ -1376,6 +1398,7 @@ impl SparseSolver {
                 c
             }
         };
+        let rare_heaps = one_coset.then_some(rare_heaps);
         if probe > start && probe + PROBE_PAIRS <= most + 1 {
             *scan_pairs += (PROBE_PAIRS * self.splits.len()) as u64;
             // A block the view does not hold ends the probe; what it
@@ -1384,19 +1407,10 @@ impl SparseSolver {
                 let Some(block) = block(digit, probe, probe + PROBE_PAIRS) else {
                     continue;
                 };
-                let Some(((low, high, folded), (from, rest))) = block else {
+                let Some((pairs, block)) = block else {
                     break;
                 };
-                match folded {
-                    Some(folded) => C::cross_off_folded(
-                        wanted,
-                        folded,
-                        low,
-                        high,
-                        one_coset.then_some(|at| rare_heaps.pairs(from, rest, at)),
-                    ),
-                    None => C::cross_off(wanted, low, high),
-                }
+                cross_off_block(wanted, pairs, block, rare_heaps);
             }
             if wanted.is_empty() {
                 return Ok(c);
@@ -1409,20 +1423,11 @@ impl SparseSolver {
                 let Some(block) = block(digit, at, stop) else {
                     continue;
                 };
-                let Some(((low, high, folded), (from, rest))) = block else {
+                let Some((pairs, block)) = block else {
                     outside = true;
                     break;
                 };
-                match folded {
-                    Some(folded) => C::cross_off_folded(
-                        wanted,
-                        folded,
-                        low,
-                        high,
-                        one_coset.then_some(|at| rare_heaps.pairs(from, rest, at)),
-                    ),
-                    None => C::cross_off(wanted, low, high),
-                }
+                cross_off_block(wanted, pairs, block, rare_heaps);
             }
             if outside {
                 // Every value below `c` not wanted is now gathered or found.
