@@ -57,11 +57,13 @@ const LISTED: usize = 64;
 const LISTED_STEPS: usize = 24;
 
 /// The ranked test ([`Wanted::cross_off_ranked`]) runs on sets of fewer
-/// members than this: their ranks and [`NOT_A_MEMBER`] are the bits of
-/// one 64-bit word.
+/// members than this: their ranks and the rank of every other byte (63)
+/// are the bits of one 64-bit word.
+#[cfg(target_arch = "x86_64")]
 const RANKED: usize = 64;
 
 /// Byte `i` is `63 - i`: the permute that reverses 64 bytes.
+#[cfg(target_arch = "x86_64")]
 const REVERSE: [u8; 64] = {
     let mut bytes = [0; 64];
     let mut i = 0;
@@ -73,6 +75,7 @@ const REVERSE: [u8; 64] = {
 };
 
 /// Byte `i` is `i`.
+#[cfg(target_arch = "x86_64")]
 const IOTA: [u8; 64] = {
     let mut bytes = [0; 64];
     let mut i = 0;
@@ -86,10 +89,12 @@ const IOTA: [u8; 64] = {
 /// `SPREAD[k]` moves bytes `8 k..8 k + 8` of a vector into the 64-bit
 /// lanes, byte `8 k + i` to every byte of lane `i` (a byte permute): the
 /// rotates that read the lane use its low six bits only.
+#[cfg(target_arch = "x86_64")]
 const SPREAD: [[u8; 64]; 8] = spread(8);
 
 /// `SPREAD32[k]` moves bytes `16 k..16 k + 16` into the 32-bit lanes, as
 /// [`SPREAD`] does (the rotates read the low five bits).
+#[cfg(target_arch = "x86_64")]
 const SPREAD32: [[u8; 64]; 4] = {
     let wide = spread(16);
     [wide[0], wide[1], wide[2], wide[3]]
@@ -98,6 +103,7 @@ const SPREAD32: [[u8; 64]; 4] = {
 /// Permutes that move run `k` of `64 / lanes` bytes into the `lanes` lanes
 /// of a vector, byte `k * lanes + i` to every byte of lane `i`, for `k`
 /// below 8.
+#[cfg(target_arch = "x86_64")]
 const fn spread(lanes: usize) -> [[u8; 64]; 8] {
     let mut spread = [[0; 64]; 8];
     let mut k = 0;
@@ -195,6 +201,7 @@ impl Fold {
 /// XOR of the words whose bit `i` is bit `b` of `i`, for each bit `b` of
 /// the mask below 64 (parity is linear). Counting the bits of each `i`
 /// instead cost a fill a fifth of its time (0.161 to 2^22).
+#[cfg(any(target_arch = "x86_64", test))]
 fn low_parities(mask: u32) -> u64 {
     const BIT_OF_INDEX: [u64; 6] = [
         0xaaaa_aaaa_aaaa_aaaa,
@@ -265,6 +272,7 @@ pub(super) struct Wanted {
     wide: bool,
     /// Whether the AVX-512 test of one-byte cells may run ranked
     /// ([`Self::cross_off_ranked`]: the CPU has VBMI2 and BMI2 too).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     ranked: bool,
     /// The fold the keys are folded bytes of, if any.
     fold: Option<Fold>,
