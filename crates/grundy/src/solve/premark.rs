@@ -14,10 +14,10 @@
 //! are bits kept in registers while the rare heaps pass: for rare heap `r`
 //! the 16 partners are one load, their marks `x_j = g(r) ^ partner_j` set
 //! bit `x_j` of heap `j`'s one to four 64-bit words by variable shifts
-//! (`1 << (x_j - 64 w)`, zero out of range), eight heaps to a vector — with
-//! AVX2 as 32-bit words, the rare heaps passed twice (heaps 0-8, then
-//! 8-16) so that the words stay in the sixteen registers — no store per
-//! mark and no byte matrix to clear. A heap's bits become bytes again when it starts
+//! (`1 << (x_j - 32 k)` for each 32-bit half `k`, zero out of range),
+//! sixteen heaps to a vector with AVX-512, eight with AVX2, whose rare
+//! heaps pass twice (heaps 0-8, then 8-16) so that the words stay in the
+//! sixteen registers — no store per mark and no byte matrix to clear. A heap's bits become bytes again when it starts
 //! ([`Premarked::write`]). (A profile of Officers to 2^21 on a CPU without
 //! AVX-512, byte marks: half the time in the store of each mark, about
 //! three cycles a mark.)
@@ -483,11 +483,14 @@ fn fold_bytes<const FOLD: bool>(
 
 /// Marks, as bits, `g(r) ^ g(top - r + j)` for heap `first + j` and every
 /// rare heap `r` of `rare` into `bits` (`W` words per heap, values below
-/// `64 W`): the sixteen heaps' words stay in eight-lane registers while
-/// the rare heaps pass, two at a time, so that one three-way OR (a ternary
-/// logic instruction) adds the marks of both to a word: 0.161 to 2^22
-/// 1.040x, Officers to 2^21 1.051x, Grundy's game to 2^22 1.027x against
-/// an OR each (`bench/rounds.py`, 2-3 rounds).
+/// `64 W`): the sixteen heaps' words stay in registers while the rare
+/// heaps pass, as the halves of 32 bits of sixteen lanes (one zero-extend
+/// of the sixteen marks, not two of eight to 64-bit lanes: 0.161 to 2^22
+/// 1.050x, Grundy's game to 2^21 1.042x, Officers 1.021x), two rare heaps
+/// at a time, so that one three-way OR (a ternary logic instruction) adds
+/// the marks of both to a word: 0.161 1.040x, Officers to 2^21 1.051x,
+/// Grundy's game to 2^22 1.027x against an OR each (`bench/rounds.py`,
+/// 2-4 rounds).
 ///
 /// # Safety
 ///
@@ -504,31 +507,30 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
     z: u8,
 ) {
     use std::arch::x86_64::{
-        __m512i, _mm_loadu_si128, _mm_set1_epi8, _mm_srli_si128, _mm_xor_si128,
-        _mm512_cvtepu8_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_setzero_si512,
-        _mm512_sllv_epi64, _mm512_storeu_si512, _mm512_sub_epi64, _mm512_ternarylogic_epi64,
+        __m512i, _mm_loadu_si128, _mm_set1_epi8, _mm_xor_si128, _mm512_cvtepu8_epi32,
+        _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_sllv_epi32,
+        _mm512_storeu_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32,
     };
-    const { assert!(HEAPS == 16, "two vectors of eight heaps") };
-    let one = _mm512_set1_epi64(1);
-    // `64 w` for word `w`, hidden from the optimiser (see
-    // `mark_bits_avx2`).
-    let starts: [__m512i; W] =
-        std::hint::black_box(std::array::from_fn(|w| _mm512_set1_epi64(64 * w as i64)));
+    const { assert!(HEAPS == 16, "one vector of sixteen 32-bit lanes") };
+    let one = _mm512_set1_epi32(1);
+    // `64 w + 32 h` for the half `h` of word `w`, hidden from the optimiser
+    // (see `mark_bits_avx2`).
+    let starts: [[__m512i; 2]; W] = std::hint::black_box(std::array::from_fn(|w| {
+        [0, 1].map(|h| _mm512_set1_epi32((64 * w + 32 * h) as i32))
+    }));
+    // `words[w][h]`: bits `64 w + 32 h..` of the sixteen heaps, a 32-bit
+    // lane each.
     let mut words = [[_mm512_setzero_si512(); 2]; W];
-    // The marks of rare heap `r` for the sixteen heaps, as `[word][half]`
+    // The marks of rare heap `r` for the sixteen heaps, as `[w][h]`
     // vectors of bits.
     let marks = |r: usize, value: u32| {
         // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
         let partners = unsafe { _mm_loadu_si128(table.as_ptr().add(top - r).cast()) };
         let x = _mm_xor_si128(partners, _mm_set1_epi8(value as u8 as i8));
-        let x = fold_bytes::<FOLD>(x, z);
-        let halves = [
-            _mm512_cvtepu8_epi64(x),
-            _mm512_cvtepu8_epi64(_mm_srli_si128(x, 8)),
-        ];
-        // Shifts of 64 or more (and the negative ones, as unsigned) give
-        // 0: a value outside word `w` sets nothing in it.
-        starts.map(|start| halves.map(|x| _mm512_sllv_epi64(one, _mm512_sub_epi64(x, start))))
+        let x = _mm512_cvtepu8_epi32(fold_bytes::<FOLD>(x, z));
+        // Shifts of 32 or more (and the negative ones, as unsigned) give
+        // 0: a value outside half `h` of word `w` sets nothing in it.
+        starts.map(|word| word.map(|start| _mm512_sllv_epi32(one, _mm512_sub_epi32(x, start))))
     };
     // Two rare heaps at a time, their marks ORed in with one three-way OR.
     let (rare_pairs, value_pairs) = (rare.chunks_exact(2), values.chunks_exact(2));
@@ -537,7 +539,7 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
         let (first, second) = (marks(r[0], value[0]), marks(r[1], value[1]));
         for (w, word) in words.iter_mut().enumerate() {
             for (h, half) in word.iter_mut().enumerate() {
-                *half = _mm512_ternarylogic_epi64::<0xfe>(*half, first[w][h], second[w][h]);
+                *half = _mm512_ternarylogic_epi32::<0xfe>(*half, first[w][h], second[w][h]);
             }
         }
     }
@@ -549,13 +551,13 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
             }
         }
     }
-    let mut lanes = [0u64; 8];
+    let mut lanes = [0u32; 16];
     for (w, word) in words.iter().enumerate() {
         for (h, half) in word.iter().enumerate() {
             // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
             unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), *half) };
-            for (i, &lane) in lanes.iter().enumerate() {
-                bits[(8 * h + i) * W + w] |= lane;
+            for (j, &lane) in lanes.iter().enumerate() {
+                bits[j * W + w] |= u64::from(lane) << (32 * h);
             }
         }
     }
