@@ -62,6 +62,26 @@ const LISTED_STEPS: usize = 24;
 #[cfg(target_arch = "x86_64")]
 const RANKED: usize = 64;
 
+/// 64 bytes as a vector.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn vector(bytes: &[u8; 64]) -> std::arch::x86_64::__m512i {
+    // SAFETY: 64 readable bytes; the load is unaligned.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::arch::x86_64::_mm512_loadu_si512(bytes.as_ptr().cast())
+    }
+}
+
+/// The rank the ranked test gives a byte that is no member's key: the last
+/// bit of a 32-bit lane (`narrow`, fewer than 32 members) or of a 64-bit
+/// one.
+#[cfg(target_arch = "x86_64")]
+const fn unranked(narrow: bool) -> i8 {
+    if narrow { 31 } else { 63 }
+}
+
 /// Byte `i` is `63 - i`: the permute that reverses 64 bytes.
 #[cfg(target_arch = "x86_64")]
 const REVERSE: [u8; 64] = {
@@ -187,6 +207,19 @@ impl Fold {
     #[inline(always)]
     pub(super) fn twin(self, v: u32) -> u32 {
         v ^ self.kernel()
+    }
+
+    /// The keys of the run of 64 values from `start`, a multiple of 64
+    /// from 256 to 448, for a fold to bytes: the run of keys from the
+    /// start returned (below 256), with `run`'s bits permuted (the low
+    /// byte XOR `low`, one bit or none). The map is its own inverse: the
+    /// values from 256 on whose keys are the run from `k` (below 256) are
+    /// the run from `256 + start`, `start` that of `twin_run(k, run)`.
+    #[inline(always)]
+    pub(super) fn twin_run(self, start: u32, run: u64) -> (u32, u64) {
+        debug_assert!(self.bit == 8 && start.is_multiple_of(64) && start < 512);
+        let low = u32::from(self.low);
+        ((start & 255) ^ (low & !63), xor_bits(run, low & 63))
     }
 
     /// What `v` (below `2^(bit + 1)`) folds to.
@@ -756,13 +789,10 @@ impl Wanted {
         match self.fold {
             // Below 256 a key is the value, folded or not.
             _ if base < 256 => self.bits[base as usize / 64] |= new,
-            // Folded bytes from 256 on: the low byte XOR `low` (one bit or
-            // none), so a run of 64 keys from a multiple of 64 is the run
-            // of values' low bits, permuted, in another word.
+            // Folded bytes from 256 on: a run of keys, permuted.
             Some(fold) if base < 512 => {
-                let low = u32::from(fold.low);
-                let word = ((base & 255) ^ (low & !63)) as usize / 64;
-                self.bits[word] |= xor_bits(new, low & 63);
+                let (keys, bits) = fold.twin_run(base, new);
+                self.bits[keys as usize / 64] |= bits;
             }
             _ => {
                 while new != 0 {
@@ -1155,11 +1185,10 @@ impl Wanted {
         self.listed = None;
         let len = low.len().min(high.len());
         let pair = |i: usize| (low[i] ^ high[high.len() - 1 - i]).into();
-        // SAFETY: 64 readable bytes; the load is unaligned.
+        let reverse = vector(&REVERSE);
+        // SAFETY: `bits` is 64 readable bytes; the load is unaligned.
         #[allow(unsafe_code)]
-        let vector = |bytes: *const u8| unsafe { _mm512_loadu_si512(bytes.cast::<__m512i>()) };
-        let reverse = vector(REVERSE.as_ptr());
-        let mut set = vector(self.bits.as_ptr().cast());
+        let mut set = unsafe { _mm512_loadu_si512(self.bits.as_ptr().cast::<__m512i>()) };
         let mut at = 0;
         while at < len {
             let lanes = match len - at {
@@ -1237,19 +1266,16 @@ impl Wanted {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8]), left_out: impl Fn(usize) -> u64) {
         use std::arch::x86_64::{
-            __m512i, _mm512_add_epi8, _mm512_loadu_si512, _mm512_mask_expand_epi8,
-            _mm512_mask_storeu_epi8, _mm512_set1_epi8, _mm512_setzero_si512, _pdep_u64,
+            _mm512_add_epi8, _mm512_mask_expand_epi8, _mm512_mask_storeu_epi8, _mm512_set1_epi8,
+            _mm512_setzero_si512, _pdep_u64,
         };
         debug_assert!(self.count < RANKED);
         self.listed = None;
-        // SAFETY: 64 readable bytes; the load is unaligned.
-        #[allow(unsafe_code)]
-        let vector = |bytes: *const u8| unsafe { _mm512_loadu_si512(bytes.cast::<__m512i>()) };
-        let iota = vector(IOTA.as_ptr());
+        let iota = vector(&IOTA);
         // Ranks below 32 are bits of 32-bit lanes, others of 64-bit ones;
         // the last bit is never a member's.
         let total = self.count as u32;
-        let not_a_member = _mm512_set1_epi8(if total < 32 { 31 } else { 63 });
+        let not_a_member = _mm512_set1_epi8(unranked(total < 32));
         let mut ranks = [_mm512_setzero_si512(); 4];
         let mut before = [0u32; 4];
         // The rank of key `64 w + i`: the members of the words before, and
@@ -1296,9 +1322,8 @@ impl Wanted {
             let gone = *word & !kept;
             clear(&mut self.flags, 64 * w, gone);
             if let Some(fold) = self.fold {
-                let low = u32::from(fold.low);
-                let base = 256 + ((64 * w as u32) ^ (low & !63)) as usize;
-                clear(&mut self.flags, base, xor_bits(gone, low & 63));
+                let (values, bits) = fold.twin_run(64 * w as u32, gone);
+                clear(&mut self.flags, 256 + values as usize, bits);
             }
             *word = kept;
         }
@@ -1330,19 +1355,16 @@ fn ranked_scan<const NARROW: bool>(
     mut left: u64,
 ) -> u64 {
     use std::arch::x86_64::{
-        __m512i, _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_maskz_loadu_epi8,
-        _mm512_movepi8_mask, _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8,
-        _mm512_reduce_or_epi32, _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64,
-        _mm512_set1_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
-        _mm512_ternarylogic_epi32, _mm512_xor_si512,
+        __m512i, _mm512_mask_blend_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
+        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
+        _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64, _mm512_set1_epi8,
+        _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi32,
+        _mm512_xor_si512,
     };
-    // SAFETY: 64 readable bytes; the load is unaligned.
-    #[allow(unsafe_code)]
-    let vector = |bytes: *const u8| unsafe { _mm512_loadu_si512(bytes.cast::<__m512i>()) };
-    let reverse = vector(REVERSE.as_ptr());
-    let spread: [__m512i; 8] = std::array::from_fn(|k| vector(SPREAD[k].as_ptr()));
-    let spread32: [__m512i; 4] = std::array::from_fn(|k| vector(SPREAD32[k].as_ptr()));
-    let not_a_member = _mm512_set1_epi8(if NARROW { 31 } else { 63 });
+    let reverse = vector(&REVERSE);
+    let spread = SPREAD.map(|lanes| vector(&lanes));
+    let spread32 = SPREAD32.map(|lanes| vector(&lanes));
+    let not_a_member = _mm512_set1_epi8(unranked(NARROW));
     let one = _mm512_set1_epi64(1);
     let one32 = _mm512_set1_epi32(1);
     let len = low.len().min(high.len());
