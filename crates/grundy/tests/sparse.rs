@@ -119,6 +119,28 @@ fn grundys_game_agrees() {
 }
 
 #[test]
+fn two_threads_choose_the_masks_one_thread_does() {
+    // Each committing thread counts the values it commits on its own and
+    // the counts meet when a block ends; the masks, chosen from the counts
+    // at every doubling, show whether they met whole.
+    for code in ["0.6", "0.161", "0.376", "0.07"] {
+        let code: TakeBreak = code.parse().unwrap();
+        let stats = |pipeline| {
+            let mut values = ValueTable::new();
+            let stats = SparseSolver::new(&code)
+                .unwrap()
+                .with_pipeline(pipeline)
+                .extend(&mut values, 1 << 15, &mut |_| true)
+                .unwrap();
+            (stats.mask, stats.mask_choices, stats.rare_count, values)
+        };
+        let (one, two) = (stats(Pipeline::Off), stats(Pipeline::Always));
+        assert_eq!((one.0, one.1, one.2), (two.0, two.1, two.2), "{code}");
+        assert_same(&two.3, &one.3, &code.to_string());
+    }
+}
+
+#[test]
 fn two_threads_agree_where_both_options_are_deferred_and_the_table_widens() {
     // 4.777...: heap n + 1 reaches heap n both by taking one token and by
     // the split (1, n); values pass 255, so the table widens mid-run.

@@ -229,12 +229,6 @@ struct Front {
     too_wide: AtomicBool,
 }
 
-/// What the committer alone writes: value counts and the largest value.
-pub(super) struct Counts<'a> {
-    pub(super) histogram: &'a mut [Vec<u64>; 2],
-    pub(super) bits: &'a mut u32,
-}
-
 /// The state the threads share while they compute heaps
 /// `table.len()..stop`.
 pub(super) struct Block<'a, C> {
@@ -261,7 +255,8 @@ pub(super) struct Block<'a, C> {
 
 /// What the thread committing heaps holds.
 struct Committer<'a> {
-    counts: Counts<'a>,
+    /// The bits of the largest value committed (see [`count_value`]).
+    bits: &'a mut u32,
     repairs: Repairs,
     /// The workers' answers for the last [`Block::ahead`] committed heaps
     /// (at [`Block::ring`]), [`UNANSWERED`] where the committer took one
@@ -285,13 +280,13 @@ impl<'a, C: Cell> Block<'a, C> {
         split: Split,
         (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
         folded: Option<(Fold, &mut Vec<u8>)>,
-        counts: Counts<'a>,
+        bits: &'a mut u32,
         stop: usize,
         threads: usize,
     ) -> Block<'a, C> {
         let room = stop - table.len();
         let folded = folded
-            .filter(|(_, bytes)| bytes.len() == table.len() && *counts.bits <= 9)
+            .filter(|(_, bytes)| bytes.len() == table.len() && *bits <= 9)
             .map(|(fold, bytes)| (fold, Shelf::new(bytes, room), table.len()));
         // A power of two, so that a heap's place in the ring is a mask.
         let chunks = (4 * threads)
@@ -300,11 +295,11 @@ impl<'a, C: Cell> Block<'a, C> {
         let front = Front {
             heaps: AtomicUsize::new(table.len()),
             rares: AtomicUsize::new(rare.len()),
-            bits: AtomicU32::new(*counts.bits),
+            bits: AtomicU32::new(*bits),
             too_wide: AtomicBool::new(false),
         };
         let committer = Committer {
-            counts,
+            bits,
             repairs: Repairs::default(),
             answered: vec![UNANSWERED; chunks * CHUNK],
         };
@@ -534,7 +529,7 @@ impl<'a, C: Cell> Block<'a, C> {
         };
         let mut took_over = false;
         let Committer {
-            counts,
+            bits,
             repairs,
             answered,
         } = &mut *guard;
@@ -552,13 +547,13 @@ impl<'a, C: Cell> Block<'a, C> {
                 Some(a) if self.stands(n, a, table, answered) => a.value,
                 Some(_) => {
                     repairs.deferred += 1;
-                    self.whole(n, rares, *counts.bits, scratch)
+                    self.whole(n, rares, **bits, scratch)
                 }
                 None if steal => {
                     steal = false;
                     took_over = true;
                     repairs.taken_over += 1;
-                    self.whole(n, rares, *counts.bits, scratch)
+                    self.whole(n, rares, **bits, scratch)
                 }
                 None => break,
             };
@@ -568,9 +563,12 @@ impl<'a, C: Cell> Block<'a, C> {
             }
             answered[self.ring(n)] = answer.map_or(UNANSWERED, |a| a.value);
             self.table.write(n, C::new(value));
-            count_value(counts.histogram, counts.bits, n, value);
+            // Counted in the committing thread's own histogram, merged into
+            // the run's when the block ends: a shared one moved its lines
+            // between the cores whenever the other thread committed.
+            count_value(&mut scratch.counted, bits, n, value);
             if let Some((fold, bytes, _)) = &self.folded
-                && *counts.bits <= 9
+                && **bits <= 9
             {
                 bytes.write(n, fold.of(value));
             }
@@ -585,7 +583,7 @@ impl<'a, C: Cell> Block<'a, C> {
             front.too_wide.store(true, Ordering::Relaxed);
         }
         if n > start {
-            front.bits.store(*counts.bits, Ordering::Relaxed);
+            front.bits.store(**bits, Ordering::Relaxed);
             front.rares.store(rares, Ordering::Release);
             front.heaps.store(n, Ordering::Release);
         }

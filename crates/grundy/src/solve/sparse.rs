@@ -38,7 +38,7 @@
 use std::time::{Duration, Instant};
 
 use super::clock::thread_time;
-use super::crew::{Advisor, Block, Counts, Guesses};
+use super::crew::{Advisor, Block, Guesses};
 use super::load::idle_core;
 use super::premark::{Partners, Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
@@ -568,6 +568,10 @@ pub(super) struct Scratch {
     /// This thread's values for the uncommitted heaps of its chunk, on
     /// several threads.
     pub(super) guesses: Guesses,
+    /// The values this thread committed in a block on several threads,
+    /// counted by the heap's parity as in [`Run`]'s histogram, into which
+    /// they move when the block ends.
+    pub(super) counted: [Vec<u64>; 2],
 }
 
 impl Scratch {
@@ -983,14 +987,13 @@ impl SparseSolver {
             folded,
             ..
         } = run;
-        let counts = Counts { histogram, bits };
         let threads = scratches.len();
         let block = Block::new(
             self,
             *split,
             (table, rare, rare_values),
             fold.map(|fold| (fold, &mut *folded)),
-            counts,
+            bits,
             stop,
             threads,
         );
@@ -1005,6 +1008,16 @@ impl SparseSolver {
             self.dispatch(Job::Work(&block, main));
         });
         let (fits, repairs) = block.close((table, rare, rare_values), Some(folded));
+        for scratch in scratches.iter_mut() {
+            for (counts, counted) in histogram.iter_mut().zip(&mut scratch.counted) {
+                if counts.len() < counted.len() {
+                    counts.resize(counted.len(), 0);
+                }
+                for (count, more) in counts.iter_mut().zip(counted.drain(..)) {
+                    *count += more;
+                }
+            }
+        }
         stats.repaired += repairs.deferred;
         stats.taken_over += repairs.taken_over;
         fits
