@@ -640,7 +640,14 @@ impl<'a, C: Cell> Block<'a, C> {
             };
             let pairs = if unequal { (rest - 1) / 2 } else { rest / 2 };
             let last = pairs.min(rest.saturating_sub(from));
-            (1..=last).any(|a| (table[a] ^ table[rest - a]).get() == v)
+            // The pairs (a, rest - a), a in 1..=last, 64 at a time, each
+            // run tested whole: a loop without an early exit vectorises.
+            let (low, high) = (&table[1..=last], &table[rest - last..rest]);
+            low.chunks(64).zip(high.rchunks(64)).any(|(low, high)| {
+                low.iter()
+                    .zip(high.iter().rev())
+                    .fold(false, |worth, (&x, &y)| worth | ((x ^ y).get() == v))
+            })
         })
     }
 }
