@@ -607,6 +607,7 @@ impl<'a, C: Cell> Block<'a, C> {
     /// Whether a worker's answer `a` for heap `n` is `g(n)`; `table` holds
     /// heaps `0..n` and `answered` the answers they were committed from
     /// (see the module's documentation for the argument).
+    #[inline(always)]
     fn stands(&self, n: usize, a: Answer, table: &[C], answered: &[u32]) -> bool {
         let from = n - a.short;
         if self.deferred_worth(n, from, table, a.value) {
@@ -627,7 +628,10 @@ impl<'a, C: Cell> Block<'a, C> {
 
     /// Whether an option of heap `n` with a part at or past `from` (the
     /// ones a worker with `from` heaps of table left out) is worth `v`;
-    /// `table` holds heaps `0..n`.
+    /// `table` holds heaps `0..n`. Inlined (with [`Self::stands`]) into
+    /// the committer's loop, which is compiled for the CPU's widest vectors,
+    /// so that the runs of 64 pairs use them (out of line: SSE2).
+    #[inline(always)]
     fn deferred_worth(&self, n: usize, from: usize, table: &[C], v: u32) -> bool {
         let solver = self.solver;
         let take = solver
