@@ -1275,9 +1275,9 @@ impl SparseSolver {
             let equal = equal.map(|i| above + i);
             match premarked {
                 Some(pre) => {
-                    for piece in uncovered(above, below, &pre.covered[digit], equal) {
-                        gather(piece.start, piece.end);
-                    }
+                    uncovered(above, below, &pre.covered[digit], equal, |piece| {
+                        gather(piece.start, piece.end)
+                    });
                 }
                 None => match equal {
                     Some(i) => {
