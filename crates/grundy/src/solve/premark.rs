@@ -332,6 +332,7 @@ impl Premarks {
 
     /// The marks and the covered rare indices of heap `n`, if this chunk
     /// holds it and was made for `split`'s rare list.
+    #[inline(always)]
     pub(super) fn of(&self, n: usize, split: Split) -> Option<Premarked<'_>> {
         if self.split != Some(split) {
             return None;
