@@ -1288,10 +1288,16 @@ impl Wanted {
             ranked += word.count_ones();
         }
         debug_assert_eq!(ranked, total);
-        let left = if total < 32 {
-            ranked_scan::<true>((low, high), &left_out, &ranks, (1u64 << total) - 1)
-        } else {
-            ranked_scan::<false>((low, high), &left_out, &ranks, (1u64 << total) - 1)
+        let all = (1u64 << total) - 1;
+        // Keys from 128 on name no member when the last two words are
+        // empty (0.161's wanted values mostly lie below 128): one table
+        // lookup a step instead of two.
+        let low_keys = self.bits[2] | self.bits[3] == 0;
+        let left = match (total < 32, low_keys) {
+            (true, true) => ranked_scan::<true, true>((low, high), &left_out, &ranks, all),
+            (true, false) => ranked_scan::<true, false>((low, high), &left_out, &ranks, all),
+            (false, true) => ranked_scan::<false, true>((low, high), &left_out, &ranks, all),
+            (false, false) => ranked_scan::<false, false>((low, high), &left_out, &ranks, all),
         };
         // Back from ranks to keys, and from keys to values: a key is its
         // value, or, folded, the value's low byte XOR `low` when bit 8 is
@@ -1334,7 +1340,9 @@ impl Wanted {
 /// The members of `left` (bit `r` for rank `r`) that no pair `(low[i],
 /// high[high.len() - 1 - i])` is worth, the pairs' keys ranked by `ranks`
 /// (see [`Wanted::cross_off_ranked`]). Each step of 64 pairs looks its
-/// keys' ranks up (two two-register byte permutes and a blend), and turns
+/// keys' ranks up (two two-register byte permutes and a blend; with `LOW`,
+/// when every member's key is below 128, one permute, the keys from 128 on
+/// naming no member), and turns
 /// rank `r` into bit `r` of a lane: with `NARROW` the ranks lie below 32,
 /// and four byte permutes spread them over 32-bit lanes, else eight over
 /// 64-bit lanes; a rotate of 1 by each (which reads only the low bits of
@@ -1348,7 +1356,7 @@ impl Wanted {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn ranked_scan<const NARROW: bool>(
+fn ranked_scan<const NARROW: bool, const LOW: bool>(
     (low, high): (&[u8], &[u8]),
     left_out: &impl Fn(usize) -> u64,
     ranks: &[std::arch::x86_64::__m512i; 4],
@@ -1390,10 +1398,16 @@ fn ranked_scan<const NARROW: bool>(
         };
         let keys = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
         let below = _mm512_permutex2var_epi8(ranks[0], keys, ranks[1]);
-        let above = _mm512_permutex2var_epi8(ranks[2], keys, ranks[3]);
-        let rank = _mm512_mask_blend_epi8(_mm512_movepi8_mask(keys), below, above);
+        let high_keys = _mm512_movepi8_mask(keys);
         // Lanes past the block, or left out, name no member.
-        let rank = _mm512_mask_blend_epi8(lanes & !left_out(at), not_a_member, rank);
+        let lanes = lanes & !left_out(at);
+        let rank = if LOW {
+            _mm512_mask_blend_epi8(lanes & !high_keys, not_a_member, below)
+        } else {
+            let above = _mm512_permutex2var_epi8(ranks[2], keys, ranks[3]);
+            let rank = _mm512_mask_blend_epi8(high_keys, below, above);
+            _mm512_mask_blend_epi8(lanes, not_a_member, rank)
+        };
         if NARROW {
             let bits = spread32
                 .map(|lanes| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(lanes, rank)));
