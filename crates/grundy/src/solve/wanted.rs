@@ -1410,13 +1410,13 @@ fn ranked_scan<const NARROW: bool, const LOW: bool>(
         };
         if NARROW {
             let bits = spread32
-                .map(|lanes| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(lanes, rank)));
+                .map(|moves| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(moves, rank)));
             let three = _mm512_ternarylogic_epi32::<0xfe>(bits[0], bits[1], bits[2]);
             _mm512_or_si512(three, bits[3])
         } else {
             let mut found = _mm512_setzero_si512();
-            for lanes in spread {
-                let rank = _mm512_permutexvar_epi8(lanes, rank);
+            for moves in spread {
+                let rank = _mm512_permutexvar_epi8(moves, rank);
                 found = _mm512_or_si512(found, _mm512_rolv_epi64(one, rank));
             }
             found
