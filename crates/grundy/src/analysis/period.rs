@@ -146,20 +146,25 @@ fn periodic_prefixes(len: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(us
     if len < 2 {
         return found;
     }
-    // border[i]: the longest proper border of x[0..=i].
+    // border[i]: the longest proper border of x[0..=i]; `k` is the last
+    // one. The prefix of length `i + 1` is looked at as soon as its border
+    // is known (one pass: the table is long and the loop is bound by its
+    // branches).
     let mut border = vec![0u32; len];
+    let mut k = 0usize;
     for i in 1..len {
-        let mut k = border[i - 1] as usize;
-        while k > 0 && !same(i, k) {
+        loop {
+            if same(i, k) {
+                k += 1;
+                break;
+            }
+            if k == 0 {
+                break;
+            }
             k = border[k - 1] as usize;
         }
-        if same(i, k) {
-            k += 1;
-        }
         border[i] = k as u32;
-    }
-    for length in 1..=len {
-        let period = length - border[length - 1] as usize;
+        let (length, period) = (i + 1, i + 1 - k);
         match found.last_mut() {
             Some((p, longest)) if *p == period => *longest = length,
             _ if length >= 2 * period => found.push((period, length)),
