@@ -45,6 +45,17 @@
 //! (alternating runs of the two builds, median of 8 rounds' ratios) the
 //! run took 1.13x less time; the profile before gave the marks 28% of it.
 //!
+//! With AVX-512 VBMI and GFNI (Ice Lake on), the bits come from byte
+//! lookups instead of variable shifts ([`mark_bits_lookups`]): a heap's
+//! mark is copied to the four bytes of its lane, and a byte permute into a
+//! table of `1 << (i & 7)` makes the bits of two of the four 32-bit halves
+//! at once, the half among those picked by a GF(2) affine map of the mark
+//! (which also folds it). The variable shifts share one port, the permutes
+//! another; a rare heap of two words costs ten vector instructions against
+//! sixteen. On this machine (alternating runs, `bench/rounds.py`): 0.161
+//! to 2^22 1.08x, Grundy's game to 2^21 1.10x, Officers 1.07x, 0.376
+//! 1.05x.
+//!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table (or in a windowed run's tail, see [`Partners`]) for every heap of
 //! the chunk, and, for a digit that forbids equal parts, none that could
@@ -122,9 +133,11 @@ pub(super) struct Premarks {
 pub(super) enum Kernel {
     Avx2,
     /// AVX-512F and BW; `vbmi` when the CPU also has VBMI (the unfolding's
-    /// byte permute).
+    /// byte permute), `lookups` when it has VBMI and GFNI (the marks made
+    /// by byte lookups, [`mark_bits_lookups`]).
     Avx512 {
         vbmi: bool,
+        lookups: bool,
     },
 }
 
@@ -135,8 +148,10 @@ impl Kernel {
         {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx512f") && has!("avx512bw") {
+                let vbmi = has_avx512_vbmi();
                 return Some(Kernel::Avx512 {
-                    vbmi: has_avx512_vbmi(),
+                    vbmi,
+                    lookups: vbmi && has!("gfni"),
                 });
             }
             if has!("avx2") {
@@ -445,6 +460,18 @@ unsafe fn mark_bits(
     // SAFETY: the caller's promises.
     unsafe {
         match (kernel, words, fold.is_some()) {
+            (Kernel::Avx512 { lookups: true, .. }, 1, _) => {
+                mark_bits_lookups::<1, false>(table, rare, top, bits, z)
+            }
+            (Kernel::Avx512 { lookups: true, .. }, 2, false) => {
+                mark_bits_lookups::<2, false>(table, rare, top, bits, z)
+            }
+            (Kernel::Avx512 { lookups: true, .. }, 2, true) => {
+                mark_bits_lookups::<2, true>(table, rare, top, bits, z)
+            }
+            (Kernel::Avx512 { lookups: true, .. }, ..) => {
+                mark_bits_lookups::<4, false>(table, rare, top, bits, z)
+            }
             (Kernel::Avx512 { .. }, 1, _) => {
                 mark_bits_avx512::<1, false>(table, rare, top, bits, z)
             }
@@ -572,6 +599,162 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
     }
 }
 
+/// [`mark_bits_avx512`] by byte lookups (AVX-512 VBMI and GFNI): fewer
+/// instructions a rare heap, and most of them not variable shifts, which
+/// share one port.
+///
+/// Heap `j`'s mark `x` is copied to the four bytes of its 32-bit lane
+/// (one byte permute of the sixteen partners), byte `k` XORed with `8 k`.
+/// Byte `k` of half `a` (bits `32 a..`) holds the bits of values `32 a + 8
+/// k..+ 8`, so `x` belongs there when `(x >> 3) ^ k == 4 a`: when the byte
+/// `i = x ^ 8 k` has bits 3 and 4 clear and bits 5 to 7 equal to `a`, its
+/// bit then being `i & 7`. A permute of `i`'s low six bits into a table of
+/// `1 << (i & 7)` at `i < 8` (or at `32 <= i < 40`) makes the bits of the
+/// halves with bit 5 of `a` clear (or set); bits 6 and 7 pick the half
+/// among those, by bytes of all ones or zeros made by a GF(2) affine map
+/// of `i` (the ones of bit 6 or 7 of each byte). The fold to seven bits
+/// (`x ^ low` when `x` has bit 7, `z = 128 | low`) is linear, so it is an
+/// affine map too. A rare heap of two words costs three permutes (the copy
+/// and two lookups), a broadcast, an XOR, two affine maps and four
+/// three-way ORs: ten vector instructions, four of them on the permute
+/// port, against sixteen, four of them variable shifts that share another
+/// port (measured here: a shift or a permute one a cycle, an XOR two).
+/// Two-register permutes (seven bits of `i`, no affine map for bit 6) run
+/// one every two cycles here, and made the run slower (0.161 0.93x); so did
+/// a mask per half with the compiler's choice of masked moves (0.975x) and
+/// the broadcast values made ahead in blocks (0.94x against this).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, BW and VBMI and GFNI, and `top - r..top - r +
+/// HEAPS` lies in `table` for every rare heap `r`, whose values are below
+/// 256.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[allow(unsafe_code)]
+unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
+    table: &[u8],
+    (rare, values): (&[usize], &[u32]),
+    top: usize,
+    bits: &mut [u64],
+    z: u8,
+) {
+    use std::arch::x86_64::{
+        __m512i, _mm_loadu_si128, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi128_si512,
+        _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_or_si512,
+        _mm512_permutexvar_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
+        _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
+    };
+    const { assert!(HEAPS == 16, "one vector of sixteen 32-bit lanes") };
+    const { assert!(matches!(W, 1 | 2 | 4), "one, two or four words a heap") };
+    // Byte `4 j + k` of the copy is partner `j`.
+    const COPY: [u8; 64] = {
+        let mut copy = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            copy[i] = (i / 4) as u8;
+            i += 1;
+        }
+        copy
+    };
+    // `1 << (i & 7)` at `i < 8` (`LOOKUP[0]`) or at `32 <= i < 40` (`[1]`).
+    const LOOKUP: [[u8; 64]; 2] = {
+        let mut lookup = [[0u8; 64]; 2];
+        let mut i = 0;
+        while i < 8 {
+            lookup[0][i] = 1 << i;
+            lookup[1][32 + i] = 1 << i;
+            i += 1;
+        }
+        lookup
+    };
+    // `8 k` in byte `k` of each lane.
+    const SPREAD: u32 = 0x1810_0800;
+    /// The GF(2) matrix (as `_mm512_gf2p8affine_epi64_epi8` reads it: byte
+    /// `7 - b` is the row of output bit `b`) of `rows`.
+    const fn matrix(rows: [u8; 8]) -> i64 {
+        let mut matrix = 0u64;
+        let mut b = 0;
+        while b < 8 {
+            matrix |= (rows[b] as u64) << (8 * (7 - b));
+            b += 1;
+        }
+        matrix as i64
+    }
+    // The fold: output bit `b < 7` is `x_b ^ (low_b & x_7)`; bit 7 is read
+    // by nothing after it (the permutes read six bits, the halves bit 6).
+    let low = z & 127;
+    let fold = matrix(std::array::from_fn(|b| match b {
+        7 => 0,
+        _ => 1 << b | (low >> b & 1) << 7,
+    }));
+    // Every output bit is bit 6 of the (folded) byte, or bit 7.
+    let sixth = matrix([0x40; 8]);
+    let seventh = matrix([0x80; 8]);
+    // SAFETY: the constants are 64 readable bytes; the loads are unaligned.
+    let (copy, lookup) = unsafe {
+        (
+            _mm512_loadu_si512(COPY.as_ptr().cast()),
+            LOOKUP.map(|table| _mm512_loadu_si512(table.as_ptr().cast())),
+        )
+    };
+    let (fold, sixth, seventh) = (
+        _mm512_set1_epi64(fold),
+        _mm512_set1_epi64(sixth),
+        _mm512_set1_epi64(seventh),
+    );
+    let zero = _mm512_setzero_si512();
+    // Adds rare heap `r`'s marks to the halves.
+    let add = |halves: &mut [__m512i; 8], r: usize, value: u32| {
+        // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
+        let partners = unsafe { _mm_loadu_si128(table.as_ptr().add(top - r).cast()) };
+        let copied = _mm512_permutexvar_epi8(copy, _mm512_castsi128_si512(partners));
+        let value = ((value & 255) * 0x0101_0101) ^ SPREAD;
+        let i = _mm512_xor_si512(copied, _mm512_set1_epi32(value as i32));
+        let i = if FOLD {
+            _mm512_gf2p8affine_epi64_epi8::<0>(i, fold)
+        } else {
+            i
+        };
+        let looked = lookup.map(|table| _mm512_permutexvar_epi8(i, table));
+        if W == 1 {
+            for (half, looked) in halves.iter_mut().zip(looked) {
+                *half = _mm512_or_si512(*half, looked);
+            }
+            return;
+        }
+        let six = _mm512_gf2p8affine_epi64_epi8::<0>(i, sixth);
+        let seven = _mm512_gf2p8affine_epi64_epi8::<0>(i, seventh);
+        for (a, half) in halves.iter_mut().enumerate().take(2 * W) {
+            // The bits of the halves whose bit 5 is that of `a`, kept where
+            // bit 7 is that of `a` (four words), then ORed in where bit 6 is.
+            let bit = match (W, a < 4) {
+                (4, true) => _mm512_andnot_si512(seven, looked[a % 2]),
+                (4, false) => _mm512_and_si512(seven, looked[a % 2]),
+                _ => looked[a % 2],
+            };
+            *half = match a / 2 % 2 {
+                // `half | bit & !six`
+                0 => _mm512_ternarylogic_epi32::<0xf4>(*half, bit, six),
+                // `half | bit & six`
+                _ => _mm512_ternarylogic_epi32::<0xf8>(*half, bit, six),
+            };
+        }
+    };
+    let mut words = [zero; 8];
+    for (&r, &value) in rare.iter().zip(values) {
+        add(&mut words, r, value);
+    }
+    let mut lanes = [0u32; 16];
+    for (a, half) in words.iter().enumerate().take(2 * W) {
+        // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), *half) };
+        for (j, &lane) in lanes.iter().enumerate() {
+            bits[j * W + a / 2] |= u64::from(lane) << (32 * (a % 2));
+        }
+    }
+}
+
 /// [`mark_bits_avx512`] with AVX2: 32-bit words, eight heaps to a vector,
 /// and the rare heaps passed twice, for heaps `0..8` and `8..16`, so that
 /// the words of eight heaps stay in the sixteen registers.
@@ -693,7 +876,7 @@ impl Premarked<'_> {
                 #[allow(unsafe_code)]
                 unsafe {
                     match kernel {
-                        Kernel::Avx512 { vbmi: true } => {
+                        Kernel::Avx512 { vbmi: true, .. } => {
                             spread_folded_avx512(words, unfold, seen.as_mut_ptr())
                         }
                         _ => spread_folded_avx2(words, unfold, seen.as_mut_ptr()),
@@ -893,10 +1076,23 @@ mod tests {
     /// The kernels this CPU runs: the one detected and the narrower ones.
     fn kernels() -> Vec<Kernel> {
         match Kernel::detect() {
-            Some(Kernel::Avx512 { vbmi }) => {
-                let mut kernels = vec![Kernel::Avx2, Kernel::Avx512 { vbmi: false }];
+            Some(Kernel::Avx512 { vbmi, lookups }) => {
+                let mut kernels = vec![Kernel::Avx2];
+                kernels.push(Kernel::Avx512 {
+                    vbmi: false,
+                    lookups: false,
+                });
                 if vbmi {
-                    kernels.push(Kernel::Avx512 { vbmi: true });
+                    kernels.push(Kernel::Avx512 {
+                        vbmi: true,
+                        lookups: false,
+                    });
+                }
+                if lookups {
+                    kernels.push(Kernel::Avx512 {
+                        vbmi: true,
+                        lookups: true,
+                    });
                 }
                 kernels
             }
