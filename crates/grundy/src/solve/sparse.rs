@@ -140,7 +140,7 @@ pub struct SparseSolver {
 /// and every chunk of 32 heaps passes one lock and a few cache lines
 /// between cores.
 /// [`Pipeline::Auto`] times each block of 4096 heaps (65536 once several
-/// threads have won one), tries several threads above 400 ns per heap, and
+/// threads have won one), tries several threads above 150 ns per heap, and
 /// keeps them only while they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pipeline {
