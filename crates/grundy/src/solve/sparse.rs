@@ -162,7 +162,8 @@ const STRIDE: usize = 4096;
 /// long blocks spend less on that (Grundy's game to 2^21 on two threads:
 /// blocks of four [`STRIDE`]s took about 4% less time and CPU than blocks
 /// of one; of sixteen, against four, 1.036x, 0.161 1.17x, 0.376 1.05x,
-/// Officers 1.01x); blocks that may lose, the tries, stay short.
+/// Officers 1.01x); blocks that may lose, the tries, stay short (but
+/// for cheap heaps, see [`Advisor::try_blocks`]).
 const PARALLEL_STRIDE: usize = 16 * STRIDE;
 
 /// The work of one thread in a run, each compiled for the vector
@@ -1041,7 +1042,11 @@ impl SparseSolver {
         let mut n = table.len();
         while n < end {
             run.probe.learn(n, scratches);
-            let stride = if won { PARALLEL_STRIDE } else { STRIDE };
+            let stride = match (won, parallel) {
+                (true, _) => PARALLEL_STRIDE,
+                (false, true) => advisor.try_blocks() * STRIDE,
+                (false, false) => STRIDE,
+            };
             let stop = ((n / stride + 1) * stride).min(end);
             let started = Instant::now();
             let fits = if parallel && scratches.len() > 1 {
