@@ -210,16 +210,33 @@ impl Fold {
     }
 
     /// The keys of the run of 64 values from `start`, a multiple of 64
-    /// from 256 to 448, for a fold to bytes: the run of keys from the
-    /// start returned (below 256), with `run`'s bits permuted (the low
-    /// byte XOR `low`, one bit or none). The map is its own inverse: the
-    /// values from 256 on whose keys are the run from `k` (below 256) are
-    /// the run from `256 + start`, `start` that of `twin_run(k, run)`.
+    /// from `2^bit` to `2^(bit + 1) - 64`: the run of keys from the start
+    /// returned (below `2^bit`), with `run`'s bits permuted (the low bits
+    /// XOR `low`, one bit or none). The map is its own inverse: the values
+    /// from `2^bit` on whose keys are the run from `k` (below `2^bit`) are
+    /// the run from `2^bit + start`, `start` that of `twin_run(k, run)`.
     #[inline(always)]
     pub(super) fn twin_run(self, start: u32, run: u64) -> (u32, u64) {
-        debug_assert!(self.bit == 8 && start.is_multiple_of(64) && start < 512);
+        debug_assert!(start.is_multiple_of(64) && start < self.domain());
         let low = u32::from(self.low);
-        ((start & 255) ^ (low & !63), xor_bits(run, low & 63))
+        (
+            (start & ((1 << self.bit) - 1)) ^ (low & !63),
+            xor_bits(run, low & 63),
+        )
+    }
+
+    /// The values `start..start + 64` (`start` a multiple of 64 below
+    /// `2^(bit + 1)`) whose keys lie in the bit set `keys` (key `k` is bit
+    /// `k % 64` of word `k / 64`, for every key below `2^bit`): below
+    /// `2^bit` a value is its own key; above, the run's keys are the run
+    /// [`Self::twin_run`] names, bits permuted.
+    #[inline(always)]
+    pub(super) fn values_with_keys(self, start: u32, keys: &[u64]) -> u64 {
+        if start < 1 << self.bit {
+            return keys[start as usize / 64];
+        }
+        let (from, _) = self.twin_run(start, 0);
+        self.twin_run(start, keys[from as usize / 64]).1
     }
 
     /// What `v` (below `2^(bit + 1)`) folds to.
@@ -1461,10 +1478,7 @@ fn ranked_scan<const NARROW: bool, const LOW: bool>(
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) fn keys_in_set(
-    keys: std::arch::x86_64::__m512i,
-    set: std::arch::x86_64::__m512i,
-) -> u64 {
+fn keys_in_set(keys: std::arch::x86_64::__m512i, set: std::arch::x86_64::__m512i) -> u64 {
     use std::arch::x86_64::{
         _mm512_and_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_setr4_epi32,
         _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_test_epi8_mask,
