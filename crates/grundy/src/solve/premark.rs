@@ -49,15 +49,16 @@
 //! run took 1.13x less time; the profile before gave the marks 28% of it.
 //!
 //! With AVX-512 VBMI and GFNI (Ice Lake on), the bits come from byte
-//! lookups instead of variable shifts ([`mark_bits_lookups`]): a heap's
-//! mark is copied to the four bytes of its lane, and a byte permute into a
-//! table of `1 << (i & 7)` makes the bits of two of the four 32-bit halves
-//! at once, the half among those picked by a GF(2) affine map of the mark
+//! lookups instead of variable shifts ([`mark_bits_lookups`]): the
+//! partners are loaded into each 128-bit lane, lane `k` for the values
+//! whose bits lie in byte `k` of a 32-bit half, and a byte permute into a
+//! table of `1 << (i & 7)` makes the bits of two of the four halves at
+//! once, the half among those picked by a GF(2) affine map of the mark
 //! (which also folds it). The variable shifts share one port, the permutes
 //! another; a rare heap of two words costs ten vector instructions against
 //! sixteen. On this machine (alternating runs, `bench/rounds.py`): 0.161
 //! to 2^22 1.08x, Grundy's game to 2^21 1.10x, Officers 1.07x, 0.376
-//! 1.05x.
+//! 1.05x; then 0.161 1.025x and Officers 1.029x more with the lanes' loads.
 //!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table (or in a windowed run's tail, see [`Partners`]) for every heap of
@@ -602,26 +603,31 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
 /// instructions a rare heap, and most of them not variable shifts, which
 /// share one port.
 ///
-/// Heap `j`'s mark `x` is copied to the four bytes of its 32-bit lane
-/// (one byte permute of the sixteen partners), byte `k` XORed with `8 k`.
-/// Byte `k` of half `a` (bits `32 a..`) holds the bits of values `32 a + 8
-/// k..+ 8`, so `x` belongs there when `(x >> 3) ^ k == 4 a`: when the byte
-/// `i = x ^ 8 k` has bits 3 and 4 clear and bits 5 to 7 equal to `a`, its
-/// bit then being `i & 7`. A permute of `i`'s low six bits into a table of
-/// `1 << (i & 7)` at `i < 8` (or at `32 <= i < 40`) makes the bits of the
-/// halves with bit 5 of `a` clear (or set); bits 6 and 7 pick the half
-/// among those, by bytes of all ones or zeros made by a GF(2) affine map
-/// of `i` (the ones of bit 6 or 7 of each byte). The fold to seven bits
-/// (`x ^ low` when `x` has bit 7, `z = 128 | low`) is linear, so it is an
-/// affine map too. A rare heap of two words costs three permutes (the copy
-/// and two lookups), a broadcast, an XOR, two affine maps and four
-/// three-way ORs: ten vector instructions, four of them on the permute
-/// port, against sixteen, four of them variable shifts that share another
-/// port (measured here: a shift or a permute one a cycle, an XOR two).
+/// The sixteen partners are loaded into each 128-bit lane `k` of a vector,
+/// XORed with the rare heap's value and with `8 k`: byte `j` of lane `k`
+/// is `i = x ^ 8 k`, `x` heap `j`'s mark. Byte `k` of heap `j`'s half `a`
+/// (bits `32 a..`) holds the bits of values `32 a + 8 k..+ 8`, so `x`
+/// belongs there when `(x >> 3) ^ k == 4 a`: when `i` has bits 3 and 4
+/// clear and bits 5 to 7 equal to `a`, its bit then being `i & 7`. A
+/// permute of `i`'s low six bits into a table of `1 << (i & 7)` at `i < 8`
+/// (or at `32 <= i < 40`) makes the bits of the halves with bit 5 of `a`
+/// clear (or set); bits 6 and 7 pick the half among those, by bytes of all
+/// ones or zeros made by a GF(2) affine map of `i` (the ones of bit 6 or 7
+/// of each byte). The fold to seven bits (`x ^ low` when `x` has bit 7, `z
+/// = 128 | low`) is linear, so it is an affine map too. Once the rare heaps
+/// have passed, one permute a half moves byte `j` of lane `k` to byte `k`
+/// of heap `j`'s 32-bit lane. A rare heap of two words costs two permutes,
+/// a broadcast, a three-way XOR, two affine maps and four three-way ORs:
+/// ten vector instructions, three of them on the permute port, against
+/// sixteen, four of them variable shifts that share another port
+/// (measured here: a shift or a permute one a cycle, an XOR two).
 /// Two-register permutes (seven bits of `i`, no affine map for bit 6) run
 /// one every two cycles here, and made the run slower (0.161 0.93x); so did
 /// a mask per half with the compiler's choice of masked moves (0.975x) and
-/// the broadcast values made ahead in blocks (0.94x against this).
+/// the broadcast values made ahead in blocks (0.94x). A permute a rare heap
+/// that copied each mark to the four bytes of its 32-bit lane, instead of
+/// the lanes' loads and the permute a half at the end: 0.161 1.025x
+/// slower, Officers 1.029x.
 ///
 /// # Safety
 ///
@@ -639,22 +645,34 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     z: u8,
 ) {
     use std::arch::x86_64::{
-        __m512i, _mm_loadu_si128, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi128_si512,
+        __m512i, _mm_loadu_si128, _mm512_and_si512, _mm512_andnot_si512, _mm512_broadcast_i32x4,
         _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_or_si512,
         _mm512_permutexvar_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
-        _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
+        _mm512_storeu_si512, _mm512_ternarylogic_epi32,
     };
     const { assert!(HEAPS == 16, "one vector of sixteen 32-bit lanes") };
     const { assert!(matches!(W, 1 | 2 | 4), "one, two or four words a heap") };
-    // Byte `4 j + k` of the copy is partner `j`.
-    const COPY: [u8; 64] = {
-        let mut copy = [0u8; 64];
+    // The marks are made with byte `j` of 128-bit lane `k` for heap `j`
+    // (the sixteen partners loaded into each lane: no permute), then moved
+    // to byte `k` of heap `j`'s 32-bit lane: byte `4 j + k` from `16 k + j`.
+    const GATHER: [u8; 64] = {
+        let mut gather = [0u8; 64];
         let mut i = 0;
         while i < 64 {
-            copy[i] = (i / 4) as u8;
+            gather[i] = (16 * (i % 4) + i / 4) as u8;
             i += 1;
         }
-        copy
+        gather
+    };
+    // `8 k` in every byte of 128-bit lane `k`.
+    const SPREAD: [u8; 64] = {
+        let mut spread = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            spread[i] = (8 * (i / 16)) as u8;
+            i += 1;
+        }
+        spread
     };
     // `1 << (i & 7)` at `i < 8` (`LOOKUP[0]`) or at `32 <= i < 40` (`[1]`).
     const LOOKUP: [[u8; 64]; 2] = {
@@ -667,8 +685,6 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
         }
         lookup
     };
-    // `8 k` in byte `k` of each lane.
-    const SPREAD: u32 = 0x1810_0800;
     /// The GF(2) matrix (as `_mm512_gf2p8affine_epi64_epi8` reads it: byte
     /// `7 - b` is the row of output bit `b`) of `rows`.
     const fn matrix(rows: [u8; 8]) -> i64 {
@@ -691,9 +707,10 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     let sixth = matrix([0x40; 8]);
     let seventh = matrix([0x80; 8]);
     // SAFETY: the constants are 64 readable bytes; the loads are unaligned.
-    let (copy, lookup) = unsafe {
+    let (gather, spread, lookup) = unsafe {
         (
-            _mm512_loadu_si512(COPY.as_ptr().cast()),
+            _mm512_loadu_si512(GATHER.as_ptr().cast()),
+            _mm512_loadu_si512(SPREAD.as_ptr().cast()),
             LOOKUP.map(|table| _mm512_loadu_si512(table.as_ptr().cast())),
         )
     };
@@ -707,9 +724,9 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     let add = |halves: &mut [__m512i; 8], r: usize, value: u32| {
         // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
         let partners = unsafe { _mm_loadu_si128(table.as_ptr().add(top - r).cast()) };
-        let copied = _mm512_permutexvar_epi8(copy, _mm512_castsi128_si512(partners));
-        let value = ((value & 255) * 0x0101_0101) ^ SPREAD;
-        let i = _mm512_xor_si512(copied, _mm512_set1_epi32(value as i32));
+        let value = _mm512_set1_epi32(((value & 255) * 0x0101_0101) as i32);
+        // `partner ^ value ^ 8 k`
+        let i = _mm512_ternarylogic_epi32::<0x96>(_mm512_broadcast_i32x4(partners), value, spread);
         let i = if FOLD {
             _mm512_gf2p8affine_epi64_epi8::<0>(i, fold)
         } else {
@@ -746,8 +763,9 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     }
     let mut lanes = [0u32; 16];
     for (a, half) in words.iter().enumerate().take(2 * W) {
+        let half = _mm512_permutexvar_epi8(gather, *half);
         // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
-        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), *half) };
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), half) };
         for (j, &lane) in lanes.iter().enumerate() {
             bits[j * W + a / 2] |= u64::from(lane) << (32 * (a % 2));
         }
