@@ -121,8 +121,15 @@ pub(super) struct Premarks {
     /// mark as it is made, if the bits are folded so.
     folded_as_made: Option<Fold>,
     /// The folded values of the rare heaps, for the split and fold
-    /// `unfold` was made for: the list only grows with the rare list.
+    /// `unfold` was made for: the list only grows with the rare list. Each
+    /// in the four bytes of its word, as `byte_values`.
     folded_values: Vec<u32>,
+    /// The values of the rare heaps, for the split `split`, each in the
+    /// four bytes of its word (`v * 0x0101_0101`, `v` below 256 where a
+    /// kernel reads them): the byte-lookup kernel XORs its lanes with them
+    /// broadcast from memory (a broadcast from a register would share the
+    /// permutes' port).
+    byte_values: Vec<u32>,
     /// The unfolding of the last fold used.
     unfold: Option<Unfold>,
     /// The split the rare list was made for: within a run the list of one
@@ -178,6 +185,7 @@ impl Default for Premarks {
             folded: false,
             folded_as_made: None,
             folded_values: Vec::new(),
+            byte_values: Vec::new(),
             unfold: None,
             split: None,
             kernel: Kernel::detect(),
@@ -241,6 +249,16 @@ impl Premarks {
             self.bits.resize(HEAPS * self.words, 0);
         }
         self.covered.clear();
+        // Within a run the rare list of one split only grows.
+        if self.split != Some(rares.split) || self.byte_values.len() > rares.rare_values.len() {
+            self.byte_values.clear();
+        }
+        let done = self.byte_values.len();
+        self.byte_values.extend(
+            rares.rare_values[done..]
+                .iter()
+                .map(|&v| (v & 255) * 0x0101_0101),
+        );
         self.split = Some(rares.split);
         let last = first + HEAPS - 1;
         let rare = rares.rare;
@@ -323,7 +341,7 @@ impl Premarks {
         let done = self.folded_values.len();
         let values = rares.rare_values.get(done..).unwrap_or_default();
         self.folded_values
-            .extend(values.iter().map(|&v| u32::from(fold.of(v))));
+            .extend(values.iter().map(|&v| u32::from(fold.of(v)) * 0x0101_0101));
     }
 
     /// [`Self::mark_range`] as bits (`words > 0`: a kernel, values below
@@ -336,9 +354,10 @@ impl Premarks {
         };
         // The folded table's marks come from the rare heaps' folded
         // values; those folded as made, from their values.
-        if self.folded && self.folded_as_made.is_none() {
-            rare.1 = &self.folded_values[range];
-        }
+        rare.1 = match self.folded && self.folded_as_made.is_none() {
+            true => &self.folded_values[range],
+            false => &self.byte_values[range],
+        };
         let fold = self.folded_as_made.map(|fold| fold.kernel() as u8);
         // SAFETY: `words > 0` only when the CPU has the kernel's
         // instructions (`make`), and every partner `top - r..top - r +
@@ -439,6 +458,8 @@ impl Unfold {
 /// rare heap `r` of `rare` into `bits` (`words` of 1, 2 or 4 per heap),
 /// with `kernel`; with `fold`, a [`Fold`]'s `z` below 256, each mark
 /// folded to seven bits first (`x ^ z` when `x` has bit 7; `words` is 2).
+/// Each rare heap's value `v` is given in the four bytes of its word (`v *
+/// 0x0101_0101`).
 ///
 /// # Safety
 ///
@@ -617,14 +638,18 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
 /// = 128 | low`) is linear, so it is an affine map too. Once the rare heaps
 /// have passed, one permute a half moves byte `j` of lane `k` to byte `k`
 /// of heap `j`'s 32-bit lane. A rare heap of two words costs two permutes,
-/// a broadcast, a three-way XOR, two affine maps and four three-way ORs:
-/// ten vector instructions, three of them on the permute port, against
-/// sixteen, four of them variable shifts that share another port
+/// a three-way XOR (its value broadcast from memory), two affine maps and
+/// four three-way ORs: nine vector instructions, two of them on the permute
+/// port, against sixteen, four of them variable shifts that share another port
 /// (measured here: a shift or a permute one a cycle, an XOR two).
 /// Two-register permutes (seven bits of `i`, no affine map for bit 6) run
 /// one every two cycles here, and made the run slower (0.161 0.93x); so did
 /// a mask per half with the compiler's choice of masked moves (0.975x) and
-/// the broadcast values made ahead in blocks (0.94x). A permute a rare heap
+/// the broadcast values made ahead in blocks on the stack (0.94x); kept
+/// with the rare list ([`Premarks`]' `byte_values`) and broadcast from
+/// memory in the XOR, they took the broadcast off the permutes' port
+/// (0.161 1.044x, Officers 1.037x): nine vector instructions, two of
+/// them permutes. A permute a rare heap
 /// that copied each mark to the four bytes of its 32-bit lane, instead of
 /// the lanes' loads and the permute a half at the end: 0.161 1.025x
 /// slower, Officers 1.029x.
@@ -724,7 +749,7 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     let add = |halves: &mut [__m512i; 8], r: usize, value: u32| {
         // SAFETY: `top - r + 16 <= table.len()` (the caller's promise).
         let partners = unsafe { _mm_loadu_si128(table.as_ptr().add(top - r).cast()) };
-        let value = _mm512_set1_epi32(((value & 255) * 0x0101_0101) as i32);
+        let value = _mm512_set1_epi32(value as i32);
         // `partner ^ value ^ 8 k`
         let i = _mm512_ternarylogic_epi32::<0x96>(_mm512_broadcast_i32x4(partners), value, spread);
         let i = if FOLD {
@@ -1062,6 +1087,7 @@ mod tests {
             let top = table.len() - HEAPS;
             let (rare, values): (Vec<usize>, Vec<u32>) =
                 rare.into_iter().map(|(r, v)| (r, u32::from(v) & top_value as u32)).unzip();
+            let in_bytes: Vec<u32> = values.iter().map(|&v| v * 0x0101_0101).collect();
             let mut expected = vec![0u64; HEAPS * words];
             for (&r, &v) in rare.iter().zip(&values) {
                 for j in 0..HEAPS {
@@ -1078,7 +1104,7 @@ mod tests {
                 // for r >= 0.
                 #[allow(unsafe_code)]
                 unsafe {
-                    super::mark_bits(kernel, (words, z), &table, (&rare, &values), top, &mut got)
+                    super::mark_bits(kernel, (words, z), &table, (&rare, &in_bytes), top, &mut got)
                 };
                 prop_assert_eq!(&got, &expected, "{:?}", kernel);
             }
