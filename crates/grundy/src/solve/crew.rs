@@ -673,8 +673,14 @@ impl<'a, C: Cell> Block<'a, C> {
 /// from 4/5 to 9/10: with 4/5, 0.376 dropped its parallel blocks).
 #[derive(Default)]
 pub(super) struct Advisor {
-    /// Nanoseconds per heap of the last block computed on one thread.
+    /// Nanoseconds per heap of the last two blocks computed on one
+    /// thread, the lesser of them (a block that chose a split, or ended a
+    /// run short, costs more a heap, and a try measured against it won
+    /// and kept threads that lost: 0.354's proof on two threads 3.1-3.3 s
+    /// against 3.0 s on one).
     single: u128,
+    /// The last block on one thread's.
+    last_single: u128,
     /// Blocks to compute on one thread before the next try.
     wait: u32,
     /// The wait after the next failed try.
@@ -685,7 +691,7 @@ pub(super) struct Advisor {
 /// 0.161 (about 200 ns a heap to 2^22) gains 1.2x on two threads (0.70 s
 /// against 0.85 s, 4.6% of its heaps repaired); 0.167 (about 115 ns)
 /// gains nothing, and a try that fails costs it 2%.
-pub(super) const PARALLEL_FROM_NANOS: u128 = 150;
+pub(super) const PARALLEL_FROM_NANOS: u128 = 180;
 
 /// Below this many nanoseconds per heap a try of several threads runs
 /// [`CHEAP_TRY_BLOCKS`] blocks in one: each block starts its helper
@@ -725,7 +731,11 @@ impl Advisor {
             self.wait = self.backoff;
             return false;
         }
-        self.single = per_heap;
+        self.single = match self.last_single {
+            0 => per_heap,
+            last => per_heap.min(last),
+        };
+        self.last_single = per_heap;
         if self.wait > 0 {
             self.wait -= 1;
             return false;
@@ -763,8 +773,8 @@ mod tests {
             "expensive heaps go parallel"
         );
         assert!(
-            advisor.parallel_next(true, dear / 2, idle),
-            "a faster parallel block keeps going"
+            advisor.parallel_next(true, cheap / 2, idle),
+            "a parallel block faster than the cheaper of the last two on one keeps going"
         );
         // A parallel block slower than the single one: one thread for one
         // block, then two, then four, ...
@@ -784,8 +794,26 @@ mod tests {
         let idle = || true;
         assert!(advisor.parallel_next(false, CHEAP_TRY_NANOS / 2, idle));
         assert_eq!(advisor.try_blocks(), CHEAP_TRY_BLOCKS);
-        assert!(advisor.parallel_next(false, CHEAP_TRY_NANOS * 2, idle));
+        advisor.parallel_next(false, CHEAP_TRY_NANOS * 2, idle);
+        advisor.parallel_next(true, CHEAP_TRY_NANOS * 4, idle);
+        for _ in 0..2 {
+            advisor.parallel_next(false, CHEAP_TRY_NANOS * 2, idle);
+        }
         assert_eq!(advisor.try_blocks(), 1, "a dear heap's try is one block");
+    }
+
+    #[test]
+    fn a_dear_block_on_one_thread_does_not_make_a_slower_try_win() {
+        let mut advisor = Advisor::default();
+        let idle = || true;
+        let usual = PARALLEL_FROM_NANOS * 2;
+        advisor.parallel_next(false, usual, idle);
+        // A block that chose a split, say: three times the usual cost.
+        assert!(advisor.parallel_next(false, 3 * usual, idle));
+        assert!(
+            !advisor.parallel_next(true, 2 * usual, idle),
+            "slower than the usual block on one thread"
+        );
     }
 
     #[test]
