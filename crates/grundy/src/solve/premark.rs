@@ -55,10 +55,12 @@
 //! table of `1 << (i & 7)` makes the bits of two of the four halves at
 //! once, the half among those picked by a GF(2) affine map of the mark
 //! (which also folds it). The variable shifts share one port, the permutes
-//! another; a rare heap of two words costs ten vector instructions against
-//! sixteen. On this machine (alternating runs, `bench/rounds.py`): 0.161
-//! to 2^22 1.08x, Grundy's game to 2^21 1.10x, Officers 1.07x, 0.376
-//! 1.05x; then 0.161 1.025x and Officers 1.029x more with the lanes' loads.
+//! another; a rare heap of two words costs nine vector instructions, two
+//! of them permutes, against sixteen. On this machine (alternating runs,
+//! `bench/rounds.py`): 0.161 to 2^22 1.08x, Grundy's game to 2^21 1.10x,
+//! Officers 1.07x, 0.376 1.05x; then 0.161 1.025x and Officers 1.029x more
+//! with the lanes' loads, and 1.044x and 1.037x more with the rare values
+//! broadcast from memory.
 //!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table (or in a windowed run's tail, see [`Partners`]) for every heap of
