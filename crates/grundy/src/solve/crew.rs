@@ -658,8 +658,8 @@ impl<'a, C: Cell> Block<'a, C> {
 
 /// Decides, block by block, whether a run computes heaps on several
 /// threads: it tries them when heaps are expensive, keeps them while a
-/// block on several threads costs less than 9/10 of the last one on one,
-/// and otherwise (the other cores busy, say) waits 1, 2, 4, ... up to
+/// block on several threads costs less than 9/10 of the cheaper of the
+/// last two on one, and otherwise (the other cores busy, say) waits 1, 2, 4, ... up to
 /// [`MAX_BACKOFF`] blocks before trying again. It does not try while the
 /// kernel counts as many runnable threads as the machine has cores
 /// ([`super::load::idle_core`]): such a try is slower than one thread
