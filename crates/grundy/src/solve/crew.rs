@@ -658,7 +658,7 @@ impl<'a, C: Cell> Block<'a, C> {
 
 /// Decides, block by block, whether a run computes heaps on several
 /// threads: it tries them when heaps are expensive, keeps them while a
-/// block on several threads costs less than 9/10 of the cheaper of the
+/// block on several threads costs less than 19/20 of the cheaper of the
 /// last two on one, and otherwise (the other cores busy, say) waits 1, 2, 4, ... up to
 /// [`MAX_BACKOFF`] blocks before trying again. It does not try while the
 /// kernel counts as many runnable threads as the machine has cores
@@ -670,7 +670,11 @@ impl<'a, C: Cell> Block<'a, C> {
 /// the tries. On two quiet cores a parallel block costs about 0.55-0.65
 /// of a single one on Grundy's game and Officers, and 0.8-0.85 on 0.376,
 /// whose heaps are cheaper (about 600 ns on the Xeon where the margin went
-/// from 4/5 to 9/10: with 4/5, 0.376 dropped its parallel blocks).
+/// from 4/5 to 9/10: with 4/5, 0.376 dropped its parallel blocks), and
+/// 0.8-0.95 on 0.161 (about 200 ns): against the cheaper of the last two
+/// blocks on one thread, which is biased low, 9/10 let 3 of 8 runs of
+/// 0.161 keep two threads, 19/20 all 8 (0.67-0.73 s against 0.82 s on
+/// one), while 0.354's tries (1.15-1.25 of a block on one) still fail.
 #[derive(Default)]
 pub(super) struct Advisor {
     /// Nanoseconds per heap of the last two blocks computed on one
@@ -723,7 +727,7 @@ impl Advisor {
         idle_core: impl FnOnce() -> bool,
     ) -> bool {
         if parallel {
-            if per_heap.saturating_mul(10) < self.single.saturating_mul(9) {
+            if per_heap.saturating_mul(20) < self.single.saturating_mul(19) {
                 self.backoff /= 2;
                 return true;
             }
