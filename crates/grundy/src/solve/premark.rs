@@ -145,11 +145,9 @@ pub(super) struct Premarks {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kernel {
     Avx2,
-    /// AVX-512F and BW; `vbmi` when the CPU also has VBMI (the unfolding's
-    /// byte permute), `lookups` when it has VBMI and GFNI (the marks made
-    /// by byte lookups, [`mark_bits_lookups`]).
+    /// AVX-512F and BW; `lookups` when the CPU also has VBMI and GFNI
+    /// (the marks made by byte lookups, [`mark_bits_lookups`]).
     Avx512 {
-        vbmi: bool,
         lookups: bool,
     },
 }
@@ -161,10 +159,8 @@ impl Kernel {
         {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx512f") && has!("avx512bw") {
-                let vbmi = has_avx512_vbmi();
                 return Some(Kernel::Avx512 {
-                    vbmi,
-                    lookups: vbmi && has!("gfni"),
+                    lookups: has_avx512_vbmi() && has!("gfni"),
                 });
             }
             if has!("avx2") {
@@ -483,16 +479,16 @@ unsafe fn mark_bits(
     // SAFETY: the caller's promises.
     unsafe {
         match (kernel, words, fold.is_some()) {
-            (Kernel::Avx512 { lookups: true, .. }, 1, _) => {
+            (Kernel::Avx512 { lookups: true }, 1, _) => {
                 mark_bits_lookups::<1, false>(table, rare, top, bits, z)
             }
-            (Kernel::Avx512 { lookups: true, .. }, 2, false) => {
+            (Kernel::Avx512 { lookups: true }, 2, false) => {
                 mark_bits_lookups::<2, false>(table, rare, top, bits, z)
             }
-            (Kernel::Avx512 { lookups: true, .. }, 2, true) => {
+            (Kernel::Avx512 { lookups: true }, 2, true) => {
                 mark_bits_lookups::<2, true>(table, rare, top, bits, z)
             }
-            (Kernel::Avx512 { lookups: true, .. }, ..) => {
+            (Kernel::Avx512 { lookups: true }, ..) => {
                 mark_bits_lookups::<4, false>(table, rare, top, bits, z)
             }
             (Kernel::Avx512 { .. }, 1, _) => {
@@ -560,7 +556,7 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
     use std::arch::x86_64::{
         __m512i, _mm_loadu_si128, _mm_set1_epi8, _mm_xor_si128, _mm512_cvtepu8_epi32,
         _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_sllv_epi32,
-        _mm512_storeu_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32,
+        _mm512_sub_epi32, _mm512_ternarylogic_epi32,
     };
     const { assert!(HEAPS == 16, "one vector of sixteen 32-bit lanes") };
     let one = _mm512_set1_epi32(1);
@@ -610,15 +606,29 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
             }
         }
     }
-    let mut lanes = [0u32; 16];
     for (w, word) in words.iter().enumerate() {
-        for (h, half) in word.iter().enumerate() {
-            // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
-            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), *half) };
-            for (j, &lane) in lanes.iter().enumerate() {
-                bits[j * W + w] |= u64::from(lane) << (32 * h);
-            }
+        for (h, &half) in word.iter().enumerate() {
+            add_half::<W>(bits, 2 * w + h, half);
         }
+    }
+}
+
+/// ORs the sixteen 32-bit lanes of `half` into half `a` (bits `32 a..32 a
+/// + 32`) of the `W` words of heaps `0..16` in `bits`: lane `j` is heap
+/// `j`'s.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add_half<const W: usize>(bits: &mut [u64], a: usize, half: std::arch::x86_64::__m512i) {
+    use std::arch::x86_64::{__m512i, _mm512_storeu_si512};
+    let mut lanes = [0u32; 16];
+    // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), half)
+    };
+    for (j, &lane) in lanes.iter().enumerate() {
+        bits[j * W + a / 2] |= u64::from(lane) << (32 * (a % 2));
     }
 }
 
@@ -647,14 +657,12 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
 /// Two-register permutes (seven bits of `i`, no affine map for bit 6) run
 /// one every two cycles here, and made the run slower (0.161 0.93x); so did
 /// a mask per half with the compiler's choice of masked moves (0.975x) and
-/// the broadcast values made ahead in blocks on the stack (0.94x); kept
+/// the broadcast values made ahead in blocks on the stack (0.94x). Kept
 /// with the rare list ([`Premarks`]' `byte_values`) and broadcast from
-/// memory in the XOR, they took the broadcast off the permutes' port
-/// (0.161 1.044x, Officers 1.037x): nine vector instructions, two of
-/// them permutes. A permute a rare heap
-/// that copied each mark to the four bytes of its 32-bit lane, instead of
-/// the lanes' loads and the permute a half at the end: 0.161 1.025x
-/// slower, Officers 1.029x.
+/// memory in the XOR, the values took the broadcast off the permutes' port
+/// (0.161 1.044x, Officers 1.037x). A permute a rare heap that copied each
+/// mark to the four bytes of its 32-bit lane, instead of the lanes' loads
+/// and the permute a half at the end: 0.161 1.025x slower, Officers 1.029x.
 ///
 /// # Safety
 ///
@@ -675,7 +683,7 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
         __m512i, _mm_loadu_si128, _mm512_and_si512, _mm512_andnot_si512, _mm512_broadcast_i32x4,
         _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_or_si512,
         _mm512_permutexvar_epi8, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512,
-        _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+        _mm512_ternarylogic_epi32,
     };
     const { assert!(HEAPS == 16, "one vector of sixteen 32-bit lanes") };
     const { assert!(matches!(W, 1 | 2 | 4), "one, two or four words a heap") };
@@ -788,14 +796,8 @@ unsafe fn mark_bits_lookups<const W: usize, const FOLD: bool>(
     for (&r, &value) in rare.iter().zip(values) {
         add(&mut words, r, value);
     }
-    let mut lanes = [0u32; 16];
     for (a, half) in words.iter().enumerate().take(2 * W) {
-        let half = _mm512_permutexvar_epi8(gather, *half);
-        // SAFETY: `lanes` is 64 writable bytes; the store is unaligned.
-        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast::<__m512i>(), half) };
-        for (j, &lane) in lanes.iter().enumerate() {
-            bits[j * W + a / 2] |= u64::from(lane) << (32 * (a % 2));
-        }
+        add_half::<W>(bits, a, _mm512_permutexvar_epi8(gather, *half));
     }
 }
 
@@ -1028,23 +1030,10 @@ mod tests {
     /// The kernels this CPU runs: the one detected and the narrower ones.
     fn kernels() -> Vec<Kernel> {
         match Kernel::detect() {
-            Some(Kernel::Avx512 { vbmi, lookups }) => {
-                let mut kernels = vec![Kernel::Avx2];
-                kernels.push(Kernel::Avx512 {
-                    vbmi: false,
-                    lookups: false,
-                });
-                if vbmi {
-                    kernels.push(Kernel::Avx512 {
-                        vbmi: true,
-                        lookups: false,
-                    });
-                }
+            Some(Kernel::Avx512 { lookups }) => {
+                let mut kernels = vec![Kernel::Avx2, Kernel::Avx512 { lookups: false }];
                 if lookups {
-                    kernels.push(Kernel::Avx512 {
-                        vbmi: true,
-                        lookups: true,
-                    });
+                    kernels.push(Kernel::Avx512 { lookups: true });
                 }
                 kernels
             }
