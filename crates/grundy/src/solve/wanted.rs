@@ -106,6 +106,18 @@ const IOTA: [u8; 64] = {
     bytes
 };
 
+/// Bytes `1 << i` for `i < 8`, then 0.
+#[cfg(target_arch = "x86_64")]
+const BYTE_BITS: [u8; 64] = {
+    let mut bytes = [0; 64];
+    let mut i = 0;
+    while i < 8 {
+        bytes[i] = 1 << i;
+        i += 1;
+    }
+    bytes
+};
+
 /// `SPREAD[k]` moves bytes `8 k..8 k + 8` of a vector into the 64-bit
 /// lanes, byte `8 k + i` to every byte of lane `i` (a byte permute): the
 /// rotates that read the lane use its low six bits only.
@@ -1269,7 +1281,12 @@ impl Wanted {
     /// by a rank no member has (31, or 63 from 32 members on), in a table
     /// of 256 bytes made from the bit set by four byte expands (VBMI2).
     /// [`ranked_scan`] turns the ranks the pairs' keys look up into the
-    /// bits of a word and crosses them off the members left; the flags,
+    /// bits of a word and crosses them off the members left, until
+    /// [`FEW`] or fewer are; [`few_scan`] then looks up bits of one byte,
+    /// until one is left, and [`single_scan`] compares the keys with its
+    /// (most scans spend most of their steps on the last few members: of
+    /// the steps of 0.161's scans at 2^22, 82% start with at most eight
+    /// members left, 44% with one). The flags,
     /// the count and the bit set are brought up to date once, at the end
     /// (a bit deposit per word of the set maps ranks back to keys).
     ///
@@ -1279,6 +1296,9 @@ impl Wanted {
     /// whole runs to 2^22 on one thread: 0.161 1.39x, 0.167 1.45x,
     /// Grundy's game 1.17x; 0.376 to 2^21 1.10x; folded, Officers to 2^21
     /// 1.055x (its scans are long, and cost as much a step either way).
+    /// The byte and single-key steps for the last members, against ranks
+    /// throughout: 0.161 to 2^22 1.067x, Grundy's game to 2^21 1.084x,
+    /// Officers 1.063x, 0.376 1.058x, 0.167 0.993x.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8]), left_out: impl Fn(usize) -> u64) {
@@ -1310,12 +1330,41 @@ impl Wanted {
         // empty (0.161's wanted values mostly lie below 128): one table
         // lookup a step instead of two.
         let low_keys = self.bits[2] | self.bits[3] == 0;
-        let left = match (total < 32, low_keys) {
-            (true, true) => ranked_scan::<true, true>((low, high), &left_out, &ranks, all),
-            (true, false) => ranked_scan::<true, false>((low, high), &left_out, &ranks, all),
-            (false, true) => ranked_scan::<false, true>((low, high), &left_out, &ranks, all),
-            (false, false) => ranked_scan::<false, false>((low, high), &left_out, &ranks, all),
-        };
+        let pairs = (low, high);
+        let mut at = 0;
+        let mut left = all;
+        if total > FEW {
+            left = match (total < 32, low_keys) {
+                (true, true) => ranked_scan::<true, true>(pairs, &left_out, &ranks, &mut at, left),
+                (true, false) => {
+                    ranked_scan::<true, false>(pairs, &left_out, &ranks, &mut at, left)
+                }
+                (false, true) => {
+                    ranked_scan::<false, true>(pairs, &left_out, &ranks, &mut at, left)
+                }
+                (false, false) => {
+                    ranked_scan::<false, false>(pairs, &left_out, &ranks, &mut at, left)
+                }
+            };
+        }
+        let len = low.len().min(high.len());
+        if left.count_ones() > 1 && at < len {
+            // The members' keys are below 128 when no member is ranked
+            // past those of the first two words.
+            left = match left >> before[2] == 0 {
+                true => few_scan::<true>(pairs, &left_out, &ranks, &mut at, left),
+                false => few_scan::<false>(pairs, &left_out, &ranks, &mut at, left),
+            };
+        }
+        if left.count_ones() == 1 && at < len {
+            // The member's key: its word is the last whose members are
+            // ranked from `rank` down.
+            let rank = left.trailing_zeros();
+            let w = before.iter().rposition(|&b| b <= rank).unwrap_or(0);
+            let key =
+                64 * w as u32 + _pdep_u64(1 << (rank - before[w]), self.bits[w]).trailing_zeros();
+            left = single_scan(pairs, &left_out, key as u8, &mut at, left);
+        }
         // Back from ranks to keys, and from keys to values: a key is its
         // value, or, folded, the value's low byte XOR `low` when bit 8 is
         // set (see `add_keys`); a member is one of the two, the other no
@@ -1354,66 +1403,117 @@ impl Wanted {
     }
 }
 
+/// The ranked test hands over to [`few_scan`] once this many members or
+/// fewer are left: their bits fit one byte.
+#[cfg(target_arch = "x86_64")]
+const FEW: u32 = 8;
+
+/// The keys of the pairs `at..at + 64` of a block, `(low[at + i],
+/// high[high.len() - 1 - at - i])` XORed in byte `i`, for the lanes of
+/// `lanes` (the others are 0).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn pair_keys((low, high): (&[u8], &[u8]), at: usize, lanes: u64) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::{_mm512_maskz_loadu_epi8, _mm512_permutexvar_epi8, _mm512_xor_si512};
+    let end = high.len() - at;
+    // SAFETY: as in `cross_off_avx512`: each masked load reads `low[at..at
+    // + k]` and `high[end - k..end]`, `k` the lanes selected, all in the
+    // slices.
+    #[allow(unsafe_code)]
+    let (a, b) = unsafe {
+        (
+            _mm512_maskz_loadu_epi8(lanes, low.as_ptr().add(at).cast()),
+            _mm512_maskz_loadu_epi8(
+                match lanes {
+                    u64::MAX => u64::MAX,
+                    lanes => lanes.reverse_bits(),
+                },
+                high.as_ptr().wrapping_add(end).wrapping_sub(64).cast(),
+            ),
+        )
+    };
+    _mm512_xor_si512(a, _mm512_permutexvar_epi8(vector(&REVERSE), b))
+}
+
+/// Runs the steps of a scan from pair `at` on, crossing the members each
+/// finds off `left`, until at most `stop` members are left or the pairs
+/// run out: `four(at)` are the members the steps `at..at + 256` find (ORed
+/// before they are folded into a word: the fold is a chain of shuffles),
+/// `one(at, lanes)` those the step `at..at + 64` finds in `lanes`. `at` is
+/// left at the first step not run.
+#[inline(always)]
+fn drive_steps(
+    len: usize,
+    at: &mut usize,
+    mut left: u64,
+    stop: u32,
+    four: impl Fn(usize) -> u64,
+    one: impl Fn(usize, u64) -> u64,
+) -> u64 {
+    while *at + 256 <= len {
+        left &= !four(*at);
+        *at += 256;
+        if left.count_ones() <= stop {
+            return left;
+        }
+    }
+    while *at < len {
+        let lanes = match len - *at {
+            64.. => u64::MAX,
+            k => (1 << k) - 1,
+        };
+        left &= !one(*at, lanes);
+        *at += 64;
+        if left.count_ones() <= stop {
+            return left;
+        }
+    }
+    left
+}
+
 /// The members of `left` (bit `r` for rank `r`) that no pair `(low[i],
-/// high[high.len() - 1 - i])` is worth, the pairs' keys ranked by `ranks`
-/// (see [`Wanted::cross_off_ranked`]). Each step of 64 pairs looks its
-/// keys' ranks up (two two-register byte permutes and a blend; with `LOW`,
-/// when every member's key is below 128, one permute, the keys from 128 on
-/// naming no member), and turns
-/// rank `r` into bit `r` of a lane: with `NARROW` the ranks lie below 32,
-/// and four byte permutes spread them over 32-bit lanes, else eight over
-/// 64-bit lanes; a rotate of 1 by each (which reads only the low bits of
-/// its lane, so the permutes need not clear the others). The lanes ORed into
+/// high[high.len() - 1 - i])` from `at` on is worth, the pairs' keys
+/// ranked by `ranks` (see [`Wanted::cross_off_ranked`]), or those left
+/// when [`FEW`] or fewer are, `at` then at the first pair not tested.
+/// Each step of 64 pairs looks its keys' ranks up (two two-register byte
+/// permutes and a blend; with `LOW`, when every member's key is below 128,
+/// one permute, the keys from 128 on naming no member), and turns rank `r`
+/// into bit `r` of a lane: with `NARROW` the ranks lie below 32, and four
+/// byte permutes spread them over 32-bit lanes, else eight over 64-bit
+/// lanes; a rotate of 1 by each (which reads only the low bits of its
+/// lane, so the permutes need not clear the others). The lanes ORed into
 /// one word are the members the step found, crossed off `left` in one
 /// AND-NOT. The steps depend on each other only through `left`, so they
 /// overlap in the CPU however many hits they have. Four steps are ORed
-/// before their lanes are folded into a word and `left` is checked: the
-/// fold is a chain of shuffles (every step: 0.161 1.06x slower; every
-/// two: 1.02x). `left_out(at)` names the pairs `at..at + 64` to leave out.
+/// before their lanes are folded into a word and `left` is checked (every
+/// step: 0.161 1.06x slower; every two: 1.02x). `left_out(at)` names the
+/// pairs `at..at + 64` to leave out.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn ranked_scan<const NARROW: bool, const LOW: bool>(
-    (low, high): (&[u8], &[u8]),
+    pairs: (&[u8], &[u8]),
     left_out: &impl Fn(usize) -> u64,
     ranks: &[std::arch::x86_64::__m512i; 4],
-    mut left: u64,
+    at: &mut usize,
+    left: u64,
 ) -> u64 {
     use std::arch::x86_64::{
-        __m512i, _mm512_mask_blend_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
-        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
+        __m512i, _mm512_mask_blend_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
         _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64, _mm512_set1_epi8,
         _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi32,
-        _mm512_xor_si512,
     };
-    let reverse = vector(&REVERSE);
     let spread = SPREAD.map(|lanes| vector(&lanes));
     let spread32 = SPREAD32.map(|lanes| vector(&lanes));
     let not_a_member = _mm512_set1_epi8(unranked(NARROW));
     let one = _mm512_set1_epi64(1);
     let one32 = _mm512_set1_epi32(1);
-    let len = low.len().min(high.len());
     // The members the pairs `at..at + 64` of `lanes` are worth, as bits of
     // the lanes of a vector.
     let step = |at: usize, lanes: u64| {
-        let end = high.len() - at;
-        // SAFETY: as in `cross_off_avx512`: each masked load reads
-        // `low[at..at + k]` and `high[end - k..end]`, `k` the lanes
-        // selected, all in the slices.
-        #[allow(unsafe_code)]
-        let (a, b) = unsafe {
-            (
-                _mm512_maskz_loadu_epi8(lanes, low.as_ptr().add(at).cast()),
-                _mm512_maskz_loadu_epi8(
-                    match lanes {
-                        u64::MAX => u64::MAX,
-                        lanes => lanes.reverse_bits(),
-                    },
-                    high.as_ptr().wrapping_add(end).wrapping_sub(64).cast(),
-                ),
-            )
-        };
-        let keys = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
+        let keys = pair_keys(pairs, at, lanes);
         let below = _mm512_permutex2var_epi8(ranks[0], keys, ranks[1]);
         let high_keys = _mm512_movepi8_mask(keys);
         // Lanes past the block, or left out, name no member.
@@ -1446,28 +1546,120 @@ fn ranked_scan<const NARROW: bool, const LOW: bool>(
             _mm512_reduce_or_epi64(found) as u64
         }
     };
-    let mut at = 0;
-    while at + 256 <= len {
-        let two = _mm512_or_si512(step(at, u64::MAX), step(at + 64, u64::MAX));
-        let four = _mm512_or_si512(step(at + 128, u64::MAX), step(at + 192, u64::MAX));
-        left &= !fold(_mm512_or_si512(two, four));
-        if left == 0 {
-            return 0;
+    let len = pairs.0.len().min(pairs.1.len());
+    drive_steps(
+        len,
+        at,
+        left,
+        FEW,
+        |at| {
+            let two = _mm512_or_si512(step(at, u64::MAX), step(at + 64, u64::MAX));
+            let four = _mm512_or_si512(step(at + 128, u64::MAX), step(at + 192, u64::MAX));
+            fold(_mm512_or_si512(two, four))
+        },
+        |at, lanes| fold(step(at, lanes)),
+    )
+}
+
+/// [`ranked_scan`] for at most [`FEW`] members left, from pair `at` on,
+/// until one is left: the ranks' table turned into one of bytes, the key
+/// of the member of rank `r` looking up `1 << i`, `i` its place among the
+/// members of `left`, other keys 0, so that a step is its keys' lookup (one
+/// two-register byte permute with `LOW`, every member's key below 128, else
+/// two and a blend) ORed into the bytes of the steps before. The bits of a
+/// byte map back to ranks by a bit deposit into `left`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2")]
+fn few_scan<const LOW: bool>(
+    pairs: (&[u8], &[u8]),
+    left_out: &impl Fn(usize) -> u64,
+    ranks: &[std::arch::x86_64::__m512i; 4],
+    at: &mut usize,
+    left: u64,
+) -> u64 {
+    use std::arch::x86_64::{
+        __m512i, _mm512_mask_blend_epi8, _mm512_maskz_expand_epi8, _mm512_maskz_mov_epi8,
+        _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi64,
+        _mm512_ternarylogic_epi32, _pdep_u64,
+    };
+    debug_assert!(left.count_ones() <= FEW);
+    // Byte `r` of `bits` is `1 << i` for the `i`-th member `r` of `left`
+    // (rank 31 or 63, no member's, is no member of `left`).
+    let bits = _mm512_maskz_expand_epi8(left, vector(&BYTE_BITS));
+    let table = ranks.map(|ranks| _mm512_permutexvar_epi8(ranks, bits));
+    let step = |at: usize, lanes: u64| {
+        let keys = pair_keys(pairs, at, lanes);
+        let high_keys = _mm512_movepi8_mask(keys);
+        let lanes = lanes & !left_out(at);
+        if LOW {
+            _mm512_maskz_permutex2var_epi8(lanes & !high_keys, table[0], keys, table[1])
+        } else {
+            let below = _mm512_permutex2var_epi8(table[0], keys, table[1]);
+            let above = _mm512_permutex2var_epi8(table[2], keys, table[3]);
+            _mm512_maskz_mov_epi8(lanes, _mm512_mask_blend_epi8(high_keys, below, above))
         }
-        at += 256;
-    }
-    while at < len {
-        let lanes = match len - at {
-            64.. => u64::MAX,
-            k => (1 << k) - 1,
-        };
-        left &= !fold(step(at, lanes));
-        if left == 0 {
-            return 0;
-        }
-        at += 64;
-    }
-    left
+    };
+    let fold = |found: __m512i| {
+        let word = _mm512_reduce_or_epi64(found) as u64;
+        let word = word | word >> 32;
+        let word = word | word >> 16;
+        _pdep_u64((word | word >> 8) & 0xff, left)
+    };
+    let len = pairs.0.len().min(pairs.1.len());
+    drive_steps(
+        len,
+        at,
+        left,
+        1,
+        |at| {
+            let three = _mm512_ternarylogic_epi32::<0xfe>(
+                step(at, u64::MAX),
+                step(at + 64, u64::MAX),
+                step(at + 128, u64::MAX),
+            );
+            fold(_mm512_or_si512(three, step(at + 192, u64::MAX)))
+        },
+        |at, lanes| fold(step(at, lanes)),
+    )
+}
+
+/// [`ranked_scan`] for the last member left, of rank `left`'s one bit and
+/// key `key`, from pair `at` on: a step compares its keys with `key`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn single_scan(
+    pairs: (&[u8], &[u8]),
+    left_out: &impl Fn(usize) -> u64,
+    key: u8,
+    at: &mut usize,
+    left: u64,
+) -> u64 {
+    use std::arch::x86_64::{_mm512_cmpeq_epi8_mask, _mm512_set1_epi8};
+    debug_assert_eq!(left.count_ones(), 1);
+    let key = _mm512_set1_epi8(key as i8);
+    let step = |at: usize, lanes: u64| {
+        _mm512_cmpeq_epi8_mask(pair_keys(pairs, at, lanes), key) & lanes & !left_out(at)
+    };
+    let found = |hits: u64| if hits == 0 { 0 } else { left };
+    let len = pairs.0.len().min(pairs.1.len());
+    drive_steps(
+        len,
+        at,
+        left,
+        0,
+        |at| {
+            found(
+                step(at, u64::MAX)
+                    | step(at + 64, u64::MAX)
+                    | step(at + 128, u64::MAX)
+                    | step(at + 192, u64::MAX),
+            )
+        },
+        |at, lanes| found(step(at, lanes)),
+    )
 }
 
 /// Bit `i` set for each byte `keys[i]` whose bit is set in `set`, a set of
