@@ -692,10 +692,13 @@ pub(super) struct Advisor {
 }
 
 /// [`Advisor`] tries several threads above this many nanoseconds per heap.
-/// 0.161 (about 200 ns a heap to 2^22) gains 1.2x on two threads (0.70 s
-/// against 0.85 s, 4.6% of its heaps repaired); 0.167 (about 115 ns)
-/// gains nothing, and a try that fails costs it 2%.
-pub(super) const PARALLEL_FROM_NANOS: u128 = 180;
+/// 0.161 (blocks of 172-197 ns a heap on one thread to 2^22) gains 1.2x on
+/// two threads (0.66-0.70 s against 0.75-0.77 s, its blocks 145-160 ns);
+/// 0.354's proof (blocks of 126-138 ns, tenth and ninetieth percentiles)
+/// and 0.167 (about 110 ns) gain nothing, and a try that fails costs them
+/// a few percent. (At 180, 0.161's blocks below it stopped trying once its
+/// scans got faster.)
+pub(super) const PARALLEL_FROM_NANOS: u128 = 160;
 
 /// Below this many nanoseconds per heap a try of several threads runs
 /// [`CHEAP_TRY_BLOCKS`] blocks in one: each block starts its helper
