@@ -1207,14 +1207,13 @@ impl Wanted {
         until: usize,
     ) -> usize {
         use std::arch::x86_64::{
-            __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_loadu_epi8,
-            _mm512_maskz_set1_epi8, _mm512_permutexvar_epi8, _mm512_storeu_si512, _mm512_xor_si512,
+            __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_set1_epi8,
+            _mm512_storeu_si512,
         };
         assert!(test_low.len() == low.len() && test_high.len() == high.len());
         self.listed = None;
         let len = low.len().min(high.len());
         let pair = |i: usize| (low[i] ^ high[high.len() - 1 - i]).into();
-        let reverse = vector(&REVERSE);
         // SAFETY: `bits` is 64 readable bytes; the load is unaligned.
         #[allow(unsafe_code)]
         let mut set = unsafe { _mm512_loadu_si512(self.bits.as_ptr().cast::<__m512i>()) };
@@ -1224,26 +1223,7 @@ impl Wanted {
                 64.. => u64::MAX,
                 k => (1 << k) - 1,
             };
-            // Pair `at + i` is `(test_low[at + i], test_high[end - 1 - i])`,
-            // `end = test_high.len() - at`: the 64 bytes before `end`,
-            // reversed, of which the last `k` (those of the `k` pairs left)
-            // are loaded.
-            let end = test_high.len() - at;
-            // SAFETY: each masked load reads only the bytes its mask
-            // selects, which lie in the slices: `test_low[at..at + k]` and
-            // `test_high[end - k..end]`, `k = lanes.count_ones() <= len -
-            // at`; the pointers outside the slices are never read through.
-            #[allow(unsafe_code)]
-            let (a, b) = unsafe {
-                (
-                    _mm512_maskz_loadu_epi8(lanes, test_low.as_ptr().add(at).cast()),
-                    _mm512_maskz_loadu_epi8(
-                        lanes.reverse_bits(),
-                        test_high.as_ptr().wrapping_add(end).wrapping_sub(64).cast(),
-                    ),
-                )
-            };
-            let keys = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
+            let keys = pair_keys((test_low, test_high), at, lanes);
             let mut hits = keys_in_set(keys, set) & lanes;
             if hits != 0 {
                 while hits != 0 {
@@ -1409,17 +1389,23 @@ impl Wanted {
 const FEW: u32 = 8;
 
 /// The keys of the pairs `at..at + 64` of a block, `(low[at + i],
-/// high[high.len() - 1 - at - i])` XORed in byte `i`, for the lanes of
-/// `lanes` (the others are 0).
+/// high[high.len() - 1 - at - i])` XORed in byte `i`, for the lanes `i`
+/// of `lanes` (the others are 0): lane `i` of the 64 bytes of `high`
+/// before `end = high.len() - at`, reversed.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn pair_keys((low, high): (&[u8], &[u8]), at: usize, lanes: u64) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::{_mm512_maskz_loadu_epi8, _mm512_permutexvar_epi8, _mm512_xor_si512};
+    // Every lane selected names a pair of the block (the steps' own bounds
+    // make this check free where the compiler sees them).
+    let past_lanes = 64 - lanes.leading_zeros() as usize;
+    assert!(at + past_lanes <= low.len().min(high.len()));
     let end = high.len() - at;
-    // SAFETY: as in `cross_off_avx512`: each masked load reads `low[at..at
-    // + k]` and `high[end - k..end]`, `k` the lanes selected, all in the
-    // slices.
+    // SAFETY: each masked load reads only the bytes its mask selects, which
+    // lie in the slices: `low[at + i]` and `high[end - 1 - i]` for lanes
+    // `i < past_lanes` (asserted); the pointers outside the slices are
+    // never read through.
     #[allow(unsafe_code)]
     let (a, b) = unsafe {
         (
@@ -1442,6 +1428,7 @@ fn pair_keys((low, high): (&[u8], &[u8]), at: usize, lanes: u64) -> std::arch::x
 /// before they are folded into a word: the fold is a chain of shuffles),
 /// `one(at, lanes)` those the step `at..at + 64` finds in `lanes`. `at` is
 /// left at the first step not run.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn drive_steps(
     len: usize,
