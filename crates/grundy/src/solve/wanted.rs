@@ -1260,10 +1260,11 @@ impl Wanted {
     /// named by its rank among the members (`0..count`), every other byte
     /// by a rank no member has (31, or 63 from 32 members on), in a table
     /// of 256 bytes made from the bit set by four byte expands (VBMI2).
-    /// [`ranked_scan`] turns the ranks the pairs' keys look up into the
-    /// bits of a word and crosses them off the members left, until
-    /// [`FEW`] or fewer are; [`few_scan`] then looks up bits of one byte,
-    /// until one is left, and [`single_scan`] compares the keys with its
+    /// [`RankedPairs::ranked`] turns the ranks the pairs' keys look up into
+    /// the bits of a word and crosses them off the members left, until
+    /// [`FEW`] or fewer are; [`RankedPairs::few`] then looks up bits of one
+    /// byte, until one is left, and [`RankedPairs::last`] compares the keys
+    /// with its
     /// (most scans spend most of their steps on the last few members: of
     /// the steps of 0.161's scans at 2^22, 82% start with at most eight
     /// members left, 44% with one). The flags,
@@ -1310,30 +1311,29 @@ impl Wanted {
         // empty (0.161's wanted values mostly lie below 128): one table
         // lookup a step instead of two.
         let low_keys = self.bits[2] | self.bits[3] == 0;
-        let pairs = (low, high);
+        let pairs = RankedPairs {
+            low,
+            high,
+            left_out,
+            ranks,
+        };
         let mut at = 0;
         let mut left = all;
         if total > FEW {
             left = match (total < 32, low_keys) {
-                (true, true) => ranked_scan::<true, true>(pairs, &left_out, &ranks, &mut at, left),
-                (true, false) => {
-                    ranked_scan::<true, false>(pairs, &left_out, &ranks, &mut at, left)
-                }
-                (false, true) => {
-                    ranked_scan::<false, true>(pairs, &left_out, &ranks, &mut at, left)
-                }
-                (false, false) => {
-                    ranked_scan::<false, false>(pairs, &left_out, &ranks, &mut at, left)
-                }
+                (true, true) => pairs.ranked::<true, true>(&mut at, left),
+                (true, false) => pairs.ranked::<true, false>(&mut at, left),
+                (false, true) => pairs.ranked::<false, true>(&mut at, left),
+                (false, false) => pairs.ranked::<false, false>(&mut at, left),
             };
         }
-        let len = low.len().min(high.len());
+        let len = pairs.len();
         if left.count_ones() > 1 && at < len {
             // The members' keys are below 128 when no member is ranked
             // past those of the first two words.
             left = match left >> before[2] == 0 {
-                true => few_scan::<true>(pairs, &left_out, &ranks, &mut at, left),
-                false => few_scan::<false>(pairs, &left_out, &ranks, &mut at, left),
+                true => pairs.few::<true>(&mut at, left),
+                false => pairs.few::<false>(&mut at, left),
             };
         }
         if left.count_ones() == 1 && at < len {
@@ -1343,7 +1343,7 @@ impl Wanted {
             let w = before.iter().rposition(|&b| b <= rank).unwrap_or(0);
             let key =
                 64 * w as u32 + _pdep_u64(1 << (rank - before[w]), self.bits[w]).trailing_zeros();
-            left = single_scan(pairs, &left_out, key as u8, &mut at, left);
+            left = pairs.last(key as u8, &mut at, left);
         }
         // Back from ranks to keys, and from keys to values: a key is its
         // value, or, folded, the value's low byte XOR `low` when bit 8 is
@@ -1383,7 +1383,7 @@ impl Wanted {
     }
 }
 
-/// The ranked test hands over to [`few_scan`] once this many members or
+/// The ranked test hands over to [`RankedPairs::few`] once this many members or
 /// fewer are left: their bits fit one byte.
 #[cfg(target_arch = "x86_64")]
 const FEW: u32 = 8;
@@ -1459,194 +1459,200 @@ fn drive_steps(
     left
 }
 
-/// The members of `left` (bit `r` for rank `r`) that no pair `(low[i],
-/// high[high.len() - 1 - i])` from `at` on is worth, the pairs' keys
-/// ranked by `ranks` (see [`Wanted::cross_off_ranked`]), or those left
-/// when [`FEW`] or fewer are, `at` then at the first pair not tested.
-/// Each step of 64 pairs looks its keys' ranks up (two two-register byte
-/// permutes and a blend; with `LOW`, when every member's key is below 128,
-/// one permute, the keys from 128 on naming no member), and turns rank `r`
-/// into bit `r` of a lane: with `NARROW` the ranks lie below 32, and four
-/// byte permutes spread them over 32-bit lanes, else eight over 64-bit
-/// lanes; a rotate of 1 by each (which reads only the low bits of its
-/// lane, so the permutes need not clear the others). The lanes ORed into
-/// one word are the members the step found, crossed off `left` in one
-/// AND-NOT. The steps depend on each other only through `left`, so they
-/// overlap in the CPU however many hits they have. Four steps are ORed
-/// before their lanes are folded into a word and `left` is checked (every
-/// step: 0.161 1.06x slower; every two: 1.02x). `left_out(at)` names the
-/// pairs `at..at + 64` to leave out.
+/// A block's pairs as the phases of the ranked test read them (see
+/// [`Wanted::cross_off_ranked`]): the one-byte keys of the pairs `(low[i],
+/// high[high.len() - 1 - i])`, the pairs `left_out(at)` names among `at..at
+/// + 64` left out, and the rank of each key.
 #[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn ranked_scan<const NARROW: bool, const LOW: bool>(
-    pairs: (&[u8], &[u8]),
-    left_out: &impl Fn(usize) -> u64,
-    ranks: &[std::arch::x86_64::__m512i; 4],
-    at: &mut usize,
-    left: u64,
-) -> u64 {
-    use std::arch::x86_64::{
-        __m512i, _mm512_mask_blend_epi8, _mm512_movepi8_mask, _mm512_or_si512,
-        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
-        _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64, _mm512_set1_epi8,
-        _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi32,
-    };
-    let spread = SPREAD.map(|lanes| vector(&lanes));
-    let spread32 = SPREAD32.map(|lanes| vector(&lanes));
-    let not_a_member = _mm512_set1_epi8(unranked(NARROW));
-    let one = _mm512_set1_epi64(1);
-    let one32 = _mm512_set1_epi32(1);
-    // The members the pairs `at..at + 64` of `lanes` are worth, as bits of
-    // the lanes of a vector.
-    let step = |at: usize, lanes: u64| {
-        let keys = pair_keys(pairs, at, lanes);
-        let below = _mm512_permutex2var_epi8(ranks[0], keys, ranks[1]);
-        let high_keys = _mm512_movepi8_mask(keys);
-        // Lanes past the block, or left out, name no member.
-        let lanes = lanes & !left_out(at);
-        let rank = if LOW {
-            _mm512_mask_blend_epi8(lanes & !high_keys, not_a_member, below)
-        } else {
-            let above = _mm512_permutex2var_epi8(ranks[2], keys, ranks[3]);
-            let rank = _mm512_mask_blend_epi8(high_keys, below, above);
-            _mm512_mask_blend_epi8(lanes, not_a_member, rank)
+struct RankedPairs<'a, F> {
+    low: &'a [u8],
+    high: &'a [u8],
+    left_out: F,
+    ranks: [std::arch::x86_64::__m512i; 4],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<F: Fn(usize) -> u64> RankedPairs<'_, F> {
+    /// How many pairs the block has.
+    fn len(&self) -> usize {
+        self.low.len().min(self.high.len())
+    }
+
+    /// The keys of the pairs `at..at + 64` in `lanes` ([`pair_keys`]), and
+    /// those of the lanes that are not left out.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn keys(&self, at: usize, lanes: u64) -> (std::arch::x86_64::__m512i, u64) {
+        (
+            pair_keys((self.low, self.high), at, lanes),
+            lanes & !(self.left_out)(at),
+        )
+    }
+
+    /// The members of `left` (bit `r` for rank `r`) that no pair from `at`
+    /// on is worth, the pairs' keys ranked by `ranks`, or those left
+    /// when [`FEW`] or fewer are, `at` then at the first pair not tested.
+    /// Each step of 64 pairs looks its keys' ranks up (two two-register byte
+    /// permutes and a blend; with `LOW`, when every member's key is below 128,
+    /// one permute, the keys from 128 on naming no member), and turns rank `r`
+    /// into bit `r` of a lane: with `NARROW` the ranks lie below 32, and four
+    /// byte permutes spread them over 32-bit lanes, else eight over 64-bit
+    /// lanes; a rotate of 1 by each (which reads only the low bits of its
+    /// lane, so the permutes need not clear the others). The lanes ORed into
+    /// one word are the members the step found, crossed off `left` in one
+    /// AND-NOT. The steps depend on each other only through `left`, so they
+    /// overlap in the CPU however many hits they have. Four steps are ORed
+    /// before their lanes are folded into a word and `left` is checked (every
+    /// step: 0.161 1.06x slower; every two: 1.02x). `left_out(at)` names the
+    /// pairs `at..at + 64` to leave out.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn ranked<const NARROW: bool, const LOW: bool>(&self, at: &mut usize, left: u64) -> u64 {
+        use std::arch::x86_64::{
+            __m512i, _mm512_mask_blend_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+            _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi32,
+            _mm512_reduce_or_epi64, _mm512_rolv_epi32, _mm512_rolv_epi64, _mm512_set1_epi8,
+            _mm512_set1_epi32, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi32,
         };
-        if NARROW {
-            let bits = spread32
-                .map(|moves| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(moves, rank)));
-            let three = _mm512_ternarylogic_epi32::<0xfe>(bits[0], bits[1], bits[2]);
-            _mm512_or_si512(three, bits[3])
-        } else {
-            let mut found = _mm512_setzero_si512();
-            for moves in spread {
-                let rank = _mm512_permutexvar_epi8(moves, rank);
-                found = _mm512_or_si512(found, _mm512_rolv_epi64(one, rank));
+        let spread = SPREAD.map(|lanes| vector(&lanes));
+        let spread32 = SPREAD32.map(|lanes| vector(&lanes));
+        let not_a_member = _mm512_set1_epi8(unranked(NARROW));
+        let one = _mm512_set1_epi64(1);
+        let one32 = _mm512_set1_epi32(1);
+        // The members the pairs `at..at + 64` of `lanes` are worth, as bits of
+        // the lanes of a vector.
+        let ranks = self.ranks;
+        let step = |at: usize, lanes: u64| {
+            // Lanes past the block, or left out, name no member.
+            let (keys, lanes) = self.keys(at, lanes);
+            let below = _mm512_permutex2var_epi8(ranks[0], keys, ranks[1]);
+            let high_keys = _mm512_movepi8_mask(keys);
+            let rank = if LOW {
+                _mm512_mask_blend_epi8(lanes & !high_keys, not_a_member, below)
+            } else {
+                let above = _mm512_permutex2var_epi8(ranks[2], keys, ranks[3]);
+                let rank = _mm512_mask_blend_epi8(high_keys, below, above);
+                _mm512_mask_blend_epi8(lanes, not_a_member, rank)
+            };
+            if NARROW {
+                let bits = spread32
+                    .map(|moves| _mm512_rolv_epi32(one32, _mm512_permutexvar_epi8(moves, rank)));
+                let three = _mm512_ternarylogic_epi32::<0xfe>(bits[0], bits[1], bits[2]);
+                _mm512_or_si512(three, bits[3])
+            } else {
+                let mut found = _mm512_setzero_si512();
+                for moves in spread {
+                    let rank = _mm512_permutexvar_epi8(moves, rank);
+                    found = _mm512_or_si512(found, _mm512_rolv_epi64(one, rank));
+                }
+                found
             }
-            found
-        }
-    };
-    let fold = |found: __m512i| {
-        if NARROW {
-            u64::from(_mm512_reduce_or_epi32(found) as u32)
-        } else {
-            _mm512_reduce_or_epi64(found) as u64
-        }
-    };
-    let len = pairs.0.len().min(pairs.1.len());
-    drive_steps(
-        len,
-        at,
-        left,
-        FEW,
-        |at| {
-            let two = _mm512_or_si512(step(at, u64::MAX), step(at + 64, u64::MAX));
-            let four = _mm512_or_si512(step(at + 128, u64::MAX), step(at + 192, u64::MAX));
-            fold(_mm512_or_si512(two, four))
-        },
-        |at, lanes| fold(step(at, lanes)),
-    )
-}
+        };
+        let fold = |found: __m512i| {
+            if NARROW {
+                u64::from(_mm512_reduce_or_epi32(found) as u32)
+            } else {
+                _mm512_reduce_or_epi64(found) as u64
+            }
+        };
+        drive_steps(
+            self.len(),
+            at,
+            left,
+            FEW,
+            |at| {
+                let two = _mm512_or_si512(step(at, u64::MAX), step(at + 64, u64::MAX));
+                let four = _mm512_or_si512(step(at + 128, u64::MAX), step(at + 192, u64::MAX));
+                fold(_mm512_or_si512(two, four))
+            },
+            |at, lanes| fold(step(at, lanes)),
+        )
+    }
 
-/// [`ranked_scan`] for at most [`FEW`] members left, from pair `at` on,
-/// until one is left: the ranks' table turned into one of bytes, the key
-/// of the member of rank `r` looking up `1 << i`, `i` its place among the
-/// members of `left`, other keys 0, so that a step is its keys' lookup (one
-/// two-register byte permute with `LOW`, every member's key below 128, else
-/// two and a blend) ORed into the bytes of the steps before. The bits of a
-/// byte map back to ranks by a bit deposit into `left`.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2")]
-fn few_scan<const LOW: bool>(
-    pairs: (&[u8], &[u8]),
-    left_out: &impl Fn(usize) -> u64,
-    ranks: &[std::arch::x86_64::__m512i; 4],
-    at: &mut usize,
-    left: u64,
-) -> u64 {
-    use std::arch::x86_64::{
-        __m512i, _mm512_mask_blend_epi8, _mm512_maskz_expand_epi8, _mm512_maskz_mov_epi8,
-        _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_or_si512,
-        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi64,
-        _mm512_ternarylogic_epi32, _pdep_u64,
-    };
-    debug_assert!(left.count_ones() <= FEW);
-    // Byte `r` of `bits` is `1 << i` for the `i`-th member `r` of `left`
-    // (rank 31 or 63, no member's, is no member of `left`).
-    let bits = _mm512_maskz_expand_epi8(left, vector(&BYTE_BITS));
-    let table = ranks.map(|ranks| _mm512_permutexvar_epi8(ranks, bits));
-    let step = |at: usize, lanes: u64| {
-        let keys = pair_keys(pairs, at, lanes);
-        let high_keys = _mm512_movepi8_mask(keys);
-        let lanes = lanes & !left_out(at);
-        if LOW {
-            _mm512_maskz_permutex2var_epi8(lanes & !high_keys, table[0], keys, table[1])
-        } else {
-            let below = _mm512_permutex2var_epi8(table[0], keys, table[1]);
-            let above = _mm512_permutex2var_epi8(table[2], keys, table[3]);
-            _mm512_maskz_mov_epi8(lanes, _mm512_mask_blend_epi8(high_keys, below, above))
-        }
-    };
-    let fold = |found: __m512i| {
-        let word = _mm512_reduce_or_epi64(found) as u64;
-        let word = word | word >> 32;
-        let word = word | word >> 16;
-        _pdep_u64((word | word >> 8) & 0xff, left)
-    };
-    let len = pairs.0.len().min(pairs.1.len());
-    drive_steps(
-        len,
-        at,
-        left,
-        1,
-        |at| {
-            let three = _mm512_ternarylogic_epi32::<0xfe>(
-                step(at, u64::MAX),
-                step(at + 64, u64::MAX),
-                step(at + 128, u64::MAX),
-            );
-            fold(_mm512_or_si512(three, step(at + 192, u64::MAX)))
-        },
-        |at, lanes| fold(step(at, lanes)),
-    )
-}
+    /// [`Self::ranked`] for at most [`FEW`] members left, from pair `at` on,
+    /// until one is left: the ranks' table turned into one of bytes, the key
+    /// of the member of rank `r` looking up `1 << i`, `i` its place among the
+    /// members of `left`, other keys 0, so that a step is its keys' lookup (one
+    /// two-register byte permute with `LOW`, every member's key below 128, else
+    /// two and a blend) ORed into the bytes of the steps before. The bits of a
+    /// byte map back to ranks by a bit deposit into `left`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2")]
+    fn few<const LOW: bool>(&self, at: &mut usize, left: u64) -> u64 {
+        use std::arch::x86_64::{
+            __m512i, _mm512_mask_blend_epi8, _mm512_maskz_expand_epi8, _mm512_maskz_mov_epi8,
+            _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+            _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_or_epi64,
+            _mm512_ternarylogic_epi32, _pdep_u64,
+        };
+        debug_assert!(left.count_ones() <= FEW);
+        // Byte `r` of `bits` is `1 << i` for the `i`-th member `r` of `left`
+        // (rank 31 or 63, no member's, is no member of `left`).
+        let bits = _mm512_maskz_expand_epi8(left, vector(&BYTE_BITS));
+        let table = self.ranks.map(|ranks| _mm512_permutexvar_epi8(ranks, bits));
+        let step = |at: usize, lanes: u64| {
+            let (keys, lanes) = self.keys(at, lanes);
+            let high_keys = _mm512_movepi8_mask(keys);
+            if LOW {
+                _mm512_maskz_permutex2var_epi8(lanes & !high_keys, table[0], keys, table[1])
+            } else {
+                let below = _mm512_permutex2var_epi8(table[0], keys, table[1]);
+                let above = _mm512_permutex2var_epi8(table[2], keys, table[3]);
+                _mm512_maskz_mov_epi8(lanes, _mm512_mask_blend_epi8(high_keys, below, above))
+            }
+        };
+        let fold = |found: __m512i| {
+            let word = _mm512_reduce_or_epi64(found) as u64;
+            let word = word | word >> 32;
+            let word = word | word >> 16;
+            _pdep_u64((word | word >> 8) & 0xff, left)
+        };
+        drive_steps(
+            self.len(),
+            at,
+            left,
+            1,
+            |at| {
+                let three = _mm512_ternarylogic_epi32::<0xfe>(
+                    step(at, u64::MAX),
+                    step(at + 64, u64::MAX),
+                    step(at + 128, u64::MAX),
+                );
+                fold(_mm512_or_si512(three, step(at + 192, u64::MAX)))
+            },
+            |at, lanes| fold(step(at, lanes)),
+        )
+    }
 
-/// [`ranked_scan`] for the last member left, of rank `left`'s one bit and
-/// key `key`, from pair `at` on: a step compares its keys with `key`.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn single_scan(
-    pairs: (&[u8], &[u8]),
-    left_out: &impl Fn(usize) -> u64,
-    key: u8,
-    at: &mut usize,
-    left: u64,
-) -> u64 {
-    use std::arch::x86_64::{_mm512_cmpeq_epi8_mask, _mm512_set1_epi8};
-    debug_assert_eq!(left.count_ones(), 1);
-    let key = _mm512_set1_epi8(key as i8);
-    let step = |at: usize, lanes: u64| {
-        _mm512_cmpeq_epi8_mask(pair_keys(pairs, at, lanes), key) & lanes & !left_out(at)
-    };
-    let found = |hits: u64| if hits == 0 { 0 } else { left };
-    let len = pairs.0.len().min(pairs.1.len());
-    drive_steps(
-        len,
-        at,
-        left,
-        0,
-        |at| {
-            found(
-                step(at, u64::MAX)
-                    | step(at + 64, u64::MAX)
-                    | step(at + 128, u64::MAX)
-                    | step(at + 192, u64::MAX),
-            )
-        },
-        |at, lanes| found(step(at, lanes)),
-    )
+    /// [`Self::ranked`] for the last member left, of rank `left`'s one bit and
+    /// key `key`, from pair `at` on: a step compares its keys with `key`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn last(&self, key: u8, at: &mut usize, left: u64) -> u64 {
+        use std::arch::x86_64::{_mm512_cmpeq_epi8_mask, _mm512_set1_epi8};
+        debug_assert_eq!(left.count_ones(), 1);
+        let key = _mm512_set1_epi8(key as i8);
+        let step = |at: usize, lanes: u64| {
+            let (keys, lanes) = self.keys(at, lanes);
+            _mm512_cmpeq_epi8_mask(keys, key) & lanes
+        };
+        let found = |hits: u64| if hits == 0 { 0 } else { left };
+        drive_steps(
+            self.len(),
+            at,
+            left,
+            0,
+            |at| {
+                found(
+                    step(at, u64::MAX)
+                        | step(at + 64, u64::MAX)
+                        | step(at + 128, u64::MAX)
+                        | step(at + 192, u64::MAX),
+                )
+            },
+            |at, lanes| found(step(at, lanes)),
+        )
+    }
 }
 
 /// Bit `i` set for each byte `keys[i]` whose bit is set in `set`, a set of
