@@ -247,16 +247,8 @@ impl Premarks {
             self.bits.resize(HEAPS * self.words, 0);
         }
         self.covered.clear();
-        // Within a run the rare list of one split only grows.
-        if self.split != Some(rares.split) || self.byte_values.len() > rares.rare_values.len() {
-            self.byte_values.clear();
-        }
-        let done = self.byte_values.len();
-        self.byte_values.extend(
-            rares.rare_values[done..]
-                .iter()
-                .map(|&v| (v & 255) * 0x0101_0101),
-        );
+        let fresh = self.split != Some(rares.split);
+        sync_values(&mut self.byte_values, rares.rare_values, fresh, |v| v & 255);
         self.split = Some(rares.split);
         let last = first + HEAPS - 1;
         let rare = rares.rare;
@@ -328,18 +320,16 @@ impl Premarks {
     /// the folded values of its rare heaps up to date.
     fn unfold_for(&mut self, fold: Fold, rares: &Rares<'_>) {
         let mask = rares.split.mask;
-        if !self
+        let fresh = !self
             .unfold
             .as_ref()
-            .is_some_and(|unfold| unfold.fold == fold && unfold.mask == mask)
-        {
-            self.folded_values.clear();
+            .is_some_and(|unfold| unfold.fold == fold && unfold.mask == mask);
+        if fresh {
             self.unfold = Some(Unfold::new(fold, mask));
         }
-        let done = self.folded_values.len();
-        let values = rares.rare_values.get(done..).unwrap_or_default();
-        self.folded_values
-            .extend(values.iter().map(|&v| u32::from(fold.of(v)) * 0x0101_0101));
+        sync_values(&mut self.folded_values, rares.rare_values, fresh, |v| {
+            u32::from(fold.of(v))
+        });
     }
 
     /// [`Self::mark_range`] as bits (`words > 0`: a kernel, values below
@@ -422,6 +412,19 @@ fn partners_all_common(solver: &SparseSolver, first: usize, rares: &Rares<'_>) -
     };
     let most = solver.splits.iter().map(|&(t, _)| t).max().unwrap_or(0);
     rares.split.parity.is_none() && first.saturating_sub(most + last) > last
+}
+
+/// Brings `list`, the byte `byte(v)` of each rare heap's value `v` in the
+/// four bytes of a word (as the kernels read it), up to the rare list
+/// `values`: made anew when `fresh` (another split or fold) or when the
+/// list is shorter than it (another run's), else extended by the new rare
+/// heaps, since within a run the rare list of one split only grows.
+fn sync_values(list: &mut Vec<u32>, values: &[u32], fresh: bool, byte: impl Fn(u32) -> u32) {
+    if fresh || list.len() > values.len() {
+        list.clear();
+    }
+    let done = list.len();
+    list.extend(values[done..].iter().map(|&v| byte(v) * 0x0101_0101));
 }
 
 /// How folded bit marks become marks by value (see the module's notes):

@@ -140,8 +140,9 @@ pub struct SparseSolver {
 /// and every chunk of 32 heaps passes one lock and a few cache lines
 /// between cores.
 /// [`Pipeline::Auto`] times each block of 4096 heaps (65536 once several
-/// threads have won one), tries several threads above 150 ns per heap, and
-/// keeps them only while they are faster.
+/// threads have won one), tries several threads above a cost per heap
+/// (`crew::PARALLEL_FROM_NANOS`, 160 ns, tuned on one machine), and keeps
+/// them only while they are faster.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pipeline {
     /// One thread.

@@ -82,6 +82,17 @@ const fn unranked(narrow: bool) -> i8 {
     if narrow { 31 } else { 63 }
 }
 
+/// The lanes `0..k` of a vector of 64 (all of them from `k = 64` on): a
+/// block's last, partial step.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn first_lanes(k: usize) -> u64 {
+    match k {
+        64.. => u64::MAX,
+        k => (1 << k) - 1,
+    }
+}
+
 /// Byte `i` is `63 - i`: the permute that reverses 64 bytes.
 #[cfg(target_arch = "x86_64")]
 const REVERSE: [u8; 64] = {
@@ -660,10 +671,7 @@ impl Wanted {
         let mut chunk = from as usize / 64;
         loop {
             let base = 64 * chunk;
-            let lanes = match seen.len() - base {
-                64.. => u64::MAX,
-                k => (1 << k) - 1,
-            };
+            let lanes = first_lanes(seen.len() - base);
             // SAFETY: the masked load reads `seen[base..base + k]`, `k` the
             // lanes selected, all in `seen`.
             #[allow(unsafe_code)]
@@ -1219,10 +1227,7 @@ impl Wanted {
         let mut set = unsafe { _mm512_loadu_si512(self.bits.as_ptr().cast::<__m512i>()) };
         let mut at = 0;
         while at < len {
-            let lanes = match len - at {
-                64.. => u64::MAX,
-                k => (1 << k) - 1,
-            };
+            let lanes = first_lanes(len - at);
             let keys = pair_keys((test_low, test_high), at, lanes);
             let mut hits = keys_in_set(keys, set) & lanes;
             if hits != 0 {
@@ -1264,12 +1269,11 @@ impl Wanted {
     /// the bits of a word and crosses them off the members left, until
     /// [`FEW`] or fewer are; [`RankedPairs::few`] then looks up bits of one
     /// byte, until one is left, and [`RankedPairs::last`] compares the keys
-    /// with its
-    /// (most scans spend most of their steps on the last few members: of
-    /// the steps of 0.161's scans at 2^22, 82% start with at most eight
-    /// members left, 44% with one). The flags,
-    /// the count and the bit set are brought up to date once, at the end
-    /// (a bit deposit per word of the set maps ranks back to keys).
+    /// with its (most scans spend most of their steps on the last few
+    /// members: of the steps of 0.161's scans at 2^22, 82% start with at
+    /// most eight members left, 44% with one). The flags, the count and the
+    /// bit set are brought up to date once, at the end (a bit deposit per
+    /// word of the set maps ranks back to keys).
     ///
     /// Measured against the per-hit loop of [`Self::cross_off_avx512`]
     /// (40 hits in 9 steps of a scan of 0.161 at 2^22, each a chain of
@@ -1351,10 +1355,7 @@ impl Wanted {
         // member, so both flags are cleared (those in `flags`: every
         // member is).
         let clear = |flags: &mut [u8], base: usize, gone: u64| {
-            let gone = match flags.len().saturating_sub(base) {
-                64.. => gone,
-                room => gone & ((1 << room) - 1),
-            };
+            let gone = gone & first_lanes(flags.len().saturating_sub(base));
             if gone != 0 {
                 assert!(base + 64 - gone.leading_zeros() as usize <= flags.len());
                 // SAFETY: the masked store writes `flags[base + i]` for the
@@ -1446,10 +1447,7 @@ fn drive_steps(
         }
     }
     while *at < len {
-        let lanes = match len - *at {
-            64.. => u64::MAX,
-            k => (1 << k) - 1,
-        };
+        let lanes = first_lanes(len - *at);
         left &= !one(*at, lanes);
         *at += 64;
         if left.count_ones() <= stop {
