@@ -81,7 +81,15 @@ impl Periodicity {
 /// assert_eq!((found.preperiod, found.period, found.saltus), (1, 3, 0));
 /// ```
 pub fn find_period(values: &ValueTable) -> Option<Periodicity> {
-    period_candidate(values)
+    find_period_given(values, period_candidate(values))
+}
+
+/// [`find_period`] given `candidate`, the [`period_candidate`] of `values`.
+pub(crate) fn find_period_given(
+    values: &ValueTable,
+    candidate: Option<Periodicity>,
+) -> Option<Periodicity> {
+    candidate
         .filter(|found| reportable(values.len() - found.preperiod, found.period, values.len()))
         .or_else(|| with_slice!(values.as_slice(), s => find_arithmetic_period(s)))
 }
