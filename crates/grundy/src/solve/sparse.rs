@@ -790,7 +790,8 @@ impl SparseSolver {
     /// Extends `values` (heaps `0..values.len()`) to heaps `0..=to`, in
     /// place at the table's width (widening it when a value needs it).
     /// Returns statistics of the run, or [`Error::Interrupted`] when
-    /// `progress` (called every 4096 or 65536 heaps) returns `false` (the current
+    /// `progress` (called after each block, of 512 to 65536 heaps) returns
+    /// `false` (the current
     /// [`Cancel`](crate::Cancel) token's error when it stops); `values` then
     /// holds every heap finished so far.
     pub fn extend(
