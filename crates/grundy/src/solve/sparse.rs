@@ -1052,17 +1052,16 @@ impl SparseSolver {
         // The last block ran on several threads and won.
         let mut won = false;
         let mut advisor = Advisor::default();
-        let mut n = table.len();
-        let mut first = true;
+        let start = table.len();
+        let mut n = start;
         while n < end {
             run.probe.learn(n, scratches);
             let stride = match (won, parallel) {
                 (true, _) => PARALLEL_STRIDE,
                 (false, true) => advisor.try_blocks() * STRIDE,
-                (false, false) if first => FIRST_STRIDE,
+                (false, false) if n == start => FIRST_STRIDE,
                 (false, false) => STRIDE,
             };
-            first = false;
             let stop = ((n / stride + 1) * stride).min(end);
             let started = Instant::now();
             let fits = if parallel && scratches.len() > 1 {
