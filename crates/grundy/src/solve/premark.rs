@@ -17,8 +17,7 @@
 //! (`1 << (x_j - 32 k)` for each 32-bit half `k`, zero out of range),
 //! sixteen heaps to a vector with AVX-512, eight with AVX2, whose rare
 //! heaps pass twice (heaps 0-8, then 8-16) so that the words stay in the
-//! sixteen registers — no store per mark and no byte matrix to clear. A
-//! heap's words are copied into its marks when it starts
+//! sixteen registers — no store per mark and no byte matrix to clear. A heap's bits become bytes again when it starts
 //! ([`Premarked::write`]). (A profile of Officers to 2^21 on a CPU without
 //! AVX-512, byte marks: half the time in the store of each mark, about
 //! three cycles a mark.)
@@ -142,7 +141,7 @@ pub(super) struct Premarks {
     kernel: Option<Kernel>,
 }
 
-/// The instruction sets the bit marks are made with.
+/// The instruction sets the bit marks are made and spread with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kernel {
     Avx2,
@@ -370,9 +369,9 @@ impl Premarks {
         let words = self.words;
         let marks = match (self.kernel.filter(|_| words > 0), unfold) {
             (None, _) => Marks::Bytes(&self.marks[j * self.size..(j + 1) * self.size]),
-            (Some(_), None) => Marks::Bits(&self.bits[j * words..(j + 1) * words]),
-            (Some(_), Some(unfold)) => {
-                Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold)
+            (Some(kernel), None) => Marks::Bits(&self.bits[j * words..(j + 1) * words], kernel),
+            (Some(kernel), Some(unfold)) => {
+                Marks::Folded(&self.bits[j * words..(j + 1) * words], unfold, kernel)
             }
         };
         Some(Premarked {
@@ -878,50 +877,116 @@ pub(super) struct Premarked<'a> {
 }
 
 /// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
-/// folded bytes.
+/// folded bytes, with the kernel that made the bits.
 #[derive(Clone, Copy)]
 enum Marks<'a> {
     Bytes(&'a [u8]),
-    Bits(&'a [u64]),
-    Folded(&'a [u64], &'a Unfold),
+    Bits(&'a [u64], Kernel),
+    Folded(&'a [u64], &'a Unfold, Kernel),
 }
 
 impl Premarked<'_> {
-    /// Writes the marks into `seen`, bit `v % 64` of word `v / 64` for
-    /// value `v`, and clears the rest of it: a word copy, or a word of
-    /// folded bytes unfolded, per 64 values. (Spread to a byte per value,
-    /// as the heap's marks were kept before, the bits cost 0.161 to 2^22
-    /// 1.02x more time, with the mex and the scan's fill reading the bytes
-    /// back.)
+    /// Writes the marks into `seen`, one byte per value (1 for marked), and
+    /// clears the rest of it.
     #[inline(always)]
-    pub(super) fn write(&self, seen: &mut [u64]) {
+    pub(super) fn write(&self, seen: &mut [u8]) {
         let made = match self.marks {
             Marks::Bytes(marks) => {
-                for (word, bytes) in seen.iter_mut().zip(marks.chunks(64)) {
-                    *word = bytes
-                        .iter()
-                        .enumerate()
-                        .fold(0, |word, (i, &b)| word | u64::from(b != 0) << i);
+                seen[..marks.len()].copy_from_slice(marks);
+                marks.len()
+            }
+            Marks::Bits(words, kernel) => {
+                assert!(seen.len() >= 64 * words.len());
+                for (at, &word) in words.iter().enumerate() {
+                    spread_bits(kernel, word, &mut seen[64 * at..64 * at + 64]);
                 }
-                marks.len().div_ceil(64)
+                64 * words.len()
             }
-            Marks::Bits(words) => {
-                seen[..words.len()].copy_from_slice(words);
-                words.len()
-            }
-            Marks::Folded(words, unfold) => {
+            Marks::Folded(words, unfold, kernel) => {
                 // Four words of folded bytes for 512 values, two of seven
                 // bits for 256: the values of the fold's domain, a word of
                 // them at a time (see `Fold::values_with_keys`).
-                assert!(matches!(words.len(), 2 | 4));
-                let made = 2 * words.len();
-                for (c, word) in seen[..made].iter_mut().enumerate() {
-                    *word = unfold.marked(words, c);
+                let size = 128 * words.len();
+                assert!(seen.len() >= size && matches!(words.len(), 2 | 4));
+                for c in 0..2 * words.len() {
+                    let marked = unfold.marked(words, c);
+                    spread_bits(kernel, marked, &mut seen[64 * c..64 * c + 64]);
                 }
-                made
+                size
             }
         };
         seen[made..].fill(0);
+    }
+}
+
+/// Writes bit `b` of `word` as byte `b` (0 or 1) of `out`, with the
+/// kernel's instructions.
+#[inline(always)]
+fn spread_bits(kernel: Kernel, word: u64, out: &mut [u8]) {
+    assert_eq!(out.len(), 64);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (kernel, word);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: bit marks are made only when the CPU has the kernel's
+    // instructions (`Premarks::make`), and `out` has 64 bytes (asserted).
+    #[allow(unsafe_code)]
+    unsafe {
+        match kernel {
+            Kernel::Avx512 { .. } => spread_bits_avx512(word, out.as_mut_ptr()),
+            Kernel::Avx2 => spread_bits_avx2(word, out.as_mut_ptr()),
+        }
+    }
+}
+
+/// Writes bit `b` of `word` as byte `b` (0 or 1) of the 64 bytes at `out`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and BW, and `out` points to 64 writable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[allow(unsafe_code)]
+unsafe fn spread_bits_avx512(word: u64, out: *mut u8) {
+    use std::arch::x86_64::{_mm512_maskz_set1_epi8, _mm512_storeu_si512};
+    // SAFETY: the caller's promise.
+    unsafe { _mm512_storeu_si512(out.cast(), _mm512_maskz_set1_epi8(word, 1)) };
+}
+
+/// Byte `i` of each eight is `1 << i`: the bit a byte lane tests.
+#[cfg(target_arch = "x86_64")]
+const BIT_OF_BYTE_LANE: i64 = 0x8040_2010_0804_0201_u64 as i64;
+
+/// [`spread_bits_avx512`] with AVX2: each 32 bits broadcast, every byte
+/// spread to the eight lanes of its bits, and each lane's bit tested.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and `out` points to 64 writable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn spread_bits_avx2(word: u64, out: *mut u8) {
+    use std::arch::x86_64::{
+        _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_set1_epi8, _mm256_set1_epi32,
+        _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    };
+    // Lane `i` takes byte `i / 8` of the 32 bits (each 128-bit half of the
+    // broadcast holds all four) and bit `i % 8` of it.
+    let bytes = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
+        3, 3,
+    );
+    let bit = _mm256_set1_epi64x(BIT_OF_BYTE_LANE);
+    for half in 0..2 {
+        let spread = _mm256_shuffle_epi8(_mm256_set1_epi32((word >> (32 * half)) as i32), bytes);
+        let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+        // SAFETY: the caller's promise: 32 bytes from `32 * half`.
+        unsafe {
+            _mm256_storeu_si256(
+                out.add(32 * half).cast(),
+                _mm256_and_si256(set, _mm256_set1_epi8(1)),
+            )
+        };
     }
 }
 
@@ -1046,7 +1111,7 @@ mod tests {
         /// mark exactly the splits of the rare heaps they cover, whose
         /// partners all lie in the table, and cover every rare heap whose
         /// partners do (but the equal splits a digit forbids); every
-        /// kernel's bit marks are the byte marks, written as bits. For the
+        /// kernel's bit marks, spread to bytes, are the byte marks. For the
         /// splitting digits of Officers, of 0.376 (two, neighbouring) and
         /// of 0.161 (equal parts forbidden or not).
         #[test]
@@ -1073,14 +1138,13 @@ mod tests {
             let last = first + HEAPS - 1;
             for n in first..=last {
                 let made = by_bytes.of(n, split).unwrap();
-                let mut want = vec![0u64; (1usize << bits).div_ceil(64)];
+                let mut want = vec![0u8; 1 << bits];
                 for (digit, &(t, unequal)) in solver.splits.iter().enumerate() {
                     let covered: Vec<usize> = made.covered[digit].iter().cloned().flatten().collect();
                     for &i in &covered {
                         let partner = (n - t).checked_sub(rare[i]);
                         prop_assert!(partner.is_some_and(|p| p > base && p < first));
-                        let v = rare_values[i] ^ u32::from(table[n - t - rare[i]]);
-                        want[v as usize / 64] |= 1 << (v % 64);
+                        want[(rare_values[i] ^ u32::from(table[n - t - rare[i]])) as usize] = 1;
                     }
                     for (i, &r) in rare.iter().enumerate() {
                         let inside = first > t + r + base && last < t + r + first;
@@ -1088,7 +1152,7 @@ mod tests {
                         prop_assert!(!inside || equal_band || covered.contains(&i), "rare {} digit {}", r, t);
                     }
                 }
-                let mut got = vec![7u64; (1usize << bits).div_ceil(64)];
+                let mut got = vec![7u8; 1 << bits];
                 made.write(&mut got);
                 prop_assert_eq!(got, want, "heap {}", n);
             }
@@ -1142,7 +1206,7 @@ mod tests {
         split: Split,
     ) -> Result<(), TestCaseError> {
         for n in first..first + HEAPS {
-            let (mut want, mut got) = (vec![7u64; 9], vec![7u64; 9]);
+            let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
             let (bytes, made) = (by_bytes.of(n, split).unwrap(), marks.of(n, split).unwrap());
             prop_assert_eq!(bytes.covered, made.covered);
             bytes.write(&mut want);

@@ -430,16 +430,17 @@ impl<C: Cell> FarPartners<C> {
     #[inline(never)]
     fn mark(
         &self,
-        (marks, top): (&mut [u64], usize),
+        marks: &mut [u8],
         (rare, values): (&[usize], &[u32]),
         range: std::ops::Range<usize>,
         (rest, also): (usize, usize),
     ) {
+        let top = marks.len() - 1;
         for i in range {
             let (base, partners) = &self.readers[i - self.from];
             for d in 0..=also {
                 let partner = partners[rest - d - rare[i] - base].get();
-                mark(marks, (values[i] ^ partner) & top as u32);
+                marks[(values[i] ^ partner) as usize & top] = 1;
             }
         }
     }
@@ -561,10 +562,9 @@ pub(super) struct Rares<'a> {
 #[derive(Default)]
 #[repr(align(128))]
 pub(super) struct Scratch {
-    /// Option values of the current heap, bit `v % 64` of word `v / 64`
-    /// for value `v`, sized for every XOR of two table values plus one bit
-    /// that stays unmarked, at `2^bits`.
-    seen: Vec<u64>,
+    /// Option values of the current heap, one byte per value, sized for
+    /// every XOR of two table values plus one byte that stays unmarked.
+    seen: Vec<u8>,
     /// The values a scan still has to find.
     wanted: Wanted,
     /// The run's rare heaps as bits, for the scans of folded bytes.
@@ -588,11 +588,11 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// Sizes `seen` for values up to `2^bits`.
+    /// Sizes `seen` for values below `2^bits`.
     fn fit(&mut self, bits: u32) {
-        let words = (1usize << bits) / 64 + 1;
-        if self.seen.len() < words {
-            self.seen.resize(words, 0);
+        let size = (1usize << bits) + 1;
+        if self.seen.len() < size {
+            self.seen.resize(size, 0);
         }
     }
 }
@@ -677,49 +677,53 @@ fn cross_off_block<C: Cell>(
     }
 }
 
-/// Marks `v` as the value of an option in `seen`, a bit per value.
+/// Marks `v` as the value of an option. `seen` holds one byte per value, so
+/// a mark is a plain store: no read-modify-write chains consecutive marks
+/// of the same word together.
 #[inline(always)]
-fn mark(seen: &mut [u64], v: u32) {
-    seen[v as usize / 64] |= 1 << (v % 64);
+fn mark(seen: &mut [u8], v: u32) {
+    seen[v as usize] = 1;
 }
 
-/// Whether `v` is marked in `seen`.
+/// The least value `>= from` not marked in `seen` (the last byte of `seen`
+/// is never marked, so there always is one).
 #[inline(always)]
-fn marked(seen: &[u64], v: u32) -> bool {
-    seen[v as usize / 64] >> (v % 64) & 1 != 0
-}
-
-/// The least value `>= from` not marked in `seen` (the bit at `2^bits`
-/// is never marked, so there is one below `64 * seen.len()`, or `from`
-/// itself when it lies past `seen`).
-#[inline(always)]
-fn mex_from(seen: &[u64], from: u32) -> u32 {
-    let first = from as usize / 64;
-    let mut unmarked = u64::MAX << (from % 64);
-    for (w, &word) in seen.iter().enumerate().skip(first) {
-        unmarked &= !word;
-        if unmarked != 0 {
-            return (64 * w) as u32 + unmarked.trailing_zeros();
+fn mex_from(seen: &[u8], from: u32) -> u32 {
+    let from = from as usize;
+    let Some(rest) = seen.get(from..) else {
+        return from as u32;
+    };
+    // Eight bytes at a time: the lowest zero byte of a word is found with
+    // the classic has-zero-byte bit trick.
+    let mut chunks = rest.chunks_exact(8);
+    let mut offset = from;
+    for chunk in chunks.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunks of eight"));
+        let zero = word.wrapping_sub(0x0101_0101_0101_0101) & !word & 0x8080_8080_8080_8080;
+        if zero != 0 {
+            return (offset + zero.trailing_zeros() as usize / 8) as u32;
         }
-        unmarked = u64::MAX;
+        offset += 8;
     }
-    from.max(64 * seen.len() as u32)
+    let tail = chunks.remainder();
+    tail.iter()
+        .position(|&b| b == 0)
+        .map_or(offset + tail.len(), |i| offset + i) as u32
 }
 
 /// Marks `values[i] ^ near[reach - rare[i] - d]` for every rare heap
 /// `rare[i]` and every `d` in `0..=also`: the splits `(r, rest - d - r)`
 /// of the digits that take `t + d` tokens, `reach` being `rest`'s place
-/// in `near`. `top + 1` is a power of two above every value, and `marks`
-/// has a bit for each value up to `top`.
+/// in `near`. `marks.len()` is a power of two above every value.
 #[inline(always)]
 fn mark_rare_splits<C: Cell>(
-    (marks, top): (&mut [u64], usize),
+    marks: &mut [u8],
     near: &[C],
     reach: usize,
     (rare, values): (&[usize], &[u32]),
     also: usize,
 ) {
-    assert!(top / 64 < marks.len(), "a bit for every value");
+    let top = marks.len() - 1;
     // Every partner `reach - d - r` is a heap of `near`: `rare` increases,
     // so checking the first and the last suffices, once rather than at
     // every rare heap.
@@ -730,13 +734,13 @@ fn mark_rare_splits<C: Cell>(
     assert!(inside, "a rare heap's partner lies outside the view");
     for (&r, &value) in rare.iter().zip(values) {
         for d in 0..=also {
-            // SAFETY: `reach - d - r < near.len()` (checked above), and
-            // `x & top` has its bit in `marks` (asserted).
+            // SAFETY: `reach - d - r < near.len()` (checked above), and the
+            // XOR of two values below 2^bits is at most `top`, below
+            // `marks.len()`.
             #[allow(unsafe_code)]
             unsafe {
                 let partner = near.get_unchecked(reach - d - r).get();
-                let x = (value ^ partner) as usize & top;
-                *marks.get_unchecked_mut(x / 64) |= 1 << (x % 64);
+                *marks.get_unchecked_mut((value ^ partner) as usize & top) = 1;
             }
         }
     }
@@ -1205,9 +1209,6 @@ impl SparseSolver {
             Some(pre) => pre.write(seen),
             None => seen.fill(0),
         }
-        // XORs of two values below 2^bits stay below it: masked with
-        // `top`, they have their bits in `seen`.
-        let top = (1usize << run.bits) - 1;
         for &(t, nothing, one) in &self.takes {
             if t > n {
                 break;
@@ -1236,15 +1237,16 @@ impl SparseSolver {
         // when every rare heap is a part of both (the usual case).
         let mut splits = &self.splits[..];
         if let Some(t) = self.neighbour_splits {
+            let top = (1usize << run.bits) - 1;
             let rest = n.saturating_sub(t);
             let whole = premarked.is_none();
             if !PARTIAL && whole && run.rare.last().is_some_and(|&last| last + 1 < rest) {
                 let near = g.far.map_or(run.rare.len(), |far| far.from);
                 let rare = (&run.rare[..near], &run.rare_values[..near]);
-                mark_rare_splits((seen, top), g.high, rest - g.high_base, rare, 1);
+                mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
                 if let Some(far) = g.far {
                     let rare = (run.rare, run.rare_values);
-                    far.mark((seen, top), rare, near..run.rare.len(), (rest, 1));
+                    far.mark(&mut seen[..=top], rare, near..run.rare.len(), (rest, 1));
                 }
                 splits = &[];
             }
@@ -1276,17 +1278,20 @@ impl SparseSolver {
                 }
                 _ => 0,
             };
-            let marks = &mut *seen;
+            // XORs of two values below 2^bits stay below it; masking with
+            // 2^bits - 1 lets the compiler drop the bounds check.
+            let top = (1usize << run.bits) - 1;
+            let marks = &mut seen[..=top];
             // Every partner `rest - r` lies in `g.high`, but those of the
             // far rare heaps of a windowed run.
             let (near, reach) = (g.high, rest - g.high_base);
             let mut gather = |from: usize, to: usize| {
                 let split = g.far.map_or(to, |far| far.from.clamp(from, to));
                 let rare = (&run.rare[from..split], &run.rare_values[from..split]);
-                mark_rare_splits((marks, top), near, reach, rare, 0);
+                mark_rare_splits(marks, near, reach, rare, 0);
                 if let Some(far) = g.far {
                     let rare = (run.rare, run.rare_values);
-                    far.mark((marks, top), rare, split..to, (rest, 0));
+                    far.mark(marks, rare, split..to, (rest, 0));
                 }
             };
             // A digit that forbids equal parts skips the one split (r, r),
@@ -1407,11 +1412,10 @@ impl SparseSolver {
         let count = |scan_pairs: &mut u64, to: usize| {
             *scan_pairs += (to.min(most + 1) - start) as u64 * self.splits.len() as u64;
         };
-        // The values to find. `seen` has a bit never marked at `end =
-        // 2^bits`, where `exact` holds: the loop stops there at the latest.
+        // The values to find. `seen` ends with a byte never marked, at
+        // 2^bits, where `exact` holds: the loop stops there at the latest.
         let mut at = start;
-        let end = 1 << run.bits;
-        wanted.reset(end as usize + 1, g.folded.map(|f| f.fold));
+        wanted.reset(seen.len(), g.folded.map(|f| f.fold));
         // The values common pairs may be worth, those `exact` rejects, are
         // one coset of `chi`: `chi = 0` under the plain split, `chi = rest
         // mod 2` under the position-parity one, whose digits' rests share
@@ -1424,11 +1428,11 @@ impl SparseSolver {
         let coset = cosets.next();
         let one_coset = coset.is_some() && cosets.all(|o| Some(o) == coset);
         let c = match coset {
-            Some(odd) if one_coset => wanted.fill((seen, end), m, run.split.mask, odd),
+            Some(odd) if one_coset => wanted.fill(&seen[..=1 << run.bits], m, run.split.mask, odd),
             _ => {
                 let mut c = m;
-                while marked(seen, c) || !self.exact(n, c, run) {
-                    if !marked(seen, c) {
+                while seen[c as usize] != 0 || !self.exact(n, c, run) {
+                    if seen[c as usize] == 0 {
                         wanted.insert(c);
                     }
                     c += 1;
@@ -1471,7 +1475,7 @@ impl SparseSolver {
                 // Every value below `c` not wanted is now gathered or found.
                 for v in m..c {
                     if !wanted.contains(v) {
-                        mark(seen, v);
+                        seen[v as usize] = 1;
                     }
                 }
                 count(scan_pairs, at);
