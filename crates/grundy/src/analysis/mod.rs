@@ -208,11 +208,11 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
             }
             (step, before) => step.or(before),
         };
-        // A candidate period needs no more evidence than the theorem asks:
-        // either its window checks and it is proven, or the values up to its
-        // bound will refute it.
         // The plain period of the tail, found once for the proof and the
-        // report (on 2^22 heaps, a pass of 10 ms and 16 MiB).
+        // report (on 2^22 heaps, a pass of 10 ms and 16 MiB). A candidate
+        // period needs no more evidence than the theorem asks: either its
+        // window checks and it is proven, or the values up to its bound
+        // will refute it.
         let plain = period_candidate(&values);
         let candidate = theorem.zip(plain);
         let mut needed = None;

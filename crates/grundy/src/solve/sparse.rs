@@ -791,9 +791,8 @@ impl SparseSolver {
     /// place at the table's width (widening it when a value needs it).
     /// Returns statistics of the run, or [`Error::Interrupted`] when
     /// `progress` (called after each block, of 512 to 65536 heaps) returns
-    /// `false` (the current
-    /// [`Cancel`](crate::Cancel) token's error when it stops); `values` then
-    /// holds every heap finished so far.
+    /// `false` (the current [`Cancel`](crate::Cancel) token's error when it
+    /// stops); `values` then holds every heap finished so far.
     pub fn extend(
         &self,
         values: &mut ValueTable,
