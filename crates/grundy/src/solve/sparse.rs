@@ -50,28 +50,24 @@ use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
 
-/// Pairs tested together in the first blocks of a scan: most scans find
-/// what they look for within a few blocks, so the first ones are short.
-const BLOCK: usize = 64;
+/// Pairs tested together in a block of a scan (see [`block_end`]).
+pub(super) const BLOCK: usize = 4096;
 
-/// The longest block of a scan (see [`block_end`]).
-pub(super) const LONGEST_BLOCK: usize = 4096;
-
-/// Where the block of a scan that starts at pair `a` ends. Blocks grow
-/// with `a` — 64 pairs up to `a = 129`, then `[129, 257)`, `[257, 513)`,
-/// ... up to [`LONGEST_BLOCK`] — so that a long scan spends its time
-/// testing pairs, not on blocks' bounds, while a short one stops early.
-/// Scans start at `a = 1`, so the grid is that of powers of two moved up
-/// by one: every block but a scan's last is a whole number of the vector
-/// test's steps of 32 pairs. The blocks lie on one grid fixed by `a`
-/// alone, so that a scan resumed at a block's start (by a windowed run)
-/// passes the same blocks in the same order as one that was not, and
-/// counts the same pairs.
+/// Where the block of a scan that starts at pair `a` ends: the blocks are
+/// `[1, 4097)`, `[4097, 8193)`, ..., one grid fixed by `a` alone, so that a
+/// scan resumed at a block's start (by a windowed run) passes the same
+/// blocks in the same order as one that was not, and counts the same pairs;
+/// every block but a scan's last is a whole number of the vector tests'
+/// steps of 64 pairs. Every block test stops as soon as no wanted value is
+/// left, so a long block costs a short scan nothing, while each block costs
+/// a call of the test per splitting digit (its tables made, its members
+/// brought up to date): blocks of 64 pairs growing to 4096 (`[1, 65)`,
+/// `[65, 129)`, `[129, 257)`, ...) made Grundy's game to 2^21 1.14x slower,
+/// Officers 1.08x, 0.376 and 0.74 about 1.04x (one thread, `bench/rounds.py`).
 #[inline(always)]
 fn block_end(a: usize) -> usize {
     let from = a.max(1) - 1;
-    let width = (1usize << from.max(1).ilog2()).clamp(BLOCK, LONGEST_BLOCK);
-    (from / width + 1) * width + 1
+    (from / BLOCK + 1) * BLOCK + 1
 }
 
 /// Counters describing a sparse run.
@@ -1357,8 +1353,8 @@ impl SparseSolver {
     /// `g(n)` is the least of the unmarked values from `m` up to `c` that no
     /// pair is worth, or `c`. The scan lists those values ([`Wanted`]) and
     /// tests blocks of pairs for them — every splitting digit within a
-    /// block, with vector instructions, in blocks that grow from 64 pairs to
-    /// 4096 ([`block_end`]) — looking pair by pair only at the pairs that the
+    /// block, with vector instructions, in blocks of 4096 pairs
+    /// ([`block_end`]) — looking pair by pair only at the pairs that the
     /// test finds worth a value still wanted, which it then crosses off. It stops
     /// when none is left (`g(n) = c`) or the pairs run out (the least one
     /// left). A block the view does not hold ends the scan with `Err`, the
@@ -1684,12 +1680,12 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::{LONGEST_BLOCK, RareHeaps, Rares, Split, block_end};
+    use super::{BLOCK, RareHeaps, Rares, Split, block_end};
     use proptest::prelude::*;
 
-    /// From `a = 1` the blocks are 64 pairs up to 129, then double up to
-    /// the longest, and each is a whole number of 64-pair vector steps;
-    /// from any pair the next block ends where the grid from 1 does.
+    /// From `a = 1` the blocks are [`BLOCK`] pairs, a whole number of
+    /// 64-pair vector steps; from any pair the next block ends where the
+    /// grid from 1 does.
     #[test]
     fn blocks_lie_on_one_grid_of_whole_vector_steps() {
         let mut ends = vec![];
@@ -1697,13 +1693,13 @@ mod tests {
         while a < 40_000 {
             let end = block_end(a);
             assert!(
-                end > a && (end - a).is_multiple_of(64) && end - a <= LONGEST_BLOCK,
+                end > a && (end - a).is_multiple_of(64) && end - a == BLOCK,
                 "{a}..{end}"
             );
             ends.push(end);
             a = end;
         }
-        assert_eq!(ends[..6], [65, 129, 257, 513, 1025, 2049]);
+        assert_eq!(ends[..3], [4097, 8193, 12289]);
         for from in 1..40_000 {
             let end = block_end(from);
             let on_grid = ends.iter().find(|&&e| e > from);

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{Cell, FarPartners, Folded, LONGEST_BLOCK, Resume, Run, Scratch, Split, View};
+use super::sparse::{BLOCK, Cell, FarPartners, Folded, Resume, Run, Scratch, Split, View};
 use super::stream::{StreamState, StreamWriter};
 use super::wanted::Fold;
 use super::{SparseSolver, SparseStats};
@@ -57,7 +57,7 @@ pub struct WindowSizes {
     /// The least tail kept behind the current heap.
     pub keep: usize,
     /// Pairs a scan past the window reads back from the stream at a time
-    /// (at least 64, a block of the scan).
+    /// (at least a block of the scan, 4096).
     pub far: usize,
 }
 
@@ -486,7 +486,7 @@ impl SparseSolver {
             .ok_or(Error::NimberOverflow { value: to })?;
         // At least one whole block of a scan, which stops only at the
         // blocks' starts.
-        let far = options.sizes.far.max(LONGEST_BLOCK);
+        let far = options.sizes.far.max(BLOCK);
         let State {
             mut window,
             mut run,
