@@ -62,8 +62,9 @@ pub(super) const BLOCK: usize = 4096;
 /// left, so a long block costs a short scan nothing, while each block costs
 /// a call of the test per splitting digit (its tables made, its members
 /// brought up to date): blocks of 64 pairs growing to 4096 (`[1, 65)`,
-/// `[65, 129)`, `[129, 257)`, ...) made Grundy's game to 2^21 1.14x slower,
-/// Officers 1.08x, 0.376 and 0.74 about 1.04x (one thread, `bench/rounds.py`).
+/// `[65, 129)`, `[129, 257)`, ...) made Grundy's game to 2^22 1.16x slower
+/// on one thread, the 0.354 proof 1.11x, Officers 1.07x (`bench/rounds.py`;
+/// see BENCHMARKS.md).
 #[inline(always)]
 fn block_end(a: usize) -> usize {
     let from = a.max(1) - 1;
