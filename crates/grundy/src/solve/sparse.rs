@@ -1259,6 +1259,10 @@ impl SparseSolver {
             // most `lowest` of them), counted from the count of the last
             // heap: `lowest` moves by a heap or two from one to the next.
             // (A binary search was 4% of 0.161's samples on two threads.)
+            // The rare list, read after the table's length, may hold heaps
+            // committed since; with an empty table (`lowest = rest + 1`)
+            // they may reach `rest` itself, past `below`: then no rare
+            // heap's partner is in the table.
             let above = match (rest + 1).checked_sub(g.len()) {
                 Some(lowest) if PARTIAL => {
                     let rare = run.rare;
@@ -1273,7 +1277,8 @@ impl SparseSolver {
                     below
                 }
                 _ => 0,
-            };
+            }
+            .min(below);
             // XORs of two values below 2^bits stay below it; masking with
             // 2^bits - 1 lets the compiler drop the bounds check.
             let top = (1usize << run.bits) - 1;
@@ -1681,7 +1686,7 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::{BLOCK, RareHeaps, Rares, Split, block_end};
+    use super::{BLOCK, RareHeaps, Rares, Scratch, SparseSolver, Split, View, block_end};
     use proptest::prelude::*;
 
     /// From `a = 1` the blocks are [`BLOCK`] pairs, a whole number of
@@ -1706,6 +1711,28 @@ mod tests {
             let on_grid = ends.iter().find(|&&e| e > from);
             assert_eq!(Some(&end), on_grid, "from {from}");
         }
+    }
+
+    /// A worker that read an empty table's length, and then a rare list
+    /// the committer had grown meanwhile up to the heap's own rest, gathers
+    /// no rare split (every partner lies past the table) instead of
+    /// slicing the rare list backwards (a panic two threads hit under
+    /// load, Officers from an empty table: rest 3, rare heaps 1, 2, 3).
+    #[test]
+    fn a_rare_list_newer_than_an_empty_table_gathers_nothing() {
+        let code: crate::TakeBreak = "0.6".parse().expect("a code");
+        let solver = SparseSolver::new(&code).expect("the method applies");
+        let rares = Rares {
+            split: Split::default(),
+            rare: &[1, 2, 3],
+            rare_values: &[1, 2, 3],
+            bits: 2,
+        };
+        let empty: &[u8] = &[];
+        let mut scratch = Scratch::default();
+        let value =
+            solver.value_in::<u8, true>(4, View::full_folded(empty, None), &rares, &mut scratch);
+        assert_eq!(value.ok(), Some(0), "no option has both parts in the table");
     }
 
     proptest! {
