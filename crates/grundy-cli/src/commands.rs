@@ -23,14 +23,13 @@ use grundy::rules::{
     parse_size, tartan_table,
 };
 use grundy::session::{
-    self, CountEnd, CountQuery, Counted, GraphSolution, HeapRules, HeapValues, ScriptPlay,
-    analyze_heap_game, count_ranges, play_loopy_graph, play_script, solve_graph,
+    self, AnalyzeAnswer, AnalyzeQuery, CountEnd, CountQuery, Counted, GraphSolution, HeapRules,
+    HeapValues, RecordQuery, Scratch, ScriptPlay, analyze_heap_game, count_ranges,
+    play_loopy_graph, play_script, solve_graph,
 };
-use grundy::solve::{
-    Checkpoint, Engine, SparseSolver, Stage, ValueStream, WindowOptions, WindowSizes, verify_stream,
-};
+use grundy::solve::{Engine, Stage, ValueStream, verify_stream};
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{Cancel, Component, HeapRuleset, TableSolver, ValueTable, analyze_sum, move_counts};
+use grundy::{Cancel, Component, TableSolver, ValueTable, analyze_sum, move_counts};
 
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
@@ -125,33 +124,20 @@ fn script_positions(
 }
 
 /// The solver with checkpoints as asked, and the values to start from
-/// when resuming.
+/// when resuming ([`session::resumable`]).
 fn resumable(
     solver: TableSolver,
     game: &impl std::fmt::Display,
     args: &ResumeArgs,
 ) -> Result<(TableSolver, Option<ValueTable>), Failure> {
-    let mut values = None;
-    if let Some(path) = &args.resume {
-        let saved = Checkpoint::load(path)?;
-        if saved.game != game.to_string() {
-            return Err(Failure::Input(format!(
-                "{} holds values of {}, not of {game}",
-                path.display(),
-                saved.game
-            )));
-        }
-        values = Some(saved.values);
-    }
-    let solver = match args.checkpoint.as_ref().or(args.resume.as_ref()) {
-        Some(path) => solver.with_checkpoint(path.clone(), game.to_string(), CHECKPOINT_EVERY),
-        None => solver,
+    let query = AnalyzeQuery {
+        resume: args.resume.clone(),
+        checkpoint: args.checkpoint.clone(),
+        ..AnalyzeQuery::default()
     };
-    Ok((solver, values))
+    let (solver, values) = session::resumable(solver, game, &query)?;
+    Ok((solver, args.resume.as_ref().map(|_| values)))
 }
-
-/// How often a checkpoint is written.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
 /// A run stopped by Ctrl-C (which cancels the token every command runs
 /// under; see `main`) says where its finished heaps were saved: the
@@ -169,65 +155,11 @@ fn interruption(error: grundy::Error, args: &ResumeArgs) -> Failure {
     }
 }
 
-/// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`.
+/// `grundy analyze GAME [--to N | --max N] [--certificate FILE]`: the
+/// arguments as an [`AnalyzeQuery`], answered by the session (through a
+/// proven period, a table, or a windowed record run).
 pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game = heap_game(&args.game, Question::Analyze, &args.script)?;
-    let limits = limits(&game, args.to.as_deref(), args.max.as_deref())?;
-    let table = solver(&args.table)?;
-    let sparse = game.as_take_break().and_then(SparseSolver::new);
-    let record = &args.record;
-    let too_large = table
-        .check_fits_for(&game, limits.to.unwrap_or(limits.max))
-        .is_err();
-    if record.window || record.values_out.is_some() || (too_large && sparse.is_some()) {
-        return windowed(&game, &limits, &table, args, out);
-    }
-    if record.log_every.is_some() {
-        return Err(Failure::Input(
-            "--log-every is for windowed runs (--window)".into(),
-        ));
-    }
-    let (solver, values) = resumable(table, &game, &args.resumable)?;
-    solver.check_fits_for(&game, limits.to.unwrap_or(limits.max))?;
-    let bar = progress::heaps(limits.to.unwrap_or(limits.max).saturating_add(1), "analyze");
-    let found = analyze_heap_game(
-        &game,
-        values.unwrap_or_default(),
-        &limits,
-        &solver,
-        &mut |n| {
-            bar.set_position(n as u64);
-            true
-        },
-    );
-    bar.finish_and_clear();
-    let found = found.map_err(|e| interruption(e, &args.resumable))?;
-    if let Some(path) = &args.certificate {
-        let certificate = Certificate::from_analysis(&found).ok_or_else(|| {
-            Failure::Input(format!(
-                "no certificate written: the period of {} is not proven (computed to {})",
-                found.game,
-                found.computed_to()
-            ))
-        })?;
-        let json = serde_json::to_string_pretty(&certificate).map_err(std::io::Error::other)?;
-        std::fs::write(path, json + "\n").map_err(|e| {
-            Failure::Input(format!("cannot write certificate {}: {e}", path.display()))
-        })?;
-    }
-    output::print(out, args.format, &AnalysisReport::new(&args.game, &found))
-}
-
-/// `grundy analyze GAME [--to N] --window`: a record run in bounded memory,
-/// its values streamed to disk, resumable from its checkpoint.
-fn windowed(
-    game: &HeapRules,
-    limits: &Limits,
-    table: &TableSolver,
-    args: &AnalyzeArgs,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let to = limits.to.unwrap_or(limits.max);
     let record = &args.record;
     let seconds = |flag: &str, s: f64| {
         if s.is_finite() && s > 0.0 {
@@ -242,69 +174,50 @@ fn windowed(
         .log_every
         .map(|s| seconds("--log-every", s))
         .transpose()?;
-    let checkpoint_every = seconds("--checkpoint-every", record.checkpoint_every)?;
-    let checkpoint = args
-        .resumable
-        .checkpoint
-        .as_ref()
-        .or(args.resumable.resume.as_ref());
-    let scratch = match (&record.values_out, checkpoint) {
-        (Some(_), _) => None,
-        (None, Some(_)) => {
-            return Err(Failure::Input(
-                "a windowed run resumes from its value stream: give --values-out FILE".into(),
-            ));
-        }
-        (None, None) => Some(Scratch(std::env::temp_dir().join(format!(
-            "grundy-{}-{}.values",
-            std::process::id(),
-            to
-        )))),
+    let query = AnalyzeQuery {
+        to: args.to.as_deref().map(parse_size).transpose()?,
+        max: args.max.as_deref().map(parse_size).transpose()?,
+        resume: args.resumable.resume.clone(),
+        checkpoint: args.resumable.checkpoint.clone(),
+        record: RecordQuery {
+            window: record.window,
+            values_out: record.values_out.clone(),
+            values_width: record.values_width,
+            checkpoint_every: seconds("--checkpoint-every", record.checkpoint_every)?,
+            period_window: usize::try_from(record.period_window).unwrap_or(usize::MAX),
+        },
+        certificate: args.certificate.is_some(),
     };
-    let stream = record
-        .values_out
-        .clone()
-        .or_else(|| scratch.as_ref().map(|s| s.0.clone()))
-        .unwrap_or_default();
-    let options = WindowOptions {
-        game: game.to_string(),
-        stream,
-        checkpoint: checkpoint.map(|path| (path.clone(), checkpoint_every)),
-        resume: args.resumable.resume.is_some(),
-        memory_limit: table.memory_limit(),
-        width: record.values_width.unwrap_or(1),
-        widen: record.values_width.is_none(),
-        sizes: WindowSizes::default(),
-    };
-    let bar = progress::heaps(to.saturating_add(1), "record");
-    // Ctrl-C cancels the command's token (see main.rs); the run stops at
-    // its next progress report with its stream and checkpoint in order.
+    let total = query
+        .to
+        .unwrap_or(query.max.unwrap_or(game.default_max()))
+        .saturating_add(1);
+    let bar = progress::heaps(total, "analyze");
+    // Ctrl-C cancels the command's token (see main.rs); a run stops at its
+    // next progress report with its checkpoint (and stream) in order.
     let token = Cancel::current();
     let mut started = Instant::now();
     let (mut first, mut logged, mut stage) = (None, Instant::now(), Stage::Compute);
-    let period_window = usize::try_from(record.period_window).unwrap_or(usize::MAX);
-    let found = analysis::analyze_record(game, limits, &options, period_window, &mut |p| {
+    let found = session::analyze(&game, &query, &solver(&args.table)?, &mut |p| {
         if p.stage != stage {
             // Each stage's rate and ETA are its own.
             (stage, first, started) = (p.stage, None, Instant::now());
             bar.reset();
         }
         bar.set_position(p.heaps);
-        bar.set_message(match p.stage {
-            Stage::Compute => format!("record: {} rare, largest {}", p.rare, p.largest),
-            Stage::Check => "checking the period on every heap".to_owned(),
-        });
+        if p.rare > 0 || p.stage == Stage::Check {
+            bar.set_message(match p.stage {
+                Stage::Compute => format!("record: {} rare, largest {}", p.rare, p.largest),
+                Stage::Check => "checking the period on every heap".to_owned(),
+            });
+        }
         let first = *first.get_or_insert(p.heaps);
         if let Some(every) = every
             && logged.elapsed() >= every
         {
             logged = Instant::now();
-            let line = ProgressLine::new(
-                p,
-                to.saturating_add(1),
-                p.heaps - first,
-                started.elapsed().as_secs_f64(),
-            );
+            let line =
+                ProgressLine::new(p, total, p.heaps - first, started.elapsed().as_secs_f64());
             if let Ok(json) = serde_json::to_string(&line) {
                 eprintln!("{json}");
             }
@@ -312,23 +225,21 @@ fn windowed(
         token.as_ref().is_none_or(|t| t.check().is_ok())
     });
     bar.finish_and_clear();
-    drop(scratch);
     let found = found.map_err(|e| interruption(e, &args.resumable))?;
-    let kept = record.values_out.as_ref().map(|p| p.display().to_string());
-    output::print(
-        out,
-        args.format,
-        &AnalysisReport::of_record(&args.game, &found, kept),
-    )
-}
-
-/// A scratch file, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+    if let (Some(path), Some(certificate)) = (&args.certificate, &found.certificate) {
+        let json = serde_json::to_string_pretty(certificate).map_err(std::io::Error::other)?;
+        std::fs::write(path, json + "\n").map_err(|e| {
+            Failure::Input(format!("cannot write certificate {}: {e}", path.display()))
+        })?;
     }
+    let report = match &found.answer {
+        AnalyzeAnswer::Table(found) => AnalysisReport::new(&args.game, found),
+        AnalyzeAnswer::Record(found) => {
+            let kept = record.values_out.as_ref().map(|p| p.display().to_string());
+            AnalysisReport::of_record(&args.game, found, kept)
+        }
+    };
+    output::print(out, args.format, &report)
 }
 
 /// The most heaps `grundy stream cat` prints at once.
@@ -1124,9 +1035,10 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         "observed"
     };
+    let values = found.values_to_end()?;
     let picture = crate::plot::Picture {
         title: format!("{} ({}), g(0..={to})", args.game.trim(), found.game),
-        values: &found.values,
+        values: &values,
         period: found
             .periodicity
             .filter(|p| p.saltus == 0)

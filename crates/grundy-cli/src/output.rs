@@ -241,15 +241,24 @@ impl Render for LoopyHeapsReport {
 impl Render for AnalysisReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let to = self.computed_to;
-        writeln!(
-            out,
-            "{}, computed g(0..={to})",
-            titled(&self.game, &self.canonical)
-        )?;
+        if self.to > to {
+            writeln!(
+                out,
+                "{}, g(0..={}) through the proven period (computed g(0..={to}))",
+                titled(&self.game, &self.canonical),
+                self.to
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{}, computed g(0..={to})",
+                titled(&self.game, &self.canonical)
+            )?;
+        }
         writeln!(
             out,
             "values       {}",
-            listing_of(&self.first_values, to + 1, 40)
+            listing_of(&self.first_values, self.to.saturating_add(1), 40)
         )?;
         match (self.period, self.preperiod, self.saltus) {
             (Some(period), Some(preperiod), Some(saltus)) => {
@@ -308,8 +317,9 @@ impl Render for AnalysisReport {
         )?;
         writeln!(
             out,
-            "P-positions  {} in 0..={to}{}",
+            "P-positions  {} in 0..={}{}",
             self.p_positions.count,
+            self.to,
             colon_listing(&self.p_positions.first, self.p_positions.count, 20)
         )?;
         let histogram: Vec<String> = self
@@ -422,6 +432,10 @@ impl Render for FormulaReport {
             _ => writeln!(out, "values       no simple formula fits")?,
         }
         match &self.p_positions {
+            Some(rule) if self.p_positions_proven => writeln!(
+                out,
+                "P-positions  {rule}; PROVEN for every heap by the proven period"
+            ),
             Some(rule) => writeln!(
                 out,
                 "P-positions  {rule} (verified on 0..={last}, a conjecture beyond)"
@@ -518,6 +532,11 @@ impl Render for NimSumCountReport {
             }
         }
         writeln!(out, ": {}{modulo}", self.total)?;
+        for range in &positions.ranges {
+            if range.by_formula.is_some() {
+                writeln!(out, "{}: {}", range.game, range.source)?;
+            }
+        }
         outcome_counts(out, &self.p_positions, &self.n_positions, &modulo)?;
         for (s, c) in self.by_nim_sum.iter().flatten() {
             writeln!(out, "nim-sum {s}: {c}")?;
@@ -548,6 +567,14 @@ impl Render for SumReport {
                 "heap {} ({game}size {}) {result}",
                 m.component + 1,
                 m.from
+            )?;
+        }
+        if !self.complete {
+            writeln!(
+                out,
+                "... {} winning moves in all (the first {} listed)",
+                self.winning_move_count,
+                self.winning_moves.len()
             )?;
         }
         Ok(())

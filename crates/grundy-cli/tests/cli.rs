@@ -263,7 +263,8 @@ fn bad_input_is_one_line_and_exit_code_2() {
     rejects(&["values", "kayles"], "--to");
     rejects(&["sum", "kayles", "3", "-1"], "negative");
     rejects(&["sum", "kayles", "3", "x"], "'x'");
-    rejects(&["sum", "kayles", "99999999999999"], "over the limit");
+    // Grundy's game has no periodicity theorem: its table is refused.
+    rejects(&["sum", "grundy", "99999999999999"], "over the limit");
     rejects(&["sum", "kayles", "foo:3"], "unknown game 'foo'");
     rejects(&["sum", "kayles", "3", "--format", "csv"], "'csv'");
     rejects(&["sum", "kayles"], "HEAP");
@@ -395,8 +396,16 @@ fn guess_finds_formulas_and_labels_them() {
     let sub = stdout_json(&["guess", "sub(1,2)", "--format", "json"]);
     assert_eq!(sub["formula"], "g(n) = n mod 3");
     assert_eq!(sub["proven"], true);
-    assert_eq!(sub["p_positions"], "0 + 3k for k = 0, 1, 2, ...");
+    // The P-positions follow from the proven period, for every heap.
+    assert_eq!(sub["p_positions"], "n = 0 (mod 3)");
+    assert_eq!(sub["p_positions_proven"], true);
+    let subtraction = stdout_json(&["guess", "sub(1,3,4)", "--format", "json"]);
+    assert_eq!(subtraction["p_positions"], "n = 0, 2 (mod 7)");
+    assert_eq!(subtraction["p_positions_proven"], true);
     let kayles = stdout_json(&["guess", "kayles", "--format", "json"]);
+    assert_eq!(kayles["p_positions"], "n = 0 only");
+    assert_eq!(kayles["p_positions_proven"], true);
+    assert_eq!(nim["p_positions"], "n = 0 only");
     assert_eq!(kayles["formula_from"], 71);
     assert_eq!(kayles["exceptions"].as_array().unwrap().len(), 14);
     // No theorem: a fitting formula is a conjecture, never proven.
@@ -418,6 +427,7 @@ fn guess_finds_formulas_and_labels_them() {
         "g(n) = 2n + popcount(n) mod 2, the n-th odious number"
     );
     assert_eq!(mock["proven"], false);
+    assert_eq!(mock["p_positions_proven"], false);
     std::fs::write(&file, "1 2 x").unwrap();
     rejects(&["guess", "--file", file.to_str().unwrap()], "'x'");
     rejects(&["guess"], "required");

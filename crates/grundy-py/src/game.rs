@@ -248,10 +248,11 @@ impl Game {
         Ok(Analysis::new(found))
     }
 
-    /// How many heaps in `start..=to` have each value, as `{value: count}`.
+    /// How many heaps in `start..=to` (from heap 1, as `grundy count`,
+    /// unless `start` says otherwise) have each value, as `{value: count}`.
     /// Ranges past 2^22 heaps are counted through a proven period, so `to`
     /// may be as large as 2^64 - 1 for games whose period can be proven.
-    #[pyo3(signature = (to, *, start = 0, max = None))]
+    #[pyo3(signature = (to, *, start = 1, max = None))]
     fn histogram(
         &self,
         py: Python<'_>,
@@ -301,11 +302,12 @@ impl Game {
         document(py, &CountReport::new(&self.name, start, to, &histogram))
     }
 
-    /// Positions of `heaps` heaps with sizes in `start..=to`, counted by
+    /// Positions of `heaps` heaps with sizes in `start..=to` (from heap 1,
+    /// as `grundy count`, unless `start` says otherwise), counted by
     /// nim-sum. `order` is `"ordered"` (tuples), `"ordered-distinct"`,
     /// `"unordered"` (multisets) or `"distinct"` (sets); `modulo` gives
     /// counts modulo an integer instead of exact ones.
-    #[pyo3(signature = (to, heaps, *, start = 0, order = "ordered", modulo = None, max = None))]
+    #[pyo3(signature = (to, heaps, *, start = 1, order = "ordered", modulo = None, max = None))]
     #[allow(clippy::too_many_arguments)]
     fn count(
         &self,

@@ -6,12 +6,15 @@ use std::collections::BTreeMap;
 use grundy::analysis::{self, Certificate, Support};
 use grundy::report::AnalysisReport;
 use grundy::{BigUint, Nimber};
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::errors::to_py;
 use crate::values::{encode, to_array};
+
+/// The most P-positions [`Analysis::p_positions`] lists.
+const P_POSITIONS_LISTED: u64 = 10_000_000;
 
 /// The analysis of a heap game: its values, the period they show and
 /// whether a theorem proves it. Made by `Game.analyze()`.
@@ -101,9 +104,27 @@ impl Analysis {
         }
     }
 
-    /// The computed heaps of value 0: the player to move there loses.
-    fn p_positions(&self) -> Vec<usize> {
-        self.found.p_positions().collect()
+    /// The last heap the analysis answers for: `computed_to`, or further
+    /// when `analyze(to=N)` reached past the proof of the period (the
+    /// histogram, P-positions and largest value cover `0..=to`).
+    #[getter]
+    fn to(&self) -> usize {
+        self.found.to
+    }
+
+    /// The heaps of `0..=to` with value 0: the player to move there loses.
+    /// Raises `ValueError` when there are more than 10^7 of them (the
+    /// report's `p_position_count` counts them without a list).
+    fn p_positions(&self) -> PyResult<Vec<usize>> {
+        let count = self.found.p_position_count();
+        if count > P_POSITIONS_LISTED {
+            return Err(PyValueError::new_err(format!(
+                "{count} P-positions in 0..={}, more than {P_POSITIONS_LISTED} to list; \
+                 report()['p_position_count'] counts them",
+                self.found.to
+            )));
+        }
+        Ok(self.found.p_positions().collect())
     }
 
     /// Heaps before the pre-period whose values break the period.
@@ -111,7 +132,7 @@ impl Analysis {
         self.found.exceptions().collect()
     }
 
-    /// `{value: how many computed heaps have it}`.
+    /// `{value: how many heaps of 0..=to have it}`.
     fn histogram(&self) -> BTreeMap<u32, u64> {
         self.found
             .histogram()
@@ -128,9 +149,9 @@ impl Analysis {
         if let Some(v) = self.found.values.get(heap) {
             return Ok(u64::from(v));
         }
-        let proven = self.found.periodicity.filter(|_| self.found.is_proven());
-        proven
-            .and_then(|p| predict(&p, &self.found, n))
+        self.found
+            .proven_periodicity()
+            .and_then(|p| p.predict(&self.found.values, heap))
             .ok_or_else(|| {
                 PyIndexError::new_err(format!(
                     "heap {n} is past the computed heaps 0..={} and no period is proven",
@@ -190,15 +211,6 @@ pub fn document<'py>(
 }
 
 /// `g(n)` through a periodicity, for heaps that may not fit a `usize`.
-fn predict(p: &analysis::Periodicity, found: &analysis::Analysis, n: u64) -> Option<u64> {
-    let offset = n.checked_sub(p.preperiod as u64)?;
-    let period = p.period as u64;
-    let base = found
-        .values
-        .get(p.preperiod + usize::try_from(offset % period).ok()?)?;
-    u64::from(base).checked_add(p.saltus.checked_mul(offset / period)?)
-}
-
 /// A winning move: component `component` goes from `before` to the
 /// positions in `after` (none when it disappears).
 #[pyclass(frozen, module = "grundy")]
@@ -236,10 +248,13 @@ pub struct SumAnalysis {
     /// The XOR of the values: the first player wins when it is not 0.
     #[pyo3(get)]
     nim_sum: u32,
-    /// Every winning move, by component; empty when the player to move
-    /// loses.
+    /// The winning moves, by component (the first 10,000 of a sum with a
+    /// huge heap); empty when the player to move loses.
     #[pyo3(get)]
     winning_moves: Vec<Py<Move>>,
+    /// How many winning moves there are in all.
+    #[pyo3(get)]
+    winning_move_count: u64,
 }
 
 impl SumAnalysis {
@@ -263,10 +278,11 @@ impl SumAnalysis {
                     },
                 )
             })
-            .collect::<PyResult<_>>()?;
+            .collect::<PyResult<Vec<_>>>()?;
         Ok(SumAnalysis {
             values: values.iter().map(|v| v.get()).collect(),
             nim_sum: values.iter().copied().sum::<Nimber>().get(),
+            winning_move_count: winning_moves.len() as u64,
             winning_moves,
         })
     }
@@ -290,12 +306,21 @@ impl SumAnalysis {
                 Ok((m.component, before, after))
             })
             .collect::<PyResult<_>>()?;
-        SumAnalysis::new(py, &found.values, moves)
+        let count = found.winning_move_count;
+        let mut sum = SumAnalysis::new(py, &found.values, moves)?;
+        sum.winning_move_count = count;
+        Ok(sum)
     }
 }
 
 #[pymethods]
 impl SumAnalysis {
+    /// Whether `winning_moves` lists every winning move.
+    #[getter]
+    fn complete(&self) -> bool {
+        self.winning_moves.len() as u64 == self.winning_move_count
+    }
+
     /// Whether the player to move wins.
     #[getter]
     fn first_player_wins(&self) -> bool {

@@ -67,11 +67,11 @@ def test_counts_match_enumeration(spec, order):
     values = list(game.values(14))
     for k in (1, 2, 3):
         expected = brute_force_counts(values, k, order)
-        found = game.count(14, k, order=order)
+        found = game.count(14, k, order=order, start=0)
         assert {v: c for v, c in enumerate(found.by_nim_sum) if c} == dict(expected)
         assert found.total == sum(expected.values())
         assert found.p_positions == expected[0]
-        modular = game.count(14, k, order=order, modulo=7)
+        modular = game.count(14, k, order=order, modulo=7, start=0)
         assert modular.by_nim_sum[: len(found.by_nim_sum)] == [c % 7 for c in found.by_nim_sum]
 
 
@@ -99,7 +99,7 @@ def test_histograms_of_huge_ranges_and_positions_of_different_games():
         grundy.count_positions([{0: 0}])
     with pytest.raises(ValueError, match="one range"):
         grundy.count_positions([(kayles, 0, 5), (nim, 0, 5)], heaps=2)
-    exact = kayles.count(10**15, 3, order="unordered")
+    exact = kayles.count(10**15, 3, order="unordered", start=0)
     assert exact.total == (10**15 + 1) * (10**15 + 2) * (10**15 + 3) // 6
     assert exact.modulo is None
 
@@ -246,3 +246,24 @@ def test_count_heaps_by_a_formula_the_user_writes() -> None:
         game.count_heaps(2**40, max=3000, by_formula="ctz(n) + 1")
     with pytest.raises(grundy.GrundyError, match="invalid formula"):
         game.count_heaps(2**40, max=3000, by_formula="ctz(m)")
+
+
+def test_ranges_start_at_heap_1_as_in_the_cli():
+    # `grundy count kayles --to 1000 --heaps 3 --unordered` counts 771,610
+    # P-positions among heaps 1..=1000.
+    kayles = grundy.Game("kayles")
+    assert kayles.count(1000, 3, order="unordered").p_positions == 771_610
+    assert kayles.count_heaps(1000)["heaps"] == kayles.count(1000, 1).total == 1000
+    assert sum(kayles.histogram(1000).values()) == 1000
+
+
+def test_sums_and_analyses_of_huge_heaps_go_through_the_proven_period():
+    kayles = grundy.Game("kayles")
+    found = kayles.analyze(to=10**12)
+    assert found.computed_to < 1000 and found.to == 10**12
+    assert sum(found.histogram().values()) == 10**12 + 1
+    assert found.p_positions() == [0]
+    sum_ = grundy.analyze_sum([(kayles, 10**9), (kayles, 3)])
+    assert sum_.winner == "first"
+    assert not sum_.complete and len(sum_.winning_moves) == 10_000
+    assert sum_.winning_move_count > 200_000_000

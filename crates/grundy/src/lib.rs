@@ -71,9 +71,9 @@ pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
     Component, ExplainedHeap, ExplainedOption, ExplainedSum, LISTED_OPTIONS_LIMIT, Listing,
-    MoveCounts, MoveReply, PositionMove, PositionSum, SumAnalysis, TokenSum, Winner, WinningMove,
-    analyze_positions, analyze_positions_with, analyze_sum, explain_sum, has_option, move_counts,
-    play_move, play_tokens, winning_move_counts, winning_targets,
+    MoveCounts, MoveReply, PositionMove, PositionSum, SumAnalysis, TokenSum, WINNING_MOVES_LISTED,
+    Winner, WinningMove, analyze_positions, analyze_positions_with, analyze_sum, explain_sum,
+    has_option, move_counts, play_move, play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

@@ -30,15 +30,21 @@
 //! # Ok::<(), grundy::Error>(())
 //! ```
 
+mod analyze;
 mod count;
 
+pub use crate::solve::{Stage, WindowProgress};
+pub use analyze::{
+    AnalyzeAnswer, AnalyzeQuery, Analyzed, CHECKPOINT_EVERY, RecordQuery, Scratch, analyze,
+    resumable,
+};
 pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges};
 
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
-use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits, Periodicity};
+use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits};
 use crate::game::gather_listed;
 use crate::rules::{
     GameGraph, ScriptGame, ScriptLimits, ScriptPosition, ScriptSum, script_loopy, script_sum,
@@ -306,33 +312,12 @@ pub fn heap_values<G: HeapRuleset + fmt::Display + ?Sized>(
         };
         let found = analysis::analyze(game, &limits, solver, progress)?;
         if let Some(period) = found.periodicity.filter(|_| found.is_proven()) {
-            return extend_by_period(found.values, &period, to);
+            return analysis::extend_by_period(found.values, &period, to);
         }
         values = found.values;
     }
     solver.extend(game, &mut values, to, progress)?;
     values.truncate(to as usize + 1);
-    Ok(values)
-}
-
-/// `values` extended to heaps `0..=to` by a proven periodicity.
-fn extend_by_period(mut values: ValueTable, period: &Periodicity, to: u64) -> Result<ValueTable> {
-    let end = to as usize + 1; // the caller checked that `to` fits
-    if values.len() >= end {
-        values.truncate(end);
-        return Ok(values);
-    }
-    values
-        .try_reserve_exact(end - values.len())
-        .map_err(|_| Error::OutOfMemory {
-            to,
-            needed: crate::error::human_bytes(end as u128),
-        })?;
-    for n in values.len()..end {
-        // `n - p >= preperiod` here, so the value is already in the table.
-        let earlier = u64::from(values.at(n - period.period));
-        values.push(Nimber::try_from(earlier + period.saltus)?);
-    }
     Ok(values)
 }
 

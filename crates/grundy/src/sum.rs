@@ -10,6 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 
+use std::fmt;
+
+use crate::analysis::{DEFAULT_MAX, Limits, Periodicity, Theorem};
 use crate::{
     Error, HeapRuleset, MemoSolver, Nimber, Options, Result, Ruleset, TableSolver, ValueTable,
 };
@@ -144,10 +147,29 @@ pub struct SumAnalysis {
     pub values: Vec<Nimber>,
     /// The nim-sum of all components.
     pub nim_sum: Nimber,
-    /// Every distinct winning move, ordered by component then result; empty
-    /// when the player to move loses.
+    /// The distinct winning moves, ordered by component then result, at
+    /// most [`WINNING_MOVES_LISTED`] of them (the first in that order);
+    /// empty when the player to move loses.
     pub winning_moves: Vec<WinningMove>,
+    /// How many distinct winning moves there are in all.
+    pub winning_move_count: u64,
 }
+
+impl SumAnalysis {
+    /// Whether [`SumAnalysis::winning_moves`] lists every winning move.
+    pub fn complete(&self) -> bool {
+        self.winning_moves.len() as u64 == self.winning_move_count
+    }
+}
+
+/// The most winning moves [`analyze_sum`] lists (it counts them all): a
+/// heap of 10^9 tokens of Kayles has hundreds of millions.
+pub const WINNING_MOVES_LISTED: usize = 10_000;
+
+/// Heaps of a sum longer than this are worth a period search: a game with
+/// a periodicity theorem whose period is proven answers every heap through
+/// it instead of a table.
+const PERIOD_FIRST: usize = 1 << 12;
 
 impl SumAnalysis {
     /// Whether the player to move (the first player) wins.
@@ -175,44 +197,62 @@ impl SumAnalysis {
 /// assert_eq!(sum.winning_moves.len(), 3);
 /// assert_eq!(sum.winning_moves[0], WinningMove { component: 0, from: 3, to: vec![2] });
 /// ```
-pub fn analyze_sum<G: HeapRuleset>(
+pub fn analyze_sum<G: HeapRuleset + fmt::Display>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
     max_options: u64,
 ) -> Result<SumAnalysis> {
-    let tables = tables_for(games, components, solver)?;
+    let known = known_values(games, components, solver)?;
     let values: Vec<Nimber> = components
         .iter()
-        .map(|c| tables[c.game].at(c.heap))
+        .map(|c| known[c.game].at(c.heap))
         .collect();
     let nim_sum: Nimber = values.iter().copied().sum();
 
     let mut winning_moves = Vec::new();
+    let mut winning_move_count = 0;
     for (index, target) in winning_targets(&values) {
         let component = components[index];
-        let table = &tables[component.game];
-        check_listable(&games[component.game], component.heap, max_options)?;
-        let _ = games[component.game].visit_options(component.heap, &mut |option| {
-            let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
-            if reached == target {
-                winning_moves.push(WinningMove {
-                    component: index,
-                    from: component.heap,
-                    to: leaves(option),
+        let game = &games[component.game];
+        let known = &known[component.game];
+        let periodic = known.periodic_moves(game, component.heap, target, WINNING_MOVES_LISTED);
+        let (count, listed) = match periodic {
+            Some(found) => found,
+            None => {
+                check_listable(game, component.heap, max_options)?;
+                let mut found = Vec::new();
+                let _ = game.visit_options(component.heap, &mut |option| {
+                    let reached: Nimber = option.iter().map(|&part| known.at(part)).sum();
+                    if reached == target {
+                        found.push(leaves(option));
+                    }
+                    ControlFlow::Continue(())
                 });
+                // The visit is complete unless a token cut it short.
+                crate::cancel::check()?;
+                found.sort();
+                found.dedup();
+                let count = found.len() as u64;
+                found.truncate(WINNING_MOVES_LISTED);
+                (count, found)
             }
-            ControlFlow::Continue(())
-        });
-        // The visit is complete unless a token cut it short.
-        crate::cancel::check()?;
+        };
+        winning_move_count += count;
+        winning_moves.extend(listed.into_iter().map(|to| WinningMove {
+            component: index,
+            from: component.heap,
+            to,
+        }));
     }
     winning_moves.sort();
     winning_moves.dedup();
+    winning_moves.truncate(WINNING_MOVES_LISTED);
     Ok(SumAnalysis {
         values,
         nim_sum,
         winning_moves,
+        winning_move_count,
     })
 }
 
@@ -660,25 +700,25 @@ pub fn winning_move_counts(counts: &[MoveCounts]) -> (Nimber, Vec<u64>) {
 /// assert_eq!(winning, [1, 1]); // row 4 -> 2, row 7 -> 2 + 3
 /// # Ok::<(), grundy::Error>(())
 /// ```
-pub fn move_counts<G: HeapRuleset>(
+pub fn move_counts<G: HeapRuleset + fmt::Display>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
     max_options: u64,
 ) -> Result<Vec<MoveCounts>> {
-    let tables = tables_for(games, components, solver)?;
+    let known = known_values(games, components, solver)?;
     for component in components {
         check_listable(&games[component.game], component.heap, max_options)?;
     }
     components
         .iter()
         .map(|component| {
-            let table = &tables[component.game];
+            let known = &known[component.game];
             let mut seen = rustc_hash::FxHashSet::default();
             let mut counts = BTreeMap::new();
             let _ = games[component.game].visit_options(component.heap, &mut |option| {
                 if seen.insert(leaves(option)) {
-                    let reached: Nimber = option.iter().map(|&part| table.at(part)).sum();
+                    let reached: Nimber = option.iter().map(|&part| known.at(part)).sum();
                     *counts.entry(reached).or_insert(0u64) += 1;
                 }
                 ControlFlow::Continue(())
@@ -686,7 +726,7 @@ pub fn move_counts<G: HeapRuleset>(
             // The counts are complete unless a token cut the visit short.
             crate::cancel::check()?;
             Ok(MoveCounts {
-                value: table.at(component.heap),
+                value: known.at(component.heap),
                 by_value: counts.into_iter().collect(),
             })
         })
@@ -722,39 +762,194 @@ fn check_listable<G: HeapRuleset + ?Sized>(game: &G, heap: usize, limit: u64) ->
     }
 }
 
-/// The value table of each game of a sum, up to the largest heap the
-/// components use; together they must fit the solver's memory limit.
-fn tables_for<G: HeapRuleset>(
+/// The values of every heap one game of a sum uses: its table and, when a
+/// theorem proved it, the plain period that answers past the table.
+#[derive(Clone, Debug)]
+struct KnownValues {
+    table: ValueTable,
+    period: Option<Periodicity>,
+}
+
+impl KnownValues {
+    /// `g(n)`: the table's, or past it the proven period's.
+    fn at(&self, n: usize) -> Nimber {
+        match (self.table.get(n), &self.period) {
+            (Some(v), _) => v,
+            (None, Some(p)) => self.table.at(p.preperiod + (n - p.preperiod) % p.period),
+            (None, None) => unreachable!("heap {n} is past the table of a game without a period"),
+        }
+    }
+
+    /// The moves of heap `n` that reach `target`, counted and the first
+    /// `listed` of them (in the order of [`WinningMove::to`]), through the
+    /// proven period, when the game is a take-and-break code with moves
+    /// leaving at most two heaps and the heap lies past the table: `None`
+    /// otherwise (the caller then visits the options).
+    ///
+    /// Removing `t` tokens and splitting the rest `m = n - t` into `a + b`
+    /// (`1 <= a <= b`) reaches `g(a) ^ g(m - a)`. For `a` and `m - a` both
+    /// past the table, `g(x) = B[(x - n0) mod p]`, so whether `a` reaches
+    /// `target` depends on `a mod p` alone: the count over a range of `a`
+    /// is a sum over the `p` residues, and the first moves in order are
+    /// the first members of the matching residue classes. The heaps `a`
+    /// in the table are tested one by one. The cost is `O(L + p + listed)`
+    /// per digit for a table of `L` heaps, whatever `n` is.
+    fn periodic_moves<G: HeapRuleset + ?Sized>(
+        &self,
+        game: &G,
+        n: usize,
+        target: Nimber,
+        listed: usize,
+    ) -> Option<(u64, Vec<Vec<usize>>)> {
+        let period = self.period?;
+        if n < self.table.len() {
+            return None;
+        }
+        let digits = game.as_take_break()?.octal_digits()?;
+        let (n0, p, table) = (period.preperiod, period.period, self.table.len());
+        let mut count = 0u64;
+        let mut moves: Vec<Vec<usize>> = Vec::new();
+        for (t, leaves, unequal) in digits {
+            let Some(m) = n.checked_sub(t) else { continue };
+            if leaves & 1 != 0 && m == 0 && target.is_zero() {
+                count += 1;
+                moves.push(Vec::new());
+            }
+            if leaves & 2 != 0 && m > 0 && self.at(m) == target {
+                count += 1;
+                moves.push(vec![m]);
+            }
+            if leaves & 4 == 0 || m < 2 {
+                continue;
+            }
+            let last = if unequal && m % 2 == 0 {
+                m / 2 - 1
+            } else {
+                m / 2
+            };
+            // a in the table, one by one.
+            let direct_end = last.min(table - 1);
+            let mut kept = 0;
+            for a in 1..=direct_end {
+                if self.at(a) ^ self.at(m - a) == target {
+                    count += 1;
+                    if kept < listed {
+                        moves.push(vec![a, m - a]);
+                        kept += 1;
+                    }
+                }
+            }
+            if last < table {
+                continue;
+            }
+            // a in table..=last: both parts past the table (b >= a).
+            // Residue r of a: a - n0 and b - n0 = m - a - n0 modulo p.
+            let (m_p, n0_p) = (m % p, n0 % p);
+            let matching: Vec<usize> = (0..p)
+                .filter(|&r| {
+                    let of_a = (r + p - n0_p) % p;
+                    let of_b = (m_p + 2 * p - r - n0_p) % p;
+                    self.table.at(n0 + of_a) ^ self.table.at(n0 + of_b) == target
+                })
+                .collect();
+            for &r in &matching {
+                count += residues_between(table, last, r, p);
+            }
+            // The first members in order: whole periods from `table` on.
+            let mut start = table - table % p;
+            while kept < listed && start <= last && !matching.is_empty() {
+                for &r in &matching {
+                    let a = start + r;
+                    if a >= table && a <= last && kept < listed {
+                        moves.push(vec![a, m - a]);
+                        kept += 1;
+                    }
+                }
+                start += p;
+            }
+        }
+        moves.sort();
+        moves.truncate(listed);
+        Some((count, moves))
+    }
+}
+
+/// How many `x` in `low..=high` have `x mod p = r`.
+fn residues_between(low: usize, high: usize, r: usize, p: usize) -> u64 {
+    let below = |x: usize| -> u64 {
+        // members of 0..x
+        (x / p + usize::from(x % p > r)) as u64
+    };
+    below(high + 1) - below(low)
+}
+
+/// The values each game of a sum needs, up to the largest heap the
+/// components use: through a proven plain period for a long range of a
+/// game with a periodicity theorem, else a table; the tables together must
+/// fit the solver's memory limit.
+fn known_values<G: HeapRuleset + fmt::Display>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
-) -> Result<Vec<ValueTable>> {
+) -> Result<Vec<KnownValues>> {
     if let Some(bad) = components.iter().find(|c| c.game >= games.len()) {
         return Err(Error::InvalidComponent {
             game: bad.game,
             games: games.len(),
         });
     }
-    // The largest heap of each game: its table must reach it.
+    // The largest heap of each game: its values must reach it.
     let mut largest = vec![None; games.len()];
     for c in components {
         let entry: &mut Option<usize> = &mut largest[c.game];
         *entry = Some(entry.map_or(c.heap, |m| m.max(c.heap)));
     }
+    let mut known: Vec<Option<KnownValues>> = vec![None; games.len()];
+    for ((game, largest), known) in games.iter().zip(&largest).zip(&mut known) {
+        match largest {
+            Some(heap) if *heap > PERIOD_FIRST && Theorem::for_rules(game).is_some() => {
+                let limits = Limits {
+                    max: DEFAULT_MAX.min(*heap as u64),
+                    ..Limits::default()
+                };
+                let found = crate::analysis::analyze(game, &limits, solver, &mut |_| true)?;
+                if let Some(period) = found.proven_periodicity().filter(|p| p.saltus == 0) {
+                    *known = Some(KnownValues {
+                        table: found.values,
+                        period: Some(period),
+                    });
+                }
+            }
+            None => {
+                *known = Some(KnownValues {
+                    table: ValueTable::new(),
+                    period: None,
+                })
+            }
+            Some(_) => {}
+        }
+    }
     let total: u64 = largest
         .iter()
-        .flatten()
-        .map(|&heap| heap as u64 + 1)
+        .zip(&known)
+        .filter(|(_, k)| k.is_none())
+        .filter_map(|(heap, _)| *heap)
+        .map(|heap| heap as u64 + 1)
         .fold(0, u64::saturating_add);
     solver.check_fits(total.saturating_sub(1))?;
-    let mut tables = Vec::with_capacity(games.len());
-    for (game, largest) in games.iter().zip(&largest) {
-        tables.push(match largest {
-            Some(heap) => solver.values(game, *heap as u64)?,
-            None => ValueTable::new(),
-        });
-    }
-    Ok(tables)
+    games
+        .iter()
+        .zip(&largest)
+        .zip(known)
+        .map(|((game, largest), known)| match (known, largest) {
+            (Some(known), _) => Ok(known),
+            (None, Some(heap)) => Ok(KnownValues {
+                table: solver.values(game, *heap as u64)?,
+                period: None,
+            }),
+            (None, None) => unreachable!("a game without heaps is known"),
+        })
+        .collect()
 }
 
 /// Positions of any ruleset played together: each one's value, the

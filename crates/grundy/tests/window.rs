@@ -368,8 +368,10 @@ fn both_reports(
     use grundy::analysis::{Limits, analyze, analyze_record};
     use grundy::report::AnalysisReport;
     let game: grundy::HeapGame = code.parse().unwrap();
+    // Every heap, as the windowed run's stream holds every value.
     let limits = Limits {
         to,
+        tabulate: true,
         ..Limits::default()
     };
     // The sparse engine on one thread, whose statistics the windowed run's

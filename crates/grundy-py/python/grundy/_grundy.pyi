@@ -85,9 +85,10 @@ class Game:
         """Values, period and proof (adaptive up to ``max`` heaps, 2^17 by
         default, or exactly ``0..=to``)."""
     def histogram(
-        self, to: int, *, start: int = 0, max: Optional[int] = None
+        self, to: int, *, start: int = 1, max: Optional[int] = None
     ) -> dict[int, int]:
-        """``{value: heaps in start..=to with it}``; huge ranges go through a
+        """``{value: heaps in start..=to with it}``, from heap 1 like ``grundy
+        count`` unless ``start`` says otherwise; huge ranges go through a
         proven period."""
     def count_heaps(
         self,
@@ -108,7 +109,7 @@ class Game:
         to: int,
         heaps: int,
         *,
-        start: int = 0,
+        start: int = 1,
         order: Literal["ordered", "ordered-distinct", "unordered", "distinct"] = "ordered",
         modulo: Optional[int] = None,
         max: Optional[int] = None,
@@ -141,6 +142,10 @@ class Analysis:
     def values(self) -> "array.array[int]": ...
     @property
     def computed_to(self) -> int: ...
+    @property
+    def to(self) -> int:
+        """The last heap answered for (past ``computed_to`` through a
+        proven period)."""
     @property
     def period(self) -> Optional[int]: ...
     @property
@@ -190,7 +195,13 @@ class SumAnalysis:
     @property
     def nim_sum(self) -> int: ...
     @property
-    def winning_moves(self) -> list[Move]: ...
+    def winning_moves(self) -> list[Move]:
+        """The winning moves (the first 10,000 when a huge heap has more)."""
+    @property
+    def winning_move_count(self) -> int: ...
+    @property
+    def complete(self) -> bool:
+        """Whether ``winning_moves`` lists every winning move."""
     @property
     def first_player_wins(self) -> bool: ...
     @property

@@ -366,7 +366,8 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
         ..limits.clone()
     };
     let found = analyze(game, &exact, solver, &mut |_| true)?;
-    let values = &found.values;
+    // Every heap up to `table_to`: computed, or through a proven period.
+    let values = &found.values_to_end()?;
     let mut counts = Vec::new();
     for v in values.iter().take(to as usize + 1).skip(from as usize) {
         add(&mut counts, v.index(), 1);
@@ -447,46 +448,86 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
 /// `period.preperiod` (saltus zero), given its values up to at least one
 /// period past the pre-period.
 fn periodic_histogram(values: &ValueTable, period: &Periodicity, from: u64, to: u64) -> Histogram {
-    let (n0, p) = (period.preperiod as u128, period.period as u128);
-    // C(x): the histogram of heaps 0..=x, for any x.
-    let upto = |x: u128, counts: &mut Vec<u128>, sign: bool| {
-        let mut count = |v: usize, c: u128| {
-            if sign {
-                add(counts, v, c);
-            } else {
-                counts[v] -= c;
-            }
-        };
-        let direct = x.min(n0 + p - 1);
-        for n in 0..=direct.min(values.len() as u128 - 1) {
-            count(values.at(n as usize).index(), 1);
-        }
-        if x > direct {
-            // Heaps direct+1..=x repeat heaps n0..n0+p: whole periods and
-            // a remainder.
-            let beyond = x - direct;
-            let (whole, rest) = (beyond / p, beyond % p);
-            for offset in 0..p {
-                let v = values.at((n0 + offset) as usize).index();
-                count(v, whole + u128::from(offset < rest));
-            }
-        }
-    };
-    let mut counts = Vec::new();
-    upto(u128::from(to), &mut counts, true);
-    if from > 0 {
-        upto(u128::from(from) - 1, &mut counts, false);
-    }
-    while counts.last() == Some(&0) {
-        counts.pop();
-    }
     Histogram {
-        counts,
+        counts: periodic_counts(values, period, from, to),
         source: HistogramSource::Period {
             preperiod: period.preperiod,
             period: period.period,
         },
     }
+}
+
+/// `counts[v]`: how many heaps of `from..=to` have value `v`, where
+/// `period` holds for every heap and `values` holds at least the heaps up
+/// to its first repetition (`preperiod + period`). Heaps before that are
+/// read from `values`; each later heap `n0 + r + kp` (`k >= 1`) is worth
+/// `g(n0 + r) + ks`, so for each offset `r` the heaps of the range add one
+/// to every value of an arithmetic progression of step `s`: a difference
+/// array over values with stride `s` counts them all in time proportional
+/// to the period and the largest value, not to the range. With `s = 0` a
+/// progression is one value counted `k` times.
+pub fn periodic_counts(values: &ValueTable, period: &Periodicity, from: u64, to: u64) -> Vec<u128> {
+    let (n0, p, s) = (
+        period.preperiod as u128,
+        period.period as u128,
+        u128::from(period.saltus),
+    );
+    let (from, to) = (u128::from(from), u128::from(to));
+    let mut counts = Vec::new();
+    let direct_end = to.min(n0 + p - 1);
+    for n in from..=direct_end {
+        add(&mut counts, values.at(n as usize).index(), 1);
+    }
+    if to < n0 + p {
+        return trimmed(counts);
+    }
+    // Heaps n0 + r + k p with k >= 1 and from <= n <= to.
+    let mut steps: Vec<(usize, usize)> = Vec::new(); // (first value, last value) of each progression
+    for r in 0..p {
+        let base = n0 + r;
+        let k_low = from.saturating_sub(base).div_ceil(p).max(1);
+        if base + k_low * p > to {
+            continue;
+        }
+        let k_high = (to - base) / p;
+        let value = u128::from(values.at(base as usize).get());
+        if s == 0 {
+            add(&mut counts, value as usize, k_high - k_low + 1);
+        } else {
+            steps.push(((value + s * k_low) as usize, (value + s * k_high) as usize));
+        }
+    }
+    if steps.is_empty() {
+        return trimmed(counts);
+    }
+    let stride = s as usize;
+    let last = steps.iter().map(|&(_, high)| high).max().unwrap_or(0);
+    let mut starts = vec![0u128; last + stride + 1];
+    for &(low, high) in &steps {
+        starts[low] = starts[low].wrapping_add(1);
+        starts[high + stride] = starts[high + stride].wrapping_sub(1);
+    }
+    // A running count per residue class of the stride.
+    for v in 0..=last {
+        let running = if v >= stride {
+            starts[v - stride].wrapping_add(starts[v])
+        } else {
+            starts[v]
+        };
+        starts[v] = running;
+        if running > 0 {
+            add(&mut counts, v, running);
+        }
+    }
+    trimmed(counts)
+}
+
+/// `counts` without trailing zeros.
+fn trimmed(mut counts: Vec<u128>) -> Vec<u128> {
+    while counts.last() == Some(&0) {
+        counts.pop();
+    }
+    counts
 }
 
 fn add(counts: &mut Vec<u128>, v: usize, c: u128) {

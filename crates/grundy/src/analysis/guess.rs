@@ -460,8 +460,11 @@ pub struct GuessReport {
     pub proven: bool,
     /// The P-positions (heaps of value 0) found.
     pub p_positions: Vec<u64>,
-    /// A rule for them, verified on the computed heaps only.
+    /// A rule for them: proven for every heap when `p_rule_proven`, else
+    /// verified on the computed heaps only.
     pub p_rule: Option<SetRule>,
+    /// Whether the proven period makes `p_rule` hold for every heap.
+    pub p_rule_proven: bool,
 }
 
 /// Guesses a formula for `values` and a rule for their P-positions;
@@ -477,14 +480,65 @@ pub fn guess_report(values: &[Nimber], analysis: Option<&super::Analysis>) -> Gu
         .filter(|&n| values[n].is_zero())
         .map(|n| n as u64)
         .collect();
-    let p_rule = guess_set(&p_positions, computed_to as u64);
+    let proven_rule = analysis.and_then(proven_p_rule);
+    let p_rule_proven = proven_rule.is_some();
+    let p_rule = proven_rule.or_else(|| guess_set(&p_positions, computed_to as u64));
     GuessReport {
         computed_to,
         guess,
         proven,
         p_positions,
         p_rule,
+        p_rule_proven,
     }
+}
+
+/// The P-positions of a game whose periodicity is proven, as a rule that
+/// holds for every heap. From the pre-period `n0` on, `g(n)` repeats with
+/// period `p`, so the heaps of value 0 do too: they are the residues of
+/// the block's zeros, and the heaps before `n0` are listed. The rule is
+/// then made minimal: the smallest period `q` dividing `p` with which the
+/// zeros repeat over one block (then everywhere, as everything repeats
+/// over `p`), and the smallest start from which they repeat with `q`
+/// (checked heap by heap below `n0`). With a saltus `s > 0`,
+/// `g(n0 + r + kp) >= ks > 0` for `k >= 1`: the zeros are those before
+/// `n0 + p`, a finite set.
+fn proven_p_rule(analysis: &super::Analysis) -> Option<SetRule> {
+    let found = analysis.proven_periodicity()?;
+    let values = &analysis.values;
+    let (n0, p) = (found.preperiod, found.period);
+    if values.len() < n0 + p {
+        return None;
+    }
+    let zero = |n: usize| -> bool {
+        if n < n0 + p {
+            values.at(n).is_zero()
+        } else {
+            values.at(n0 + (n - n0) % p).is_zero()
+        }
+    };
+    if found.saltus > 0 || (n0..n0 + p).all(|n| !zero(n)) {
+        let members = (0..n0 + p).filter(|&n| zero(n)).map(|n| n as u64).collect();
+        return Some(SetRule::Finite { members });
+    }
+    let q = (1..=p)
+        .filter(|q| p % q == 0)
+        .find(|&q| (n0..n0 + p).all(|n| zero(n) == zero(n + q)))
+        .unwrap_or(p);
+    let mut from = n0;
+    while from > 0 && zero(from - 1) == zero(from - 1 + q) {
+        from -= 1;
+    }
+    let residues: std::collections::BTreeSet<u64> = (from..from + q)
+        .filter(|&n| zero(n))
+        .map(|n| (n % q) as u64)
+        .collect();
+    Some(SetRule::Residues {
+        modulus: q as u64,
+        residues: residues.into_iter().collect(),
+        from: from as u64,
+        early: (0..from).filter(|&n| zero(n)).map(|n| n as u64).collect(),
+    })
 }
 
 /// The greatest common divisor, by Euclid's algorithm (`gcd(a, 0) = a`).
@@ -593,6 +647,11 @@ pub enum SetRule {
         /// Members below `from`.
         early: Vec<u64>,
     },
+    /// Exactly these heaps, and no others.
+    Finite {
+        /// The members, increasing.
+        members: Vec<u64>,
+    },
     /// A Beatty sequence `floor(k * alpha)` for `k = 1, 2, ...`; every
     /// `alpha` in `low..high` fits, `named` is a known constant among them.
     Beatty {
@@ -628,6 +687,11 @@ impl fmt::Display for SetRule {
                     }
                 }
                 Ok(())
+            }
+            SetRule::Finite { members } if members.is_empty() => write!(f, "none"),
+            SetRule::Finite { members } => {
+                let listed: Vec<String> = members.iter().map(u64::to_string).collect();
+                write!(f, "n = {} only", listed.join(", "))
             }
             SetRule::Beatty { low, high, named } => {
                 write!(f, "floor(k * alpha), any alpha in [{low:.9}, {high:.9})")?;

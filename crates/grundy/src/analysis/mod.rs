@@ -28,8 +28,8 @@ pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, ByFormula, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource,
     NimSumCounts, TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT,
-    count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, range_histogram,
-    value_histogram,
+    count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, periodic_counts,
+    range_histogram, value_histogram,
 };
 pub use grid_count::{EXACT_GRID_CELLS, GridCounts, TableBudget, count_grid};
 pub(crate) use guess::gcd;
@@ -44,7 +44,7 @@ pub use theorem::Theorem;
 use crate::solve::SparseStats;
 use std::fmt;
 
-use crate::{HeapRuleset, Nimber, Result, TableSolver, TakeBreak, ValueTable};
+use crate::{Error, HeapRuleset, Nimber, Result, TableSolver, TakeBreak, ValueTable};
 
 /// How far [`analyze`] computes.
 #[derive(Clone, Debug)]
@@ -55,6 +55,11 @@ pub struct Limits {
     pub max: u64,
     /// Where an adaptive run starts before doubling.
     pub start: u64,
+    /// With `to`: compute every heap of `0..=to` even when a proof on the
+    /// way answers the rest (a comparison with a windowed run's stream,
+    /// which holds every value). Without it an exact range is approached
+    /// adaptively and answered through a proven period past the proof.
+    pub tabulate: bool,
 }
 
 impl Default for Limits {
@@ -63,6 +68,7 @@ impl Default for Limits {
             to: None,
             max: DEFAULT_MAX,
             start: 64,
+            tabulate: false,
         }
     }
 }
@@ -116,6 +122,10 @@ pub struct Analysis {
     pub sparse: Option<SparseStats>,
     /// The periodicity theorem that applies to the game, if any.
     pub theorem: Option<Theorem>,
+    /// The heaps the answer covers, `0..=to`: [`Analysis::computed_to`],
+    /// or further when a proven periodicity answers for the heaps past the
+    /// table (an exact range asked for, [`Limits::to`], past the proof).
+    pub to: usize,
 }
 
 /// Analyses a heap game: values, period, proof.
@@ -154,7 +164,7 @@ pub fn analyze_from<G: HeapRuleset + fmt::Display + ?Sized>(
     }
     let found = analyze_within(game, values, limits, solver, progress)?;
     let largest = found.max_value().0;
-    check_histogram_fits(solver, found.computed_to() as u64, largest.into())?;
+    check_histogram_fits(solver, found.to as u64, largest.into())?;
     Ok(found)
 }
 
@@ -194,9 +204,22 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
         values.truncate(usize::try_from(to).unwrap_or(usize::MAX).saturating_add(1));
     }
     let resumed = values.len().saturating_sub(1) as u64;
-    let mut target = limits
-        .to
-        .unwrap_or(limits.start.min(limits.max).max(resumed.min(limits.max)));
+    // An exact range (`to`) of a game with a theorem is approached
+    // adaptively as far as [`DEFAULT_MAX`]: once the period is proven, the
+    // heaps past the table are answered through it, at no cost that grows
+    // with `to`. Past that bound, the rest of the range is computed at once.
+    let adaptive_max = match limits.to {
+        Some(to) if theorem.is_some() && !limits.tabulate => to.min(limits.max.max(DEFAULT_MAX)),
+        Some(to) => to,
+        None => limits.max,
+    };
+    let mut target = match limits.to {
+        Some(to) if limits.tabulate => to,
+        _ => limits
+            .start
+            .min(adaptive_max)
+            .max(resumed.min(adaptive_max)),
+    };
     loop {
         // Each step's statistics count its own heaps' scans; the report
         // counts every heap's.
@@ -221,8 +244,15 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 found.holds_on(&values, from, to)
             }) {
                 Ok(support) => {
+                    let to = limits.to.map_or(values.len() - 1, |to| {
+                        usize::try_from(to).unwrap_or(usize::MAX)
+                    });
+                    if to < values.len() - 1 {
+                        values.truncate(to + 1);
+                    }
                     return Ok(Analysis {
                         game: game.to_string(),
+                        to,
                         values,
                         periodicity: Some(found),
                         support,
@@ -233,14 +263,22 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 Err(last) => needed = last.map(|last| last as u64),
             }
         }
-        if limits.to.is_some() || target >= limits.max {
-            // A closed-form theorem gives the periodicity outright; a short
-            // prefix could suggest another.
+        if target >= adaptive_max {
+            // A closed-form theorem gives the periodicity outright (and
+            // answers the whole range); a short prefix could suggest
+            // another.
             let known = game
                 .as_take_break()
                 .and_then(TakeBreak::closed_form_periodicity)
                 .filter(|_| follows_closed_form(game, &values));
-            let (periodicity, support) = match known {
+            if known.is_none()
+                && let Some(to) = limits.to.filter(|&to| target < to)
+            {
+                // No proof within the adaptive bound: the rest of the range.
+                target = to;
+                continue;
+            }
+            let (periodicity, support, to) = match known {
                 Some((preperiod, period, saltus)) => (
                     Some(Periodicity {
                         preperiod,
@@ -248,11 +286,19 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                         saltus,
                     }),
                     Support::ClosedForm,
+                    limits.to.map_or(values.len() - 1, |to| {
+                        usize::try_from(to).unwrap_or(usize::MAX)
+                    }),
                 ),
-                None => (find_period_given(&values, plain), Support::Observed),
+                None => (
+                    find_period_given(&values, plain),
+                    Support::Observed,
+                    values.len() - 1,
+                ),
             };
             return Ok(Analysis {
                 game: game.to_string(),
+                to,
                 values,
                 periodicity,
                 support,
@@ -260,7 +306,7 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 theorem,
             });
         }
-        target = next_target(target, needed, limits.max);
+        target = next_target(target, needed, adaptive_max);
     }
 }
 
@@ -411,35 +457,126 @@ impl Analysis {
         self.claim().proof()
     }
 
-    /// The largest value and the first heap that has it.
-    pub fn max_value(&self) -> (Nimber, usize) {
-        let max = self.values.max().unwrap_or(Nimber::ZERO);
-        let at = self.values.iter().position(|v| v == max).unwrap_or(0);
-        (max, at)
+    /// The periodicity, when it holds for every heap.
+    pub fn proven_periodicity(&self) -> Option<Periodicity> {
+        self.periodicity.filter(|_| self.is_proven())
     }
 
-    /// `(value, how many heaps in 0..=computed_to have it)`, by value.
-    pub fn histogram(&self) -> Vec<(Nimber, u64)> {
-        let [mut counts, odd] = self.values.counts_by_parity();
-        for (count, more) in counts.iter_mut().zip(odd) {
-            *count += more;
+    /// `g(n)`: from the table, or past it through the proven periodicity
+    /// (`None` past the table without one, or for a value past
+    /// [`Nimber`]'s width).
+    pub fn value(&self, n: usize) -> Option<Nimber> {
+        match self.values.get(n) {
+            Some(v) => Some(v),
+            None => through_period(&self.values, self.proven_periodicity()?, n),
         }
+    }
+
+    /// The largest value of heaps `0..=to` and the first heap that has it.
+    /// Past the table only a saltus makes values grow, and then the largest
+    /// lies in the last period (`g(n + p) > g(n)` from the pre-period on).
+    pub fn max_value(&self) -> (Nimber, usize) {
+        let table_end = self.computed_to().min(self.to);
+        let mut best = (Nimber::ZERO, 0);
+        for (n, v) in self.values.iter().take(table_end + 1).enumerate() {
+            if v > best.0 {
+                best = (v, n);
+            }
+        }
+        if let Some(p) = self.proven_periodicity().filter(|p| p.saltus > 0) {
+            let first = (table_end + 1).max(self.to.saturating_sub(p.period - 1));
+            for n in first..=self.to {
+                match self.value(n) {
+                    Some(v) if v > best.0 => best = (v, n),
+                    _ => {}
+                }
+            }
+        }
+        best
+    }
+
+    /// `(value, how many heaps in 0..=to have it)`, by value: counted
+    /// through the proven periodicity past the table.
+    pub fn histogram(&self) -> Vec<(Nimber, u64)> {
+        let counts: Vec<u128> = match self.proven_periodicity() {
+            Some(period) if self.to > self.computed_to() => {
+                periodic_counts(&self.values, &period, 0, self.to as u64)
+            }
+            _ => {
+                let [mut counts, odd] = self.values.counts_by_parity();
+                for (count, more) in counts.iter_mut().zip(odd) {
+                    *count += more;
+                }
+                counts.into_iter().map(u128::from).collect()
+            }
+        };
         counts
             .into_iter()
             .enumerate()
             .filter(|&(_, c)| c > 0)
-            .map(|(v, c)| (Nimber::new(v as u32), c))
+            .map(|(v, c)| (Nimber::new(v as u32), c as u64))
             .collect()
     }
 
-    /// The heaps with value 0 (P-positions: the player to move loses), in
-    /// order.
+    /// The heaps of `0..=to` with value 0 (P-positions: the player to move
+    /// loses), in order; past the table, the heaps of the repeating
+    /// block's zeros (with a saltus there are none: values grow).
     pub fn p_positions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.values
+        let table_end = self.computed_to().min(self.to);
+        let in_table = self
+            .values
             .iter()
+            .take(table_end + 1)
             .enumerate()
             .filter(|(_, v)| v.is_zero())
-            .map(|(n, _)| n)
+            .map(|(n, _)| n);
+        let to = self.to;
+        let beyond = self
+            .proven_periodicity()
+            .filter(|p| p.saltus == 0 && to > table_end)
+            .map(move |p| {
+                let zeros: Vec<usize> = (0..p.period)
+                    .filter(|&r| self.values.at(p.preperiod + r).is_zero())
+                    .collect();
+                // The periods from the one holding the first heap past the
+                // table, each contributing its zeros in order.
+                let first_block = (table_end + 1 - p.preperiod) / p.period;
+                (0usize..)
+                    .map_while(move |i| {
+                        let block = first_block.checked_add(i.checked_div(zeros.len())?)?;
+                        let start = p.preperiod.checked_add(block.checked_mul(p.period)?)?;
+                        let n = start.checked_add(zeros[i % zeros.len()])?;
+                        (n <= to).then_some(n)
+                    })
+                    .filter(move |&n| n > table_end)
+            });
+        in_table.chain(beyond.into_iter().flatten())
+    }
+
+    /// How many heaps of `0..=to` have value 0 ([`Analysis::p_positions`]
+    /// counted without listing them).
+    pub fn p_position_count(&self) -> u64 {
+        self.histogram()
+            .first()
+            .filter(|(v, _)| v.is_zero())
+            .map_or(0, |&(_, c)| c)
+    }
+
+    /// The values of every heap of `0..=to`: the table, extended through
+    /// the proven periodicity (a copy per heap; refused past the memory
+    /// a table of that length may take).
+    pub fn values_to_end(&self) -> Result<ValueTable> {
+        match self.proven_periodicity() {
+            Some(period) if self.to > self.computed_to() => {
+                extend_by_period(self.values.clone(), &period, self.to as u64)
+            }
+            _ => Ok(self.values.clone()),
+        }
+    }
+
+    /// `g(to)`, the last value the analysis answers for.
+    pub fn last_value(&self) -> Nimber {
+        self.value(self.to).unwrap_or(Nimber::ZERO)
     }
 
     /// Heaps before the pre-period whose values differ from what the
@@ -457,6 +594,38 @@ impl Analysis {
             predicted != Some(u64::from(self.values.at(n)))
         })
     }
+}
+
+/// `values` extended to heaps `0..=to` by a periodicity that holds for
+/// every heap (a copy per heap, no computation).
+pub(crate) fn extend_by_period(
+    mut values: ValueTable,
+    period: &Periodicity,
+    to: u64,
+) -> Result<ValueTable> {
+    let end = to as usize + 1; // the caller checked that `to` fits
+    if values.len() >= end {
+        values.truncate(end);
+        return Ok(values);
+    }
+    values
+        .try_reserve_exact(end - values.len())
+        .map_err(|_| Error::OutOfMemory {
+            to,
+            needed: crate::error::human_bytes(end as u128),
+        })?;
+    for n in values.len()..end {
+        // `n - p >= preperiod` here, so the value is already in the table.
+        let earlier = u64::from(values.at(n - period.period));
+        values.push(Nimber::try_from(earlier + period.saltus)?);
+    }
+    Ok(values)
+}
+
+/// `g(n)` for a heap `n` past `values` through `period`, which must hold
+/// for every heap (`None` for a value past [`Nimber`]'s width).
+pub(crate) fn through_period(values: &ValueTable, period: Periodicity, n: usize) -> Option<Nimber> {
+    Nimber::try_from(period.predict(values, n)?).ok()
 }
 
 /// The outcome of comparing two heap games value by value.

@@ -140,15 +140,19 @@ pub struct AnalysisReport {
     pub sparse_taken_over: Option<u64>,
     /// The largest heap computed.
     pub computed_to: usize,
-    /// The largest value computed.
+    /// The heaps the summary below covers, `0..=to`: `computed_to`, or
+    /// further when a proven period answers for the heaps past the table
+    /// (`analyze --to N` past the proof).
+    pub to: usize,
+    /// The largest value of heaps `0..=to`.
     pub max_value: u32,
     /// The first heap with it.
     pub max_value_at: usize,
-    /// `g(computed_to)`, the last value computed.
+    /// `g(to)`.
     pub last_value: u32,
-    /// `[[value, count], ...]` over heaps `0..=computed_to`.
+    /// `[[value, count], ...]` over heaps `0..=to`.
     pub histogram: Vec<[u64; 2]>,
-    /// How many computed heaps have value 0.
+    /// How many heaps of `0..=to` have value 0.
     pub p_position_count: usize,
     /// The heaps of value 0.
     pub p_positions: Listed,
@@ -167,6 +171,7 @@ pub struct AnalysisReport {
 /// The values' side of an analysis report, from a table or a stream.
 struct Values {
     computed_to: usize,
+    to: usize,
     histogram: Vec<(Nimber, u64)>,
     summary: RecordSummary,
 }
@@ -194,12 +199,13 @@ impl AnalysisReport {
             repeats,
             max_value: max_value.get(),
             max_value_at,
-            last_value: found.values.get(found.computed_to()).map_or(0, Nimber::get),
-            p_positions: Listed::of(found.p_positions()),
+            last_value: found.last_value().get(),
+            p_positions: Listed::counted(found.p_position_count(), found.p_positions()),
             exceptions: Listed::of(found.exceptions()),
         };
         let values = Values {
             computed_to: found.computed_to(),
+            to: found.to,
             histogram: found.histogram(),
             summary,
         };
@@ -218,6 +224,7 @@ impl AnalysisReport {
     pub fn of_record(written: &str, found: &RecordAnalysis, stream: Option<String>) -> Self {
         let values = Values {
             computed_to: found.computed_to(),
+            to: found.computed_to(),
             histogram: found.histogram(),
             summary: found.summary.clone(),
         };
@@ -264,6 +271,7 @@ impl AnalysisReport {
             sparse_repaired: sparse.map(|s| s.repaired),
             sparse_taken_over: sparse.map(|s| s.taken_over),
             computed_to: values.computed_to,
+            to: values.to,
             max_value: summary.max_value,
             max_value_at: summary.max_value_at,
             last_value: summary.last_value,
@@ -343,8 +351,11 @@ pub struct FormulaReport {
     pub exceptions: Vec<usize>,
     /// True only when a proven period implies the formula for every heap.
     pub proven: bool,
-    /// A rule for the P-positions in words, verified on the computed heaps.
+    /// A rule for the P-positions in words: proven for every heap when
+    /// `p_positions_proven`, else verified on the computed heaps.
     pub p_positions: Option<String>,
+    /// Whether the proven period makes the P-position rule a theorem.
+    pub p_positions_proven: bool,
     /// The P-positions found (heaps of value 0).
     pub p_position_list: Vec<u64>,
 }
@@ -361,6 +372,7 @@ impl FormulaReport {
             exceptions: guess.map(|g| g.exceptions.clone()).unwrap_or_default(),
             proven: report.proven,
             p_positions: report.p_rule.as_ref().map(ToString::to_string),
+            p_positions_proven: report.p_rule_proven,
             p_position_list: report.p_positions.clone(),
         }
     }
@@ -417,35 +429,7 @@ pub struct FormulaUsed {
 impl CountReport {
     /// The counts of `histogram` over heaps `from..=to` of `game`.
     pub fn new(game: &str, from: u64, to: u64, histogram: &Histogram) -> Self {
-        let (source, through_period, by_formula) = match &histogram.source {
-            HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None, None),
-            HistogramSource::Given => ("given".to_owned(), None, None),
-            &HistogramSource::Period { preperiod, period } => (
-                format!("through the proven period {period} from heap {preperiod}"),
-                Some(PeriodUsed { preperiod, period }),
-                None,
-            ),
-            HistogramSource::Formula {
-                formula,
-                verified_to,
-                proven,
-            } => (
-                format!(
-                    "computed to heap {verified_to}, then by the formula {formula} ({})",
-                    if *proven {
-                        "PROVEN by the proven period"
-                    } else {
-                        "verified on the computed heaps, a conjecture beyond"
-                    }
-                ),
-                None,
-                Some(FormulaUsed {
-                    formula: formula.clone(),
-                    verified_to: *verified_to,
-                    proven: *proven,
-                }),
-            ),
-        };
+        let (source, through_period, by_formula) = counted_how(&histogram.source);
         CountReport {
             game: game.trim().to_owned(),
             from,
@@ -466,6 +450,40 @@ impl CountReport {
                 .map(|(v, &c)| (v, Decimal::of(c)))
                 .collect(),
         }
+    }
+}
+
+/// How a histogram's counts were obtained: in words, and the period or
+/// formula they went through (one description for every count report).
+fn counted_how(source: &HistogramSource) -> (String, Option<PeriodUsed>, Option<FormulaUsed>) {
+    match source {
+        HistogramSource::Tabulated => ("computed heap by heap".to_owned(), None, None),
+        HistogramSource::Given => ("given".to_owned(), None, None),
+        &HistogramSource::Period { preperiod, period } => (
+            format!("through the proven period {period} from heap {preperiod}"),
+            Some(PeriodUsed { preperiod, period }),
+            None,
+        ),
+        HistogramSource::Formula {
+            formula,
+            verified_to,
+            proven,
+        } => (
+            format!(
+                "computed to heap {verified_to}, then by the formula {formula} ({})",
+                if *proven {
+                    "PROVEN by the proven period"
+                } else {
+                    "verified on the computed heaps, a conjecture beyond"
+                }
+            ),
+            None,
+            Some(FormulaUsed {
+                formula: formula.clone(),
+                verified_to: *verified_to,
+                proven: *proven,
+            }),
+        ),
     }
 }
 
@@ -513,17 +531,29 @@ pub struct CountedRange {
     pub to: Option<u64>,
     /// How many heaps the range has.
     pub heaps: Decimal,
+    /// How its heaps' values were counted, in words.
+    pub source: String,
+    /// The period the counts went through, when they did.
+    pub through_period: Option<PeriodUsed>,
+    /// The formula that counted the heaps past the computed ones, when one
+    /// did: unless `proven`, the counts rest on a conjecture past
+    /// `verified_to`.
+    pub by_formula: Option<FormulaUsed>,
 }
 
 impl CountedRange {
     /// Heaps `from..=to` of `game` (`None` for a given histogram), with
     /// their histogram.
     pub fn new(game: &str, range: Option<(u64, u64)>, histogram: &Histogram) -> CountedRange {
+        let (source, through_period, by_formula) = counted_how(&histogram.source);
         CountedRange {
             game: game.to_owned(),
             from: range.map(|r| r.0),
             to: range.map(|r| r.1),
             heaps: Decimal::of(histogram.heaps()),
+            source,
+            through_period,
+            by_formula,
         }
     }
 }

@@ -71,6 +71,15 @@ impl Listed {
         listed
     }
 
+    /// `count` heaps, of which `heaps` yields at least the first
+    /// [`HEAPS_LISTED`] in order (a count made without listing them all).
+    pub fn counted(count: u64, heaps: impl Iterator<Item = usize>) -> Listed {
+        Listed {
+            count: usize::try_from(count).unwrap_or(usize::MAX),
+            first: heaps.take(HEAPS_LISTED).collect(),
+        }
+    }
+
     /// Counts one more heap, keeping it while fewer than [`HEAPS_LISTED`]
     /// are kept.
     pub fn push(&mut self, heap: usize) {

@@ -17,9 +17,14 @@ pub struct SumReport {
     pub nim_sum: Nimber,
     /// Who wins with perfect play.
     pub winner: Winner,
-    /// Every distinct winning move; `to` is the heaps left in increasing
-    /// order (empty when the heap disappears).
+    /// The distinct winning moves, the first 10,000 in order (every one
+    /// when `complete`); `to` is the heaps left in increasing order (empty
+    /// when the heap disappears).
     pub winning_moves: Vec<WinningMove>,
+    /// How many distinct winning moves there are.
+    pub winning_move_count: u64,
+    /// Whether `winning_moves` lists them all.
+    pub complete: bool,
 }
 
 /// One heap of a [`SumReport`].
@@ -50,6 +55,8 @@ impl SumReport {
             nim_sum: analysis.nim_sum,
             winner: Winner::of(analysis.nim_sum),
             winning_moves: analysis.winning_moves.clone(),
+            winning_move_count: analysis.winning_move_count,
+            complete: analysis.complete(),
         }
     }
 

@@ -1,0 +1,322 @@
+//! Analyses as a front end asks for them: `grundy analyze`, the web's
+//! `/api/analyze` and Python's `Game.analyze` read their arguments into an
+//! [`AnalyzeQuery`], and [`analyze`] picks the method:
+//!
+//! 1. **through a proof** — a game with a periodicity theorem is analysed
+//!    adaptively first; once its period is proven, every heap of the range
+//!    asked for is answered through it (histogram, P-positions, largest
+//!    value, `g(to)`), whatever `to` is, at the cost of the proof alone;
+//! 2. **a full table** — from heap 0, or from a checkpoint (`resume`),
+//!    saving checkpoints as it goes when asked;
+//! 3. **a windowed record run** — asked for, or when the table would not fit
+//!    the memory limit and the sparse engine applies: values streamed to
+//!    disk, memory bounded, resumable from its stream and checkpoint.
+//!
+//! The certificate of a proven period is made here too; a front end only
+//! writes it where its user asked.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::HeapRules;
+use crate::analysis::{
+    self, Analysis, Certificate, DEFAULT_MAX, Limits, RecordAnalysis, Theorem, analyze_record,
+};
+use crate::solve::{Checkpoint, Stage, WindowOptions, WindowProgress, WindowSizes};
+use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
+
+/// What an analysis is asked (`grundy analyze`'s flags, the web's and
+/// Python's arguments).
+#[derive(Clone, Debug, Default)]
+pub struct AnalyzeQuery {
+    /// Answer for exactly heaps `0..=to` (through a proven period where
+    /// one is proven on the way).
+    pub to: Option<u64>,
+    /// The largest heap an adaptive analysis computes (default: the
+    /// game's [`HeapRules::default_max`]).
+    pub max: Option<u64>,
+    /// Go on from this checkpoint's values.
+    pub resume: Option<PathBuf>,
+    /// Save checkpoints here (a resumed run saves to its own file).
+    pub checkpoint: Option<PathBuf>,
+    /// A windowed record run's settings, when one is asked for.
+    pub record: RecordQuery,
+    /// Make the certificate of the proven period.
+    pub certificate: bool,
+}
+
+/// A windowed record run's settings.
+#[derive(Clone, Debug)]
+pub struct RecordQuery {
+    /// Run windowed even when the table would fit.
+    pub window: bool,
+    /// Keep the value stream here (a run without it streams to a scratch
+    /// file that is removed).
+    pub values_out: Option<PathBuf>,
+    /// Bytes per value of the stream; `None`: 1, widened when a value needs
+    /// more.
+    pub values_width: Option<u8>,
+    /// How often a windowed run saves its checkpoint.
+    pub checkpoint_every: Duration,
+    /// The last heaps searched for a period.
+    pub period_window: usize,
+}
+
+impl Default for RecordQuery {
+    fn default() -> Self {
+        RecordQuery {
+            window: false,
+            values_out: None,
+            values_width: None,
+            checkpoint_every: CHECKPOINT_EVERY,
+            period_window: analysis::PERIOD_WINDOW,
+        }
+    }
+}
+
+/// How often a full-table run saves its checkpoint.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// What [`analyze`] found: a full-table analysis (possibly answering past
+/// its table through a proof), or a windowed record run.
+#[derive(Clone, Debug)]
+pub enum AnalyzeAnswer {
+    /// Values in memory; [`Analysis::to`] is the range answered.
+    Table(Analysis),
+    /// A windowed run (its stream kept at the query's `values_out`).
+    Record(RecordAnalysis),
+}
+
+/// An analysis and, when the query asked for it, its certificate.
+#[derive(Clone, Debug)]
+pub struct Analyzed {
+    /// The answer.
+    pub answer: AnalyzeAnswer,
+    /// The certificate of the proven period, when asked for.
+    pub certificate: Option<Certificate>,
+}
+
+/// Analyses `game` as `query` asks, with `solver` for tables (its memory
+/// limit bounds them and decides when a run goes windowed) and `progress`
+/// called with the heaps done (`false` stops the run with
+/// [`Error::Cancelled`]).
+///
+/// ```
+/// use grundy::session::{analyze, AnalyzeAnswer, AnalyzeQuery, HeapRules};
+/// use grundy::spec::{GameSpec, Question};
+/// let game = HeapRules::from_spec(&GameSpec::parse("0.07")?, Question::Analyze, &Default::default())?;
+/// let query = AnalyzeQuery { to: Some(1_000_000_000_000), ..AnalyzeQuery::default() };
+/// let AnalyzeAnswer::Table(found) = analyze(&game, &query, &grundy::TableSolver::new(), &mut |_| true)?.answer else {
+///     unreachable!("Dawson's Kayles is proven periodic long before 10^12")
+/// };
+/// assert!(found.computed_to() < 1000); // the proof's heaps only
+/// assert_eq!(found.to, 1_000_000_000_000);
+/// assert_eq!(found.value(1_000_000_000_000), found.value(53 + (1_000_000_000_000 - 53) % 34));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn analyze(
+    game: &HeapRules,
+    query: &AnalyzeQuery,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<Analyzed> {
+    let limits = Limits {
+        to: query.to,
+        max: query.max.unwrap_or(game.default_max()),
+        ..Limits::default()
+    };
+    let last = limits.to.unwrap_or(limits.max);
+    let record = &query.record;
+    let windowed_asked = record.window || record.values_out.is_some();
+    if !windowed_asked && query.resume.is_none() && solver.check_fits_for(game, last).is_err() {
+        // Too long for a table: a proof may answer it all the same.
+        if let Some(found) = through_proof(game, &limits, solver, progress)? {
+            return finish(AnalyzeAnswer::Table(found), query);
+        }
+    }
+    let sparse = game
+        .as_take_break()
+        .and_then(crate::solve::SparseSolver::new)
+        .is_some();
+    if windowed_asked || (sparse && solver.check_fits_for(game, last).is_err()) {
+        return finish(
+            AnalyzeAnswer::Record(windowed(game, &limits, query, solver, progress)?),
+            query,
+        );
+    }
+    let (solver, values) = resumable(solver.clone(), game, query)?;
+    solver.check_fits_for(game, last)?;
+    game.start();
+    let found = game.checked(analysis::analyze_from(
+        game,
+        values,
+        &limits,
+        &solver,
+        &mut heap_progress(progress),
+    ))?;
+    finish(AnalyzeAnswer::Table(found), query)
+}
+
+/// The proven answer for heaps `0..=to` of a game with a theorem, when
+/// an adaptive analysis within [`DEFAULT_MAX`] heaps proves its period;
+/// `None` otherwise (or without an exact range).
+fn through_proof(
+    game: &HeapRules,
+    limits: &Limits,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<Option<Analysis>> {
+    let Some(to) = limits.to else {
+        return Ok(None);
+    };
+    if Theorem::for_rules(game).is_none() {
+        return Ok(None);
+    }
+    let adaptive = Limits {
+        to: None,
+        max: DEFAULT_MAX.min(to),
+        ..limits.clone()
+    };
+    game.start();
+    let found = game.checked(analysis::analyze(
+        game,
+        &adaptive,
+        solver,
+        &mut heap_progress(progress),
+    ))?;
+    if !found.is_proven() {
+        return Ok(None);
+    }
+    // Resumed from the proof's own table: proven at once, answered to `to`.
+    game.checked(analysis::analyze_from(
+        game,
+        found.values,
+        limits,
+        solver,
+        &mut |_| true,
+    ))
+    .map(Some)
+}
+
+/// The certificate, when asked for, of what was found.
+fn finish(answer: AnalyzeAnswer, query: &AnalyzeQuery) -> Result<Analyzed> {
+    let certificate = match (&answer, query.certificate) {
+        (AnalyzeAnswer::Table(found), true) => Some(Certificate::from_analysis(found).ok_or_else(
+            || Error::InvalidCertificate {
+                reason: format!(
+                    "no certificate: the period of {} is not proven (computed to {})",
+                    found.game,
+                    found.computed_to()
+                ),
+            },
+        )?),
+        (AnalyzeAnswer::Record(_), true) => {
+            return Err(Error::InvalidCertificate {
+                reason: "certificates are made from full tables; a windowed run keeps its \
+                         value stream instead"
+                    .into(),
+            });
+        }
+        (_, false) => None,
+    };
+    Ok(Analyzed {
+        answer,
+        certificate,
+    })
+}
+
+/// A full-table progress report as the record runs' kind.
+fn heap_progress(
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> impl FnMut(usize) -> bool + '_ {
+    move |n| {
+        progress(&WindowProgress {
+            stage: Stage::Compute,
+            heaps: n as u64,
+            rare: 0,
+            largest: 0,
+            far_scans: 0,
+        })
+    }
+}
+
+/// The solver with checkpoints as asked, and the values to start from
+/// when resuming (a checkpoint of another game is refused).
+pub fn resumable(
+    solver: TableSolver,
+    game: &impl std::fmt::Display,
+    query: &AnalyzeQuery,
+) -> Result<(TableSolver, ValueTable)> {
+    let mut values = ValueTable::new();
+    if let Some(path) = &query.resume {
+        let saved = Checkpoint::load(path)?;
+        if saved.game != game.to_string() {
+            return Err(Error::Checkpoint {
+                path: path.display().to_string(),
+                reason: format!("it holds values of {}, not of {game}", saved.game),
+            });
+        }
+        values = saved.values;
+    }
+    let solver = match query.checkpoint.as_ref().or(query.resume.as_ref()) {
+        Some(path) => solver.with_checkpoint(path.clone(), game.to_string(), CHECKPOINT_EVERY),
+        None => solver,
+    };
+    Ok((solver, values))
+}
+
+/// A windowed record run: values streamed to `values_out` (or a scratch
+/// file removed afterwards), resumable from the stream and checkpoint.
+fn windowed(
+    game: &HeapRules,
+    limits: &Limits,
+    query: &AnalyzeQuery,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<RecordAnalysis> {
+    let to = limits.to.unwrap_or(limits.max);
+    let record = &query.record;
+    let checkpoint = query.checkpoint.as_ref().or(query.resume.as_ref());
+    let scratch = match (&record.values_out, checkpoint) {
+        (Some(_), _) => None,
+        (None, Some(_)) => {
+            return Err(Error::InvalidRange {
+                reason: "a windowed run resumes from its value stream: give the stream's file \
+                         (values_out)"
+                    .into(),
+            });
+        }
+        (None, None) => Some(Scratch(std::env::temp_dir().join(format!(
+            "grundy-{}-{}.values",
+            std::process::id(),
+            to
+        )))),
+    };
+    let stream = record
+        .values_out
+        .clone()
+        .or_else(|| scratch.as_ref().map(|s| s.0.clone()))
+        .unwrap_or_default();
+    let options = WindowOptions {
+        game: game.to_string(),
+        stream,
+        checkpoint: checkpoint.map(|path| (path.clone(), record.checkpoint_every)),
+        resume: query.resume.is_some(),
+        memory_limit: solver.memory_limit(),
+        width: record.values_width.unwrap_or(1),
+        widen: record.values_width.is_none(),
+        sizes: WindowSizes::default(),
+    };
+    let found = analyze_record(game, limits, &options, record.period_window, progress);
+    drop(scratch);
+    found
+}
+
+/// A scratch file, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
