@@ -151,7 +151,26 @@ fn a_windowed_analysis_reports_what_a_full_table_reports() {
         assert_eq!(record["root"].as_str().map(str::len), Some(16), "{record}");
         let full = full.as_object().unwrap();
         assert_eq!(full["record"], serde_json::Value::Null);
+        // With --to past the proof, the full table stops at the proof and
+        // answers the rest through the period; the windowed run computes
+        // every heap of its stream. The answers agree; what each computed
+        // differs.
+        let computed = [
+            "computed_to",
+            "rare_values",
+            "rare_count",
+            "last_rare",
+            "position_parity",
+            "sparse_scans",
+            "sparse_scan_pairs",
+            "sparse_repaired",
+            "sparse_taken_over",
+        ];
+        let through_proof = full["computed_to"] != full["to"];
         for (key, value) in full.iter().filter(|(key, _)| *key != "record") {
+            if through_proof && computed.contains(&key.as_str()) {
+                continue;
+            }
             assert_eq!(&windowed[key], value, "{key}");
         }
         assert_eq!(
