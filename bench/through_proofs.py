@@ -63,9 +63,12 @@ def main():
         for game in GAMES:
             times = [timed(args.binary, make(game, n), args.runs, None) for _, n in HEAPS]
             base = times[0]
-            worst = max(t / base for t in times)
             cells = [show(t) for t in times]
-            print(f"| {command} | {game} | " + " | ".join(cells) + f" | {worst:.2f}x |")
+            if all(isinstance(t, float) for t in times):
+                ratio = f"{max(t / base for t in times):.2f}x"
+            else:
+                ratio = "failed"
+            print(f"| {command} | {game} | " + " | ".join(cells) + f" | {ratio} |")
             if args.baseline:
                 old = [timed(args.baseline, make(game, n), 1, args.limit) for _, n in HEAPS]
                 print(f"| {command} (baseline) | {game} | " + " | ".join(show(t) for t in old) + " | |")
