@@ -44,7 +44,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
-use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits};
+use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits, PERIOD_FIRST};
 use crate::game::gather_listed;
 use crate::rules::{
     GameGraph, ScriptGame, ScriptLimits, ScriptPosition, ScriptSum, script_loopy, script_sum,
@@ -58,9 +58,6 @@ use crate::{
     Error, HeapGame, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset, TableSolver,
     TakeBreak, ValueTable,
 };
-
-/// Ranges longer than this are worth a period search before tabulating.
-const PERIOD_FIRST: u64 = 1 << 12;
 
 /// Heaps an analysis of a game without a periodicity theorem and with
 /// costly options (a script) computes when not told.
@@ -292,11 +289,11 @@ impl HeapRuleset for HeapRules {
 
 /// The values of heaps `0..=to` of any heap game.
 ///
-/// A game with a periodicity theorem is analysed first (adaptively, up to
-/// [`DEFAULT_MAX`] heaps) when the range is long: once its period is proven
-/// every further value is `g(n) = g(n - p) + s`, which costs a copy rather
-/// than a computation. Otherwise, or when no period is proven, the table
-/// solver computes every heap.
+/// A long range of a game with a periodicity theorem is analysed
+/// adaptively first ([`analysis::analyze`] with an exact range): once its
+/// period is proven every further value is `g(n) = g(n - p) + s`, a copy
+/// rather than a computation ([`Analysis::values_to_end`]). Otherwise the
+/// table solver computes every heap.
 pub fn heap_values<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     to: u64,
@@ -304,18 +301,14 @@ pub fn heap_values<G: HeapRuleset + fmt::Display + ?Sized>(
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<ValueTable> {
     solver.check_fits_for(game, to)?;
-    let mut values = ValueTable::new();
     if to > PERIOD_FIRST && analysis::Theorem::for_rules(game).is_some() {
         let limits = Limits {
-            max: to.min(DEFAULT_MAX),
+            to: Some(to),
             ..Limits::default()
         };
-        let found = analysis::analyze(game, &limits, solver, progress)?;
-        if let Some(period) = found.periodicity.filter(|_| found.is_proven()) {
-            return analysis::extend_by_period(found.values, &period, to);
-        }
-        values = found.values;
+        return analysis::analyze(game, &limits, solver, progress)?.values_to_end();
     }
+    let mut values = ValueTable::new();
     solver.extend(game, &mut values, to, progress)?;
     values.truncate(to as usize + 1);
     Ok(values)

@@ -8,11 +8,12 @@
 //! space.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::ops::ControlFlow;
 
-use std::fmt;
-
-use crate::analysis::{DEFAULT_MAX, Limits, Periodicity, Theorem};
+use crate::analysis::{
+    DEFAULT_MAX, PERIOD_FIRST, Periodicity, analyze_toward_proof, through_period,
+};
 use crate::{
     Error, HeapRuleset, MemoSolver, Nimber, Options, Result, Ruleset, TableSolver, ValueTable,
 };
@@ -155,23 +156,16 @@ pub struct SumAnalysis {
     pub winning_move_count: u64,
 }
 
+/// The most winning moves [`analyze_sum`] lists (it counts them all): a
+/// heap of 10^9 tokens of Kayles has hundreds of millions.
+pub const WINNING_MOVES_LISTED: usize = 10_000;
+
 impl SumAnalysis {
     /// Whether [`SumAnalysis::winning_moves`] lists every winning move.
     pub fn complete(&self) -> bool {
         self.winning_moves.len() as u64 == self.winning_move_count
     }
-}
 
-/// The most winning moves [`analyze_sum`] lists (it counts them all): a
-/// heap of 10^9 tokens of Kayles has hundreds of millions.
-pub const WINNING_MOVES_LISTED: usize = 10_000;
-
-/// Heaps of a sum longer than this are worth a period search: a game with
-/// a periodicity theorem whose period is proven answers every heap through
-/// it instead of a table.
-const PERIOD_FIRST: usize = 1 << 12;
-
-impl SumAnalysis {
     /// Whether the player to move (the first player) wins.
     pub fn first_player_wins(&self) -> bool {
         !self.nim_sum.is_zero()
@@ -773,11 +767,10 @@ struct KnownValues {
 impl KnownValues {
     /// `g(n)`: the table's, or past it the proven period's.
     fn at(&self, n: usize) -> Nimber {
-        match (self.table.get(n), &self.period) {
-            (Some(v), _) => v,
-            (None, Some(p)) => self.table.at(p.preperiod + (n - p.preperiod) % p.period),
-            (None, None) => unreachable!("heap {n} is past the table of a game without a period"),
-        }
+        self.table
+            .get(n)
+            .or_else(|| through_period(&self.table, self.period?, n))
+            .expect("a table reaches every heap of a game without a period")
     }
 
     /// The moves of heap `n` that reach `target`, counted and the first
@@ -906,28 +899,24 @@ fn known_values<G: HeapRuleset + fmt::Display>(
     }
     let mut known: Vec<Option<KnownValues>> = vec![None; games.len()];
     for ((game, largest), known) in games.iter().zip(&largest).zip(&mut known) {
-        match largest {
-            Some(heap) if *heap > PERIOD_FIRST && Theorem::for_rules(game).is_some() => {
-                let limits = Limits {
-                    max: DEFAULT_MAX.min(*heap as u64),
-                    ..Limits::default()
-                };
-                let found = crate::analysis::analyze(game, &limits, solver, &mut |_| true)?;
-                if let Some(period) = found.proven_periodicity().filter(|p| p.saltus == 0) {
-                    *known = Some(KnownValues {
+        *known = match *largest {
+            None => Some(KnownValues {
+                table: ValueTable::new(),
+                period: None,
+            }),
+            Some(heap) if heap as u64 > PERIOD_FIRST => {
+                let found =
+                    analyze_toward_proof(game, heap as u64, DEFAULT_MAX, solver, &mut |_| true)?;
+                found.and_then(|found| {
+                    let period = found.proven_periodicity().filter(|p| p.saltus == 0)?;
+                    Some(KnownValues {
                         table: found.values,
                         period: Some(period),
-                    });
-                }
-            }
-            None => {
-                *known = Some(KnownValues {
-                    table: ValueTable::new(),
-                    period: None,
+                    })
                 })
             }
-            Some(_) => {}
-        }
+            Some(_) => None,
+        };
     }
     let total: u64 = largest
         .iter()

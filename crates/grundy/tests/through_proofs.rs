@@ -231,6 +231,16 @@ fn a_lone_huge_heap_is_answered_without_scanning_its_periods() {
             sum.winning_moves.len() as u64,
             sum.winning_move_count.min(10_000)
         );
+        assert_eq!(sum.nim_sum.is_zero(), sum.winning_move_count == 0);
+        // The value is the period's, and every listed move leaves a
+        // P-position.
+        let limits = Limits::default();
+        let found = analyze(&kayles, &limits, &TableSolver::new(), &mut |_| true).unwrap();
+        assert_eq!(sum.values[0], found.value(heap).unwrap());
+        for m in &sum.winning_moves {
+            let left: Nimber = m.to.iter().map(|&h| found.value(h).unwrap()).sum();
+            assert!(left.is_zero(), "{m:?}");
+        }
     }
 }
 

@@ -35,7 +35,7 @@ use std::fmt;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
-use super::{Formula, Limits, Periodicity, Theorem, analyze};
+use super::{Formula, Limits, Periodicity, analyze};
 use crate::rules::PairGame;
 use crate::transform::walsh_hadamard;
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
@@ -238,17 +238,8 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
 ) -> Result<Histogram> {
     non_empty(from, to)?;
     let mut values = ValueTable::new();
-    if Theorem::for_rules(game).is_some() {
-        let adaptive = Limits {
-            to: None,
-            max: limits.max.min(to),
-            ..limits.clone()
-        };
-        let found = analyze(game, &adaptive, solver, &mut |_| true)?;
-        if let Some(period) = found
-            .periodicity
-            .filter(|p| found.is_proven() && p.saltus == 0)
-        {
+    if let Some(found) = super::analyze_toward_proof(game, to, limits.max, solver, &mut |_| true)? {
+        if let Some(period) = found.proven_periodicity().filter(|p| p.saltus == 0) {
             return Ok(periodic_histogram(&found.values, &period, from, to));
         }
         values = found.values;

@@ -90,6 +90,32 @@ impl Limits {
 /// The default largest heap of an adaptive analysis (2^17).
 pub const DEFAULT_MAX: u64 = 1 << 17;
 
+/// Ranges of heaps longer than this are worth a period search before a
+/// table: a game with a periodicity theorem whose period is proven early
+/// answers every heap through it.
+pub const PERIOD_FIRST: u64 = 1 << 12;
+
+/// An adaptive analysis of `game` toward a proof of its period, over at
+/// most `min(last, max)` heaps, for answering heaps up to `last`: `None`
+/// when no periodicity theorem applies (no proof can come of it). Callers
+/// take its proven periodicity, or its values to go on from.
+pub fn analyze_toward_proof<G: HeapRuleset + fmt::Display + ?Sized>(
+    game: &G,
+    last: u64,
+    max: u64,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Option<Analysis>> {
+    if Theorem::for_rules(game).is_none() {
+        return Ok(None);
+    }
+    let limits = Limits {
+        max: max.min(last),
+        ..Limits::default()
+    };
+    analyze(game, &limits, solver, progress).map(Some)
+}
+
 /// How a periodicity claim is supported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Support {
@@ -213,6 +239,12 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
         Some(to) => to,
         None => limits.max,
     };
+    // A proven periodicity answers the whole range asked for.
+    let answered_to = |values: &ValueTable| {
+        limits.to.map_or(values.len() - 1, |to| {
+            usize::try_from(to).unwrap_or(usize::MAX)
+        })
+    };
     let mut target = match limits.to {
         Some(to) if limits.tabulate => to,
         _ => limits
@@ -244,15 +276,9 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                 found.holds_on(&values, from, to)
             }) {
                 Ok(support) => {
-                    let to = limits.to.map_or(values.len() - 1, |to| {
-                        usize::try_from(to).unwrap_or(usize::MAX)
-                    });
-                    if to < values.len() - 1 {
-                        values.truncate(to + 1);
-                    }
                     return Ok(Analysis {
                         game: game.to_string(),
-                        to,
+                        to: answered_to(&values),
                         values,
                         periodicity: Some(found),
                         support,
@@ -286,9 +312,7 @@ fn analyze_within<G: HeapRuleset + fmt::Display + ?Sized>(
                         saltus,
                     }),
                     Support::ClosedForm,
-                    limits.to.map_or(values.len() - 1, |to| {
-                        usize::try_from(to).unwrap_or(usize::MAX)
-                    }),
+                    answered_to(&values),
                 ),
                 None => (
                     find_period_given(&values, plain),
@@ -598,11 +622,7 @@ impl Analysis {
 
 /// `values` extended to heaps `0..=to` by a periodicity that holds for
 /// every heap (a copy per heap, no computation).
-pub(crate) fn extend_by_period(
-    mut values: ValueTable,
-    period: &Periodicity,
-    to: u64,
-) -> Result<ValueTable> {
+fn extend_by_period(mut values: ValueTable, period: &Periodicity, to: u64) -> Result<ValueTable> {
     let end = to as usize + 1; // the caller checked that `to` fits
     if values.len() >= end {
         values.truncate(end);

@@ -180,6 +180,11 @@ impl AnalysisReport {
     /// The report of `found`, a game written `written`.
     pub fn new(written: &str, found: &Analysis) -> Self {
         let (max_value, max_value_at) = found.max_value();
+        let histogram = found.histogram();
+        let zeros = histogram
+            .first()
+            .filter(|(v, _)| v.is_zero())
+            .map_or(0, |&(_, c)| c);
         let repeats = found.periodicity.map_or_else(Vec::new, |p| {
             found
                 .values
@@ -200,13 +205,13 @@ impl AnalysisReport {
             max_value: max_value.get(),
             max_value_at,
             last_value: found.last_value().get(),
-            p_positions: Listed::counted(found.p_position_count(), found.p_positions()),
+            p_positions: Listed::counted(zeros, found.p_positions()),
             exceptions: Listed::of(found.exceptions()),
         };
         let values = Values {
             computed_to: found.computed_to(),
             to: found.to,
-            histogram: found.histogram(),
+            histogram,
             summary,
         };
         Self::of(

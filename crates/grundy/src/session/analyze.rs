@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use super::HeapRules;
 use crate::analysis::{
-    self, Analysis, Certificate, DEFAULT_MAX, Limits, RecordAnalysis, Theorem, analyze_record,
+    self, Analysis, Certificate, DEFAULT_MAX, Limits, RecordAnalysis, analyze_record,
 };
 use crate::solve::{Checkpoint, Stage, WindowOptions, WindowProgress, WindowSizes};
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
@@ -169,24 +169,17 @@ fn through_proof(
     let Some(to) = limits.to else {
         return Ok(None);
     };
-    if Theorem::for_rules(game).is_none() {
-        return Ok(None);
-    }
-    let adaptive = Limits {
-        to: None,
-        max: DEFAULT_MAX.min(to),
-        ..limits.clone()
-    };
     game.start();
-    let found = game.checked(analysis::analyze(
+    let found = game.checked(analysis::analyze_toward_proof(
         game,
-        &adaptive,
+        to,
+        DEFAULT_MAX,
         solver,
         &mut heap_progress(progress),
     ))?;
-    if !found.is_proven() {
+    let Some(found) = found.filter(Analysis::is_proven) else {
         return Ok(None);
-    }
+    };
     // Resumed from the proof's own table: proven at once, answered to `to`.
     game.checked(analysis::analyze_from(
         game,
