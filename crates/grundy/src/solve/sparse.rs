@@ -64,7 +64,7 @@ pub(super) const BLOCK: usize = 4096;
 /// brought up to date): blocks of 64 pairs growing to 4096 (`[1, 65)`,
 /// `[65, 129)`, `[129, 257)`, ...) made Grundy's game to 2^22 1.16x slower
 /// on one thread, the 0.354 proof 1.11x, Officers 1.07x (`bench/rounds.py`;
-/// see BENCHMARKS.md).
+/// see docs/engine-history.md).
 #[inline(always)]
 fn block_end(a: usize) -> usize {
     let from = a.max(1) - 1;
