@@ -676,7 +676,7 @@ pub struct CountArgs {
     pub formula: Option<String>,
     /// With --unordered or --distinct: the most heaps a position may have
     /// (default 10^6; the work is bounded by --work-limit as well).
-    #[arg(long, value_name = "K", default_value_t = grundy::analysis::UNORDERED_HEAPS_LIMIT, value_parser = size)]
+    #[arg(long, value_name = "K", default_value_t = grundy::session::UNORDERED_HEAPS_LIMIT, value_parser = size)]
     pub max_heaps: u64,
     /// With --moves: the most options of one heap listed one by one (a
     /// heap of a code that moves into many heaps may have billions).
@@ -808,5 +808,5 @@ pub enum SumFormat {
 
 /// A size as every size argument takes it (`1000`, `1e9`, `2^20`).
 fn size(text: &str) -> Result<u64, String> {
-    grundy::rules::parse_size(text).map_err(|e| e.to_string())
+    grundy::spec::parse_size(text).map_err(|e| e.to_string())
 }

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, ByFormula, CensusLimits, CensusRun, Certificate, Histogram, Limits, Misere,
-    MisereQuotient, TupleBudget, Tuples, census_game, classify, expand_family, expand_list,
+    self, CensusLimits, CensusRun, Misere, MisereQuotient, census_game, classify, expand_family,
+    expand_list,
 };
 use grundy::report::{
     AnalysisReport, CensusReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
@@ -23,11 +23,11 @@ use grundy::rules::{
     parse_size, tartan_table,
 };
 use grundy::session::{
-    self, AnalyzeAnswer, AnalyzeQuery, CountEnd, CountQuery, Counted, GraphSolution, HeapRules,
-    HeapValues, RecordQuery, Scratch, ScriptPlay, analyze_heap_game, count_ranges,
-    play_loopy_graph, play_script, solve_graph,
+    self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CountEnd, CountQuery, Counted,
+    Engine, GraphSolution, HeapRules, HeapValues, Histogram, RecordQuery, Scratch, ScriptPlay,
+    Stage, TupleBudget, Tuples, count_ranges, play_loopy_graph, play_script, solve_graph,
 };
-use grundy::solve::{Engine, Stage, ValueStream, verify_stream};
+use grundy::solve::{ValueStream, verify_stream};
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
 use grundy::{Cancel, Component, TableSolver, ValueTable, analyze_sum, move_counts};
 
@@ -332,19 +332,6 @@ fn parse_chunks(text: &str) -> Result<std::ops::Range<u64>, Failure> {
     Ok(a..b)
 }
 
-/// How far an analysis computes: exactly `--to`, or adaptively up to
-/// `--max` (by default as far as the game's kind warrants).
-fn limits(game: &HeapRules, to: Option<&str>, max: Option<&str>) -> Result<Limits, Failure> {
-    Ok(Limits {
-        to: to.map(parse_size).transpose()?,
-        max: max
-            .map(parse_size)
-            .transpose()?
-            .unwrap_or(game.default_max()),
-        ..Limits::default()
-    })
-}
-
 /// The heap game `text` names, ready for `question`: built in or a script
 /// (compiled with the limits given).
 fn heap_game(text: &str, question: Question, args: &ScriptArgs) -> Result<HeapRules, Failure> {
@@ -382,16 +369,12 @@ fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> 
 
 /// `grundy guess GAME` or `grundy guess --file F`.
 pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let (name, values, analysis) = match (&args.game, &args.file) {
+    let (name, report) = match (&args.game, &args.file) {
         (Some(spec), _) => {
             let game = heap_game(spec, Question::Guess, &args.script)?;
-            let limits = limits(&game, args.to.as_deref(), None)?;
-            // A range too long for a table is refused by the analysis,
-            // unless a proven period answers it.
-            let solver = solver(&args.table)?;
-            let found =
-                analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut |_| true)?;
-            (spec.trim().to_owned(), found.values.to_vec(), Some(found))
+            let to = args.to.as_deref().map(parse_size).transpose()?;
+            let report = session::guess(&game, to, &solver(&args.table)?)?;
+            (spec.trim().to_owned(), report)
         }
         (None, Some(path)) => {
             let text = read(path)?;
@@ -407,14 +390,16 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            (path.display().to_string(), values, None)
+            if values.is_empty() {
+                return Err(Failure::Input(format!(
+                    "{}: no values to guess from",
+                    path.display()
+                )));
+            }
+            (path.display().to_string(), session::guess_sequence(&values))
         }
         (None, None) => return Err(Failure::Input("give a GAME or --file".into())),
     };
-    if values.is_empty() {
-        return Err(Failure::Input(format!("{name}: no values to guess from")));
-    }
-    let report = analysis::guess_report(&values, analysis.as_ref());
     output::print(out, args.format, &FormulaReport::new(&name, &report))
 }
 
@@ -494,18 +479,8 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     let first = heap_game(&args.first, Question::Compare, &args.script)?;
     let second = heap_game(&args.second, Question::Compare, &args.script)?;
     let to = parse_size(&args.to)?;
-    let solver = solver(&args.table)?;
-    let limits = Limits {
-        max: first.default_max().min(second.default_max()).max(to),
-        ..Limits::default()
-    };
-    solver.check_fits(to.max(limits.max))?;
-    first.start();
-    second.start();
-    // Both games' tables count towards one bar; the time limit and Ctrl-C
-    // reach the thread `compare` analyses the first game on through the
-    // token it runs under.
-    let reach = analysis::compare_reach(&first, &second, to, &limits);
+    // Both games' tables count towards one bar.
+    let reach = session::compare_reach(&first, &second, to);
     let bar = progress::heaps(reach.saturating_add(1).saturating_mul(2), "compare");
     let reached = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let progress = |game: usize, n: usize| {
@@ -519,13 +494,9 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
         true
     };
     let time = script_limits(&args.script)?.time;
-    let limit = Cancel::current()
-        .unwrap_or_default()
-        .child_with_time_limit(time);
-    let compared =
-        limit.run(|| analysis::compare(&first, &second, to, &limits, &solver, &progress));
+    let compared = session::compare(&first, &second, to, &solver(&args.table)?, time, &progress);
     bar.finish_and_clear();
-    let comparison = match first.checked(second.checked(compared)) {
+    let comparison = match compared {
         Err(grundy::Error::TimeLimit { .. }) => {
             // The game still being tabulated is the one further on (the
             // other may have finished with its period proven).
@@ -1020,12 +991,8 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game = heap_game(&args.game, Question::Plot, &args.script)?;
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
-    let limits = Limits {
-        to: Some(to),
-        ..Limits::default()
-    };
     let bar = progress::heaps(to.saturating_add(1), "values");
-    let found = analyze_heap_game(&game, ValueTable::new(), &limits, &solver, &mut |n| {
+    let found = session::analyze_range(&game, Some(to), &solver, &mut |n| {
         bar.set_position(n as u64);
         true
     });

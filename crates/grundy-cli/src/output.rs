@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use grundy::analysis::{RowFormat, Tuples, write_rows};
+use grundy::analysis::{RowFormat, write_rows};
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
@@ -17,8 +17,7 @@ use grundy::report::{
     PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport, StreamValuesReport,
     StreamVerifyReport, SumReport, ValueCount, ValuesReport,
 };
-use grundy::session::CountAnswer;
-use grundy::solve::Outcome;
+use grundy::session::{CountAnswer, Outcome, Tuples};
 use grundy::spec::CatalogueEntry;
 use serde::Serialize;
 

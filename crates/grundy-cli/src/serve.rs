@@ -55,13 +55,12 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use grundy::analysis::{Analysis, ByFormula, Histogram, Limits, TupleBudget, Tuples};
 use grundy::report::AnalysisReport;
-use grundy::rules::{ScriptGame, ScriptLimits, parse_size};
 use grundy::session::{
-    CountAnswer, CountEnd, CountQuery, Counted, HeapRules, HeapValues, analyze_heap_game,
+    Analysis, ByFormula, CountAnswer, CountEnd, CountQuery, Counted, HeapRules, HeapValues,
+    Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
 };
-use grundy::spec::{CATALOGUE, GameSpec, Question};
+use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -367,8 +366,8 @@ fn script_rules(script: Option<&str>) -> Result<Option<HeapRules>, ApiError> {
         positions: 100_000,
         size: 100_000,
     };
-    ScriptGame::compile("script", source, limits)
-        .map(|game| Some(HeapRules::script(game)))
+    HeapRules::compile_script("script", source, limits)
+        .map(Some)
         .map_err(|e| bad_request(e.to_string()))
 }
 
@@ -449,12 +448,7 @@ fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
             "the playground computes at most {most} heaps of this game"
         )));
     }
-    let limits = Limits {
-        to: Some(to),
-        ..Limits::default()
-    };
-    analyze_heap_game(&game, ValueTable::new(), &limits, &bounded(), &mut |_| true)
-        .map_err(engine_error)
+    analyze_range(&game, Some(to), &bounded(), &mut |_| true).map_err(engine_error)
 }
 
 /// `/api/analyze`: the analysis report of `grundy analyze --format json`
@@ -878,7 +872,7 @@ mod tests {
         assert!(body.contains("pairs"), "{body}");
     }
 
-    fn compute_kayles(to: u64) -> grundy::analysis::Analysis {
+    fn compute_kayles(to: u64) -> Analysis {
         compute(&super::TableQuery {
             game: "kayles".into(),
             to: Some(to),

@@ -77,7 +77,8 @@ impl Game {
         let result = detached(py, |progress| {
             let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
             if table.len() as u64 <= to {
-                self.solver.extend(&self.rules, &mut table, to, progress)?;
+                self.solver
+                    .extend(&self.rules.game, &mut table, to, progress)?;
             }
             Ok(read(&table))
         });
@@ -101,7 +102,14 @@ impl Game {
         let limits = Limits::for_count(max, self.rules.default_max(), by_formula);
         self.rules.start();
         let found = detached(py, |_| {
-            range_histogram(&self.rules, start, to, &self.solver, &limits, by_formula)
+            range_histogram(
+                &self.rules.game,
+                start,
+                to,
+                &self.solver,
+                &limits,
+                by_formula,
+            )
         });
         self.rules.checked(found)
     }
@@ -115,7 +123,7 @@ impl Game {
             .collect();
         let found = detached(py, |_| {
             grundy::analyze_sum(
-                &[&self.rules],
+                &[&self.rules.game],
                 &components,
                 &self.solver,
                 grundy::LISTED_OPTIONS_LIMIT,
@@ -145,7 +153,7 @@ impl Game {
             .map_err(to_py)?;
         let name = rules.to_string();
         Ok(Game::new(
-            Rules::Builtin(rules),
+            Rules::library(rules),
             name,
             solver(threads, memory_limit),
         ))
@@ -170,7 +178,7 @@ impl Game {
             ));
         }
         Ok(Game::new(
-            Rules::Python(PythonRules::new(options.unbind(), name.to_owned())),
+            Rules::python(PythonRules::new(options.unbind(), name.to_owned())),
             name.to_owned(),
             solver(Some(1), memory_limit),
         ))
@@ -184,9 +192,10 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        match self.rules {
-            Rules::Builtin(_) => format!("Game({:?})", self.name),
-            Rules::Python(_) => format!("Game.from_options(name={:?})", self.name),
+        if self.rules.is_python() {
+            format!("Game.from_options(name={:?})", self.name)
+        } else {
+            format!("Game({:?})", self.name)
         }
     }
 
@@ -238,7 +247,13 @@ impl Game {
         self.rules.start();
         let found = detached(py, |progress| {
             let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-            let found = analyze_from(&self.rules, table.clone(), &limits, &self.solver, progress)?;
+            let found = analyze_from(
+                &self.rules.game,
+                table.clone(),
+                &limits,
+                &self.solver,
+                progress,
+            )?;
             if found.values.len() > table.len() {
                 *table = found.values.clone();
             }
@@ -351,7 +366,7 @@ impl Game {
     fn misere(&self, py: Python<'_>, heaps: Vec<usize>, budget: usize) -> PyResult<MisereAnalysis> {
         let largest = heaps.iter().copied().max().unwrap_or(0);
         let found = detached(py, |_| {
-            let mut misere = Misere::bounded(&self.rules, largest, budget)?;
+            let mut misere = Misere::bounded(&self.rules.game, largest, budget)?;
             misere.genera(largest, 3)?;
             misere.analyze_sum(&heaps)
         });
@@ -370,7 +385,7 @@ impl Game {
         budget: usize,
     ) -> PyResult<Vec<Genus>> {
         let found = detached(py, |_| {
-            Misere::bounded(&self.rules, to, budget)?.genera(to, terms.max(1))
+            Misere::bounded(&self.rules.game, to, budget)?.genera(to, terms.max(1))
         });
         Ok(self
             .rules
@@ -392,7 +407,7 @@ impl Game {
         budget: usize,
     ) -> PyResult<Quotient> {
         let found = detached(py, |_| {
-            MisereQuotient::compute(&self.rules, max_heap, max_fold, budget)
+            MisereQuotient::compute(&self.rules.game, max_heap, max_fold, budget)
         });
         Ok(Quotient::new(self.rules.checked(found)?))
     }

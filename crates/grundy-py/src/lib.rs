@@ -56,7 +56,7 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
             heap: *heap,
         });
     }
-    let rules: Vec<_> = games.iter().map(|g| &g.rules).collect();
+    let rules: Vec<_> = games.iter().map(|g| &g.rules.game).collect();
     let mut found = detached(py, |_| {
         grundy::analyze_sum(
             &rules,
@@ -65,8 +65,8 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
             grundy::LISTED_OPTIONS_LIMIT,
         )
     });
-    for game in &rules {
-        found = game.checked(found);
+    for game in &games {
+        found = game.rules.checked(found);
     }
     SumAnalysis::of_heaps(py, found?)
 }

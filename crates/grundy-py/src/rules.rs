@@ -1,21 +1,21 @@
-//! Heap games as the engine sees them: anything the library's front door
+//! Heap games as the session takes them: anything the library's front door
 //! accepts ([`HeapRules`]: built-in games and scripts), or a Python
-//! callable `options(n)` that the engine's solvers call back.
+//! callable `options(n)` that the engine's solvers call back, handed to the
+//! session as [`HeapRules::Custom`].
 
-use std::ops::ControlFlow;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use grundy::session::HeapRules;
-use grundy::{HeapGame, HeapRuleset, MexScratch, Nimber, Options, Ruleset, TakeBreak};
+use grundy::session::{CustomRules, HeapRules};
+use grundy::{HeapRuleset, Options, Ruleset};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-/// The rules behind a `grundy.Game`.
-pub enum Rules {
-    /// Anything `grundy games` lists as a heap game, or a script.
-    Builtin(HeapRules),
-    /// A Python callable listing the options of a heap.
-    Python(PythonRules),
+/// The rules behind a `grundy.Game`: the session's game, and a callable's
+/// own rules when they are Python's (to raise its exceptions as they are).
+pub struct Rules {
+    /// The game as the session takes it.
+    pub game: HeapRules,
+    python: Option<Arc<PythonRules>>,
 }
 
 /// A heap game whose options come from a Python callable `options(n)`: an
@@ -97,105 +97,59 @@ impl Ruleset for PythonRules {
 /// [`Rules::checked`] raises the kept exception in place of its result.
 impl HeapRuleset for PythonRules {}
 
-impl Rules {
-    /// `result`, unless the rules are a callback that raised while it was
-    /// computed: then that exception, whatever the engine made of the
-    /// options it did not get.
-    pub fn checked<T>(&self, result: PyResult<T>) -> PyResult<T> {
-        match self {
-            Rules::Python(rules) => match rules.take_failure() {
-                Some(error) => Err(error),
-                None => result,
-            },
-            Rules::Builtin(rules) => {
-                rules.checked(Ok(())).map_err(crate::errors::to_py)?;
-                result
-            }
-        }
-    }
+impl CustomRules for PythonRules {}
 
-    /// The largest heap an adaptive analysis computes by default: callbacks,
-    /// like scripts, have no periodicity theorem and cost a call per heap.
-    pub fn default_max(&self) -> u64 {
-        match self {
-            Rules::Builtin(rules) => rules.default_max(),
-            Rules::Python(_) => grundy::session::SCRIPT_HEAPS,
-        }
-    }
-
-    /// Starts a question (a script's time limit counts from here).
-    pub fn start(&self) {
-        if let Rules::Builtin(rules) = self {
-            rules.start();
-        }
-    }
-}
-
-impl std::fmt::Display for Rules {
-    /// The canonical specification, or the name given to `from_options`.
+impl std::fmt::Display for PythonRules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Rules::Builtin(rules) => rules.fmt(f),
-            Rules::Python(rules) => f.write_str(&rules.name),
-        }
+        f.write_str(&self.name)
     }
 }
 
-impl Ruleset for Rules {
-    type Position = usize;
-
-    fn options(&self, n: &usize, out: &mut Options<usize>) {
-        match self {
-            Rules::Builtin(game) => game.options(n, out),
-            Rules::Python(rules) => rules.options(n, out),
-        }
+impl std::fmt::Debug for PythonRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PythonRules({:?})", self.name)
     }
 }
 
-impl HeapRuleset for Rules {
-    fn gather(
-        &self,
-        n: usize,
-        values: &[Nimber],
-        max: Nimber,
-        seen: &mut MexScratch,
-        scratch: &mut Options<usize>,
-    ) -> grundy::Result<()> {
-        match self {
-            Rules::Builtin(game) => game.gather(n, values, max, seen, scratch),
-            Rules::Python(rules) => rules.gather(n, values, max, seen, scratch),
+impl Rules {
+    /// A game the library's front door parsed.
+    pub fn library(game: HeapRules) -> Rules {
+        Rules { game, python: None }
+    }
+
+    /// Rules given as a Python callable, which the session takes as
+    /// [`HeapRules::Custom`].
+    pub fn python(rules: PythonRules) -> Rules {
+        let rules = Arc::new(rules);
+        Rules {
+            game: HeapRules::Custom(rules.clone()),
+            python: Some(rules),
         }
     }
 
-    fn visit_options(
-        &self,
-        n: usize,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        match self {
-            Rules::Builtin(game) => game.visit_options(n, visit),
-            Rules::Python(rules) => rules.visit_options(n, visit),
-        }
+    /// Whether the rules are a Python callable.
+    pub fn is_python(&self) -> bool {
+        self.python.is_some()
     }
 
-    fn as_take_break(&self) -> Option<&TakeBreak> {
-        match self {
-            Rules::Builtin(game) => game.as_take_break(),
-            Rules::Python(_) => None,
+    /// `result`, unless the rules failed while it was computed: then the
+    /// callback's exception, unchanged (whatever the engine made of the
+    /// options it did not get), or the script's error.
+    pub fn checked<T>(&self, result: PyResult<T>) -> PyResult<T> {
+        if let Some(error) = self.python.as_ref().and_then(|p| p.take_failure()) {
+            return Err(error);
         }
+        self.game.checked(Ok(())).map_err(crate::errors::to_py)?;
+        result
     }
+}
 
-    fn as_heap_game(&self) -> Option<&HeapGame> {
-        match self {
-            Rules::Builtin(game) => game.as_heap_game(),
-            Rules::Python(_) => None,
-        }
-    }
+/// The rules are the session's game: `rules.start()`, `&*rules` for the
+/// engine.
+impl std::ops::Deref for Rules {
+    type Target = HeapRules;
 
-    fn closed_form(&self, n: usize) -> Option<u64> {
-        match self {
-            Rules::Builtin(game) => game.closed_form(n),
-            Rules::Python(_) => None,
-        }
+    fn deref(&self) -> &HeapRules {
+        &self.game
     }
 }

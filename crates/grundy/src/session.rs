@@ -31,27 +31,37 @@
 //! ```
 
 mod analyze;
+mod compare;
 mod count;
+mod guess;
 
 pub use crate::solve::{Stage, WindowProgress};
 pub use analyze::{
     AnalyzeAnswer, AnalyzeQuery, Analyzed, CHECKPOINT_EVERY, RecordQuery, Scratch, analyze,
     resumable,
 };
+pub use compare::{compare, compare_reach};
 pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges};
+pub use guess::{guess, guess_sequence};
+
+// The vocabulary of the questions and answers above, for front ends: a
+// query's parameters and an answer's types, named where they are asked.
+pub use crate::analysis::{
+    Analysis, ByFormula, Certificate, Comparison, GuessReport, Histogram, TupleBudget, Tuples,
+    UNORDERED_HEAPS_LIMIT,
+};
+pub use crate::rules::ScriptLimits;
+pub use crate::solve::{Engine, Outcome};
 
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
-use crate::analysis::{self, Analysis, DEFAULT_MAX, Limits, PERIOD_FIRST};
+use crate::analysis::{self, DEFAULT_MAX, Limits, PERIOD_FIRST};
 use crate::game::gather_listed;
-use crate::rules::{
-    GameGraph, ScriptGame, ScriptLimits, ScriptPosition, ScriptSum, script_loopy, script_sum,
-};
+use crate::rules::{GameGraph, ScriptGame, ScriptPosition, ScriptSum, script_loopy, script_sum};
 use crate::solve::{
-    Adjacency, LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, retrograde,
-    sum_retrograde,
+    Adjacency, LoopySum, LoopyValue, Retrograde, analyze_loopy_sum, retrograde, sum_retrograde,
 };
 use crate::spec::{GameSpec, Question};
 use crate::{
@@ -63,16 +73,24 @@ use crate::{
 /// costly options (a script) computes when not told.
 pub const SCRIPT_HEAPS: u64 = 1000;
 
-/// A heap game of any kind the front door accepts: built in or a script.
-/// (Bindings add their own kinds, such as Python callables, by implementing
-/// [`HeapRuleset`] and `Display` and calling the generic functions here.)
+/// A heap game of any kind the front door accepts: built in, a script, or
+/// rules a front end brings ([`CustomRules`], such as a Python callable).
 #[derive(Debug)]
 pub enum HeapRules {
     /// Anything [`HeapGame`] parses.
     Builtin(HeapGame),
     /// A script whose positions are heaps.
     Script(ScriptHeap),
+    /// Rules from outside the library.
+    Custom(Arc<dyn CustomRules>),
 }
+
+/// Heap rules a front end brings (Python's `Game.from_options`): the
+/// session answers every question about them as about a built-in game
+/// without a periodicity theorem. Errors the rules meet (an exception in a
+/// callable) are the front end's to keep and report: the solvers see only
+/// [`Ruleset::options`].
+pub trait CustomRules: HeapRuleset + fmt::Display + fmt::Debug + Send + Sync {}
 
 /// A script played as a heap game. The solvers cannot see a script's
 /// errors through [`Ruleset::options`], so the first one is kept and
@@ -118,6 +136,12 @@ impl HeapRules {
         }
     }
 
+    /// The heap game of a script's `source` (named `name` in its
+    /// errors), compiled with `limits`.
+    pub fn compile_script(name: &str, source: &str, limits: ScriptLimits) -> Result<HeapRules> {
+        ScriptGame::compile(name, source, limits).map(HeapRules::script)
+    }
+
     /// A compiled script as a heap game.
     pub fn script(game: ScriptGame) -> HeapRules {
         HeapRules::Script(ScriptHeap {
@@ -130,7 +154,7 @@ impl HeapRules {
     pub fn as_script(&self) -> Option<&ScriptGame> {
         match self {
             HeapRules::Script(script) => Some(&script.game),
-            HeapRules::Builtin(_) => None,
+            HeapRules::Builtin(_) | HeapRules::Custom(_) => None,
         }
     }
 
@@ -142,17 +166,17 @@ impl HeapRules {
                 Some(error) => Err(error),
                 None => result,
             },
-            HeapRules::Builtin(_) => result,
+            HeapRules::Builtin(_) | HeapRules::Custom(_) => result,
         }
     }
 
-    /// The largest heap an adaptive analysis computes by default: scripts,
-    /// whose every heap is a script call and which no theorem covers, stop
-    /// at [`SCRIPT_HEAPS`].
+    /// The largest heap an adaptive analysis computes by default: scripts
+    /// and custom rules, whose every heap is a call out and which no
+    /// theorem covers, stop at [`SCRIPT_HEAPS`].
     pub fn default_max(&self) -> u64 {
         match self {
             HeapRules::Builtin(_) => DEFAULT_MAX,
-            HeapRules::Script(_) => SCRIPT_HEAPS,
+            HeapRules::Script(_) | HeapRules::Custom(_) => SCRIPT_HEAPS,
         }
     }
 
@@ -215,6 +239,7 @@ impl fmt::Display for HeapRules {
         match self {
             HeapRules::Builtin(game) => game.fmt(f),
             HeapRules::Script(script) => f.write_str(script.game.name()),
+            HeapRules::Custom(rules) => rules.fmt(f),
         }
     }
 }
@@ -226,6 +251,7 @@ impl Ruleset for HeapRules {
         match self {
             HeapRules::Builtin(game) => game.options(n, out),
             HeapRules::Script(script) => script.list(*n, out),
+            HeapRules::Custom(rules) => rules.options(n, out),
         }
     }
 }
@@ -247,6 +273,7 @@ impl HeapRuleset for HeapRules {
                 script.game.heap_options(n, scratch)?;
                 gather_listed(n, scratch, values, seen)
             }
+            HeapRules::Custom(rules) => rules.gather(n, values, max, seen, scratch),
         }
     }
 
@@ -262,6 +289,7 @@ impl HeapRuleset for HeapRules {
                 script.list(n, &mut options);
                 options.iter().try_for_each(visit)
             }
+            HeapRules::Custom(rules) => rules.visit_options(n, visit),
         }
     }
 
@@ -269,13 +297,14 @@ impl HeapRuleset for HeapRules {
         match self {
             HeapRules::Builtin(game) => game.as_take_break(),
             HeapRules::Script(_) => None,
+            HeapRules::Custom(rules) => rules.as_take_break(),
         }
     }
 
     fn as_heap_game(&self) -> Option<&HeapGame> {
         match self {
             HeapRules::Builtin(game) => Some(game),
-            HeapRules::Script(_) => None,
+            HeapRules::Script(_) | HeapRules::Custom(_) => None,
         }
     }
 
@@ -283,6 +312,7 @@ impl HeapRuleset for HeapRules {
         match self {
             HeapRules::Builtin(game) => game.closed_form(n),
             HeapRules::Script(_) => None,
+            HeapRules::Custom(rules) => rules.closed_form(n),
         }
     }
 }
@@ -413,20 +443,24 @@ fn loopy_play(
     }
 }
 
-/// Analyses a heap game of any kind from the values already computed
-/// (none, or a checkpoint's): [`analysis::analyze_from`], with a script's
-/// error reported as itself.
-pub fn analyze_heap_game(
+/// Analyses heaps `0..=to` of a heap game of any kind in memory (answered
+/// through a proven period past its proof), or adaptively up to the
+/// game's [`HeapRules::default_max`] without `to`; a script's error is
+/// reported as itself. The plot, the web's table and `guess` ask this;
+/// [`analyze`] adds record runs, resumption and certificates.
+pub fn analyze_range(
     game: &HeapRules,
-    values: ValueTable,
-    limits: &Limits,
+    to: Option<u64>,
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
+    let limits = Limits {
+        to,
+        max: game.default_max(),
+        ..Limits::default()
+    };
     game.start();
-    game.checked(analysis::analyze_from(
-        game, values, limits, solver, progress,
-    ))
+    game.checked(analysis::analyze(game, &limits, solver, progress))
 }
 
 #[cfg(test)]

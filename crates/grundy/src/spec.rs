@@ -26,6 +26,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+pub use crate::rules::parse_size;
 use crate::rules::{CoinRule, Hackenbush, PairGame};
 use crate::{Error, HeapGame, Result};
 
