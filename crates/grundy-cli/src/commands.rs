@@ -992,10 +992,17 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let to = parse_size(&args.to)?;
     let solver = solver(&args.table)?;
     let bar = progress::heaps(to.saturating_add(1), "values");
-    let found = session::analyze_range(&game, Some(to), &solver, &mut |n| {
-        bar.set_position(n as u64);
-        true
-    });
+    let found = session::analyze_range(
+        &game,
+        ValueTable::new(),
+        Some(to),
+        None,
+        &solver,
+        &mut |n| {
+            bar.set_position(n as u64);
+            true
+        },
+    );
     bar.finish_and_clear();
     let found = found?;
     let support = if found.is_proven() {

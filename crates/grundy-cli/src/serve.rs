@@ -448,7 +448,15 @@ fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
             "the playground computes at most {most} heaps of this game"
         )));
     }
-    analyze_range(&game, Some(to), &bounded(), &mut |_| true).map_err(engine_error)
+    analyze_range(
+        &game,
+        ValueTable::new(),
+        Some(to),
+        None,
+        &bounded(),
+        &mut |_| true,
+    )
+    .map_err(engine_error)
 }
 
 /// `/api/analyze`: the analysis report of `grundy analyze --format json`

@@ -4,15 +4,14 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use grundy::analysis::{
-    Arithmetic, ByFormula, Histogram, Limits, Misere, MisereQuotient, TupleBudget, Tuples,
-    analyze_from, count_tuples, range_histogram,
-};
+use grundy::analysis::{Arithmetic, Misere, MisereQuotient, count_tuples};
 use grundy::report::CountReport;
-use grundy::rules::ScriptLimits;
-use grundy::session::HeapRules;
+use grundy::session::{
+    ByFormula, HeapRules, Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
+    heap_histogram,
+};
 use grundy::spec::{GameSpec, Question};
-use grundy::{Component, Error, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
+use grundy::{Component, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -94,22 +93,8 @@ impl Game {
         max: Option<u64>,
         by_formula: &ByFormula,
     ) -> PyResult<Histogram> {
-        if start > to {
-            return Err(to_py(Error::InvalidRange {
-                reason: format!("the range {start}..={to} is empty"),
-            }));
-        }
-        let limits = Limits::for_count(max, self.rules.default_max(), by_formula);
-        self.rules.start();
         let found = detached(py, |_| {
-            range_histogram(
-                &self.rules.game,
-                start,
-                to,
-                &self.solver,
-                &limits,
-                by_formula,
-            )
+            heap_histogram(&self.rules, start, to, max, by_formula, &self.solver)
         });
         self.rules.checked(found)
     }
@@ -239,21 +224,9 @@ impl Game {
     /// (their period is reported as observed).
     #[pyo3(signature = (*, to = None, max = None))]
     fn analyze(&self, py: Python<'_>, to: Option<u64>, max: Option<u64>) -> PyResult<Analysis> {
-        let limits = Limits {
-            to,
-            max: max.unwrap_or(self.rules.default_max()),
-            ..Limits::default()
-        };
-        self.rules.start();
         let found = detached(py, |progress| {
             let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-            let found = analyze_from(
-                &self.rules.game,
-                table.clone(),
-                &limits,
-                &self.solver,
-                progress,
-            )?;
+            let found = analyze_range(&self.rules, table.clone(), to, max, &self.solver, progress)?;
             if found.values.len() > table.len() {
                 *table = found.values.clone();
             }

@@ -17,12 +17,10 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{
-    ByFormula, Certificate, Histogram, TableBudget, TupleBudget, Tuples, count_grid, count_ordered,
-    count_tuples,
-};
+use grundy::analysis::{TableBudget, count_grid, count_ordered, count_tuples};
 use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
+use grundy::session::{ByFormula, Certificate, Histogram, TupleBudget, Tuples};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;

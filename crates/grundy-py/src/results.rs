@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use grundy::analysis::{self, Certificate, Support};
 use grundy::report::AnalysisReport;
+use grundy::session::{self, Certificate, Support};
 use grundy::{BigUint, Nimber};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -20,15 +20,15 @@ const P_POSITIONS_LISTED: u64 = 10_000_000;
 /// whether a theorem proves it. Made by `Game.analyze()`.
 #[pyclass(frozen, module = "grundy")]
 pub struct Analysis {
-    found: analysis::Analysis,
+    found: session::Analysis,
 }
 
 impl Analysis {
-    pub fn new(found: analysis::Analysis) -> Analysis {
+    pub fn new(found: session::Analysis) -> Analysis {
         Analysis { found }
     }
 
-    fn period_field<T>(&self, field: impl Fn(&analysis::Periodicity) -> T) -> Option<T> {
+    fn period_field<T>(&self, field: impl Fn(&session::Periodicity) -> T) -> Option<T> {
         self.found.periodicity.as_ref().map(field)
     }
 }
@@ -365,7 +365,7 @@ pub struct NimSumCounts {
 }
 
 impl NimSumCounts {
-    pub fn new(counts: analysis::NimSumCounts, modulo: Option<u64>) -> NimSumCounts {
+    pub fn new(counts: session::NimSumCounts, modulo: Option<u64>) -> NimSumCounts {
         NimSumCounts {
             n_positions: counts.n_positions(modulo),
             by_nim_sum: counts.by_nim_sum,

@@ -41,14 +41,14 @@ pub use analyze::{
     resumable,
 };
 pub use compare::{compare, compare_reach};
-pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges};
+pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges, heap_histogram};
 pub use guess::{guess, guess_sequence};
 
 // The vocabulary of the questions and answers above, for front ends: a
 // query's parameters and an answer's types, named where they are asked.
 pub use crate::analysis::{
-    Analysis, ByFormula, Certificate, Comparison, GuessReport, Histogram, TupleBudget, Tuples,
-    UNORDERED_HEAPS_LIMIT,
+    Analysis, ByFormula, Certificate, Comparison, GuessReport, Histogram, NimSumCounts,
+    Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::ScriptLimits;
 pub use crate::solve::{Engine, Outcome};
@@ -444,23 +444,29 @@ fn loopy_play(
 }
 
 /// Analyses heaps `0..=to` of a heap game of any kind in memory (answered
-/// through a proven period past its proof), or adaptively up to the
-/// game's [`HeapRules::default_max`] without `to`; a script's error is
-/// reported as itself. The plot, the web's table and `guess` ask this;
-/// [`analyze`] adds record runs, resumption and certificates.
+/// through a proven period past its proof), or adaptively up to `max`
+/// (default: the game's [`HeapRules::default_max`]) without `to`, going on
+/// from the values `known` (heaps `0..known.len()`, from a cache); a
+/// script's error is reported as itself. The plot, the web's table,
+/// `guess` and Python's `Game.analyze` ask this; [`analyze`] adds record
+/// runs, checkpoints and certificates.
 pub fn analyze_range(
     game: &HeapRules,
+    known: ValueTable,
     to: Option<u64>,
+    max: Option<u64>,
     solver: &TableSolver,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<Analysis> {
     let limits = Limits {
         to,
-        max: game.default_max(),
+        max: max.unwrap_or(game.default_max()),
         ..Limits::default()
     };
     game.start();
-    game.checked(analysis::analyze(game, &limits, solver, progress))
+    game.checked(analysis::analyze_from(
+        game, known, &limits, solver, progress,
+    ))
 }
 
 #[cfg(test)]

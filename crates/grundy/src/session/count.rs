@@ -83,11 +83,7 @@ impl Counted {
                 };
                 pair_histogram(game, from, to, solver, &limits)
             }
-            Counted::Heaps(game) => {
-                let limits = Limits::for_count(max, game.default_max(), by_formula);
-                game.start();
-                game.checked(range_histogram(game, from, to, solver, &limits, by_formula))
-            }
+            Counted::Heaps(game) => heap_histogram(game, from, to, max, by_formula, solver),
             Counted::Given(histogram) => Ok(histogram.clone()),
             Counted::Coins(..) => Err(Error::InvalidRange {
                 reason: "coins are not heaps of a range: count a row of coins alone, `grundy \
@@ -96,6 +92,23 @@ impl Counted {
             }),
         }
     }
+}
+
+/// The value histogram of heaps `from..=to` of a heap game of any kind
+/// (built in, a script, a front end's rules): through a proven period, by
+/// tabulation up to `max` heaps (default: the game's analysis bound), and
+/// by a formula as `by_formula` asks ([`range_histogram`]).
+pub fn heap_histogram(
+    game: &HeapRules,
+    from: u64,
+    to: u64,
+    max: Option<u64>,
+    by_formula: &ByFormula,
+    solver: &TableSolver,
+) -> Result<Histogram> {
+    let limits = Limits::for_count(max, game.default_max(), by_formula);
+    game.start();
+    game.checked(range_histogram(game, from, to, solver, &limits, by_formula))
 }
 
 /// Where a count's range ends: the last heap or coin (`--to N`), or the

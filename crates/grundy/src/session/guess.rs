@@ -4,7 +4,7 @@
 
 use super::HeapRules;
 use crate::analysis::{self, GuessReport};
-use crate::{Nimber, Result, TableSolver};
+use crate::{Nimber, Result, TableSolver, ValueTable};
 
 /// The guesses for `game`'s values: of heaps `0..=to` (answered through
 /// a proven period past its proof), or adaptively to the game's analysis
@@ -20,7 +20,7 @@ use crate::{Nimber, Result, TableSolver};
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn guess(game: &HeapRules, to: Option<u64>, solver: &TableSolver) -> Result<GuessReport> {
-    let found = super::analyze_range(game, to, solver, &mut |_| true)?;
+    let found = super::analyze_range(game, ValueTable::new(), to, None, solver, &mut |_| true)?;
     Ok(analysis::guess_report(&found.values.to_vec(), Some(&found)))
 }
 
