@@ -15,21 +15,22 @@ use grundy::report::{
     HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
     MisereSumReport, MoveCountReport, NimFieldReport, OutcomesReport, PairValuesReport,
     PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
-    StreamVerifyReport, SumReport, ValuesReport,
+    StreamVerifyReport, ValuesReport,
 };
 use grundy::rules::{
-    FibonacciNim, GameGraph, Hackenbush, Maze, PairGame, Ratio, ScriptGame, ScriptLimits,
-    ScriptPosition, analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts,
-    parse_size, tartan_table,
+    FibonacciNim, GameGraph, Hackenbush, Maze, Ratio, ScriptGame, ScriptLimits, ScriptPosition,
+    analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts, parse_size,
+    tartan_table,
 };
 use grundy::session::{
     self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CountEnd, CountQuery, Counted,
     Engine, GraphSolution, HeapRules, HeapValues, Histogram, RecordQuery, Scratch, ScriptPlay,
-    Stage, TupleBudget, Tuples, count_ranges, play_loopy_graph, play_script, solve_graph,
+    Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, count_ranges, play_loopy_graph,
+    play_script, solve_graph,
 };
 use grundy::solve::{ValueStream, verify_stream};
 use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{Cancel, Component, TableSolver, ValueTable, analyze_sum, move_counts};
+use grundy::{Cancel, Component, TableSolver, ValueTable};
 
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
@@ -517,78 +518,22 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     )
 }
 
-/// `grundy sum GAME H1 H2 ...`, where a heap may be written `GAME:H` (any
-/// heap games mixed), or `grundy sum PAIRGAME A,B ...`.
+/// `grundy sum [GAME] COMPONENT...`: components of any kinds (see
+/// [`session::SumQuery`]) played together.
 pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
-    if let GameSpec::Pair(game) = GameSpec::parse(&args.game)? {
-        let positions = args
-            .heaps
-            .iter()
-            .map(|written| parse_pair(written, &game))
-            .collect::<Result<Vec<_>, _>>()?;
-        let sum = game.analyze_positions(&positions, parse_bytes(&args.table.memory_limit)?)?;
-        let report = PositionSumReport::new(&positions, &sum, |(a, b)| format!("({a},{b})"));
-        return output::print(out, args.format, &report);
-    }
-    let (games, names, components) = components(&args.game, &args.heaps, &args.script)?;
-    for game in &games {
-        game.start();
-    }
-    let found = analyze_sum(&games, &components, &solver(&args.table)?, args.max_options);
-    let analysis = games
-        .iter()
-        .fold(found, |found, game| game.checked(found))?;
-    output::print(
-        out,
-        args.format,
-        &SumReport::new(&names, &components, &analysis),
-    )
-}
-
-/// A position `A,B` of a pair game.
-fn parse_pair(written: &str, game: &PairGame) -> Result<(usize, usize), Failure> {
-    let (a, b) = written.split_once(',').ok_or_else(|| {
-        Failure::Input(format!(
-            "'{written}': a position of {game} is a pair, written A,B (e.g. 3,5)"
-        ))
-    })?;
-    let coordinate = |text: &str| {
-        usize::try_from(parse_size(text)?)
-            .map_err(|_| Failure::Input(format!("'{written}' is too large for this machine")))
+    let query = SumQuery {
+        game: Some(&args.game),
+        items: args.heaps.iter().cloned().map(SumItem::Written).collect(),
+        script: script_limits(&args.script)?,
+        solver: &solver(&args.table)?,
+        max_options: args.max_options,
+        files: true,
     };
-    Ok((coordinate(a)?, coordinate(b)?))
-}
-
-/// A sum as written: its distinct games, the names they were written with,
-/// and its components.
-type WrittenSum = (Vec<HeapRules>, Vec<String>, Vec<Component>);
-
-/// The components of a sum written as heap sizes of `game` or `GAME:H`,
-/// where every game is a heap game of any kind (scripts included).
-fn components(game: &str, heaps: &[String], script: &ScriptArgs) -> Result<WrittenSum, Failure> {
-    let mut games: Vec<HeapRules> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut components = Vec::with_capacity(heaps.len());
-    for written in heaps {
-        let (name, size) = match written.rsplit_once(':') {
-            Some((name, size)) => (name.trim(), size),
-            None => (game.trim(), written.as_str()),
-        };
-        let heap = parse_size(size)?;
-        let heap = usize::try_from(heap).map_err(|_| {
-            Failure::Input(format!("heap size {heap} is too large for this machine"))
-        })?;
-        let index = match names.iter().position(|n| n == name) {
-            Some(index) => index,
-            None => {
-                games.push(heap_game(name, Question::Sum, script)?);
-                names.push(name.to_owned());
-                games.len() - 1
-            }
-        };
-        components.push(Component { game: index, heap });
+    match session::sum(&query)? {
+        SumAnswer::Heaps(report) => output::print(out, args.format, &report),
+        SumAnswer::Pairs(report) => output::print(out, args.format, &report),
+        SumAnswer::Parts(report) => output::print(out, args.format, &report),
     }
-    Ok((games, names, components))
 }
 
 /// `grundy count`: the arguments as a [`CountQuery`], counted by the
@@ -623,14 +568,15 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let limits = script_limits(&args.script)?;
     if !args.moves.is_empty() {
-        let (games, names, components) = components(spec, &args.moves, &args.script)?;
-        games.iter().for_each(HeapRules::start);
-        let found = move_counts(&games, &components, &solver, args.max_options);
-        let counts = games
-            .iter()
-            .fold(found, |found, game| game.checked(found))?;
-        let report = MoveCountReport::new(&names, &components, &counts);
-        return output::print(out, args.format, &report);
+        let query = SumQuery {
+            game: Some(spec),
+            items: args.moves.iter().cloned().map(SumItem::Written).collect(),
+            script: limits,
+            solver: &solver,
+            max_options: args.max_options,
+            files: true,
+        };
+        return output::print(out, args.format, &session::count_moves(&query)?);
     }
     if !args.ranges.is_empty() {
         let mut ranges = Vec::new();

@@ -14,8 +14,8 @@ use grundy::report::{
     FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport, HackenbushReport,
     LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
     MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport, StreamValuesReport,
-    StreamVerifyReport, SumReport, ValueCount, ValuesReport,
+    PartsSumReport, PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport,
+    StreamValuesReport, StreamVerifyReport, SumReport, ValueCount, ValuesReport,
 };
 use grundy::session::{CountAnswer, Outcome, Tuples};
 use grundy::spec::CatalogueEntry;
@@ -575,6 +575,46 @@ impl Render for SumReport {
                 self.winning_move_count,
                 self.winning_moves.len()
             )?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for PartsSumReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let named = |i: usize| {
+            let c = &self.components[i];
+            match c.position.as_str() {
+                "" => c.game.clone(),
+                position => format!("{}:{position}", c.game),
+            }
+        };
+        for (i, c) in self.components.iter().enumerate() {
+            writeln!(out, "g({}) = {}", named(i), c.value)?;
+        }
+        match (self.outcome, self.nim_sum) {
+            (Outcome::Draw, _) => writeln!(
+                out,
+                "draw: neither player can force a win (Smith's theorem)"
+            )?,
+            (_, Some(nim_sum)) => winner_line(out, grundy::Winner::of(nim_sum), nim_sum)?,
+            (Outcome::Win, None) => writeln!(out, "first player wins (Smith's theorem)")?,
+            (Outcome::Loss, None) => writeln!(out, "second player wins (Smith's theorem)")?,
+        }
+        for m in &self.winning_moves {
+            writeln!(out, "winning move: {} -> {}", named(m.component), m.to)?;
+        }
+        for m in &self.drawing_moves {
+            let from = named(m.component);
+            writeln!(out, "{from} ~> {} (keeps the draw)", m.to)?;
+        }
+        let listed = self.winning_moves.len() + self.drawing_moves.len();
+        match (self.complete, self.move_count) {
+            (true, _) => {}
+            (false, Some(count)) => {
+                writeln!(out, "... {count} moves in all (the first {listed} listed)")?
+            }
+            (false, None) => writeln!(out, "... and more (the first {listed} listed)")?,
         }
         Ok(())
     }

@@ -58,7 +58,7 @@ use axum::{Json, Router};
 use grundy::report::AnalysisReport;
 use grundy::session::{
     Analysis, ByFormula, CountAnswer, CountEnd, CountQuery, Counted, HeapRules, HeapValues,
-    Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
+    Histogram, ScriptLimits, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, analyze_range,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
@@ -134,6 +134,7 @@ fn routes(computing: usize) -> Router {
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
         .route("/api/count", get(count))
+        .route("/api/sum", get(sum))
         .route("/api/position", post(position))
         .route("/api/move", post(move_and_reply))
         .route_layer(middleware::from_fn_with_state(slots, admit));
@@ -644,6 +645,64 @@ async fn count(query: Result<Query<CountRequest>, QueryRejection>) -> Response {
                 Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
             }
         }
+        Ok(answer) => Json(answer).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// `/api/sum?components=kayles:7 wythoff:3,5 ruler:3,4`: components of
+/// any kinds (whitespace between them; files are not read) played
+/// together, as `grundy sum --format json` prints them; `game` is the game
+/// of components written as a bare position.
+#[derive(Deserialize)]
+struct SumRequest {
+    components: String,
+    #[serde(default)]
+    game: Option<String>,
+}
+
+fn summed(request: &SumRequest) -> Result<Value, ApiError> {
+    let written: Vec<&str> = request.components.split_whitespace().collect();
+    if written.len() > MAX_HEAPS {
+        return Err(bad_request(format!(
+            "the playground plays at most {MAX_HEAPS} components together"
+        )));
+    }
+    if written
+        .iter()
+        .chain(&request.game.as_deref())
+        .any(|w| w.len() > MAX_SPEC)
+    {
+        return Err(bad_request(format!(
+            "a component is at most {MAX_SPEC} characters"
+        )));
+    }
+    let query = SumQuery {
+        game: request.game.as_deref(),
+        items: written
+            .iter()
+            .map(|w| SumItem::Written((*w).to_owned()))
+            .collect(),
+        script: ScriptLimits::default(),
+        solver: &bounded(),
+        max_options: LISTING.search,
+        files: false,
+    };
+    let answer = grundy::session::sum(&query).map_err(engine_error)?;
+    let document = match answer {
+        SumAnswer::Heaps(report) => serde_json::to_value(report),
+        SumAnswer::Pairs(report) => serde_json::to_value(report),
+        SumAnswer::Parts(report) => serde_json::to_value(report),
+    };
+    document.map_err(|e| failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+async fn sum(query: Result<Query<SumRequest>, QueryRejection>) -> Response {
+    let request = match query {
+        Ok(Query(request)) => request,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
+    match blocking(move || summed(&request)).await {
         Ok(answer) => Json(answer).into_response(),
         Err(error) => error.into_response(),
     }

@@ -172,7 +172,7 @@ impl Game {
     /// The game's canonical specification (`Game("kayles").name == "0.77"`),
     /// or the name given to `from_options`.
     #[getter]
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 

@@ -20,7 +20,9 @@ mod values;
 use grundy::analysis::{TableBudget, count_grid, count_ordered, count_tuples};
 use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
-use grundy::session::{ByFormula, Certificate, Histogram, TupleBudget, Tuples};
+use grundy::session::{
+    self, ByFormula, Certificate, Histogram, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples,
+};
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
@@ -79,6 +81,82 @@ fn sum_winner(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<&'
     } else {
         "second"
     })
+}
+
+/// One component of [`sum_report`]: written in the component syntax, or a
+/// `(Game, heap)` pair.
+#[derive(FromPyObject)]
+enum SumComponent {
+    Written(String),
+    Heap(Py<Game>, usize),
+}
+
+/// Components of any kinds played together: the document `grundy sum
+/// --format json` prints (heaps alone: `components`, `nim_sum`, `winner`,
+/// `winning_moves`, `winning_move_count`, `complete`; any other mix also
+/// `outcome`, `drawing_moves` and `move_count`). A component is a string
+/// in the component syntax (`"kayles:7"`, `"wythoff:3,5"`,
+/// `"graph:tasks.txt:start"`, `"ruler:3,4,6"`, `"(()())"`) or a `(Game,
+/// heap)` pair; `game` is the game of strings written as a bare position.
+#[pyfunction]
+#[pyo3(signature = (components, *, game = None))]
+fn sum_report<'py>(
+    py: Python<'py>,
+    components: Vec<SumComponent>,
+    game: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // Games are told apart by name in the answer: two Game objects with
+    // the same name are numbered.
+    let mut named: Vec<(*const Game, String)> = Vec::new();
+    let mut items = Vec::with_capacity(components.len());
+    for component in &components {
+        items.push(match component {
+            SumComponent::Written(text) => SumItem::Written(text.clone()),
+            SumComponent::Heap(held, heap) => {
+                let held = held.get();
+                let pointer: *const Game = held;
+                let name = match named.iter().find(|(p, _)| *p == pointer) {
+                    Some((_, name)) => name.clone(),
+                    None => {
+                        let base = held.name();
+                        let name = if named.iter().any(|(_, n)| n == base) {
+                            format!("{base}#{}", named.len() + 1)
+                        } else {
+                            base.to_owned()
+                        };
+                        named.push((pointer, name.clone()));
+                        name
+                    }
+                };
+                SumItem::Heap {
+                    name,
+                    game: held.rules.game.clone(),
+                    heap: *heap,
+                }
+            }
+        });
+    }
+    let solver = grundy::TableSolver::new();
+    let mut found = detached(py, |_| {
+        session::sum(&SumQuery {
+            game: game.as_deref(),
+            items,
+            script: Default::default(),
+            solver: &solver,
+            max_options: grundy::LISTED_OPTIONS_LIMIT,
+            files: true,
+        })
+    });
+    for component in &components {
+        if let SumComponent::Heap(held, _) = component {
+            found = held.get().rules.checked(found);
+        }
+    }
+    match found? {
+        SumAnswer::Heaps(report) => document(py, &report),
+        SumAnswer::Pairs(report) => document(py, &report),
+        SumAnswer::Parts(report) => document(py, &report),
+    }
 }
 
 /// One range of heaps [`count_positions`] takes: a game's heaps
@@ -342,6 +420,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census::census_row, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_classify, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
+    m.add_function(wrap_pyfunction!(sum_report, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;
     m.add_function(wrap_pyfunction!(check_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

@@ -70,10 +70,12 @@ pub use num_bigint::BigUint;
 pub use rules::{HeapGame, Subtraction, SubtractionSet, TakeBreak};
 pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
-    Component, ExplainedHeap, ExplainedOption, ExplainedSum, LISTED_OPTIONS_LIMIT, Listing,
-    MoveCounts, MoveReply, PositionMove, PositionSum, SumAnalysis, TokenSum, WINNING_MOVES_LISTED,
+    Component, ExplainedHeap, ExplainedOption, ExplainedSum, HeapPart, HeapTables,
+    LISTED_OPTIONS_LIMIT, ListedPart, Listing, MoveCounts, MoveReply, PartMove, PartMoves,
+    PartsSum, PositionMove, PositionSum, SumAnalysis, SumPart, TokenSum, WINNING_MOVES_LISTED,
     Winner, WinningMove, analyze_positions, analyze_positions_with, analyze_sum, explain_sum,
-    has_option, move_counts, play_move, play_tokens, winning_move_counts, winning_targets,
+    has_option, heaps_left, move_counts, play_move, play_parts, play_tokens, winning_move_counts,
+    winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

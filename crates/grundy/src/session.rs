@@ -34,6 +34,7 @@ mod analyze;
 mod compare;
 mod count;
 mod guess;
+mod sum;
 
 pub use crate::solve::{Stage, WindowProgress};
 pub use analyze::{
@@ -43,6 +44,7 @@ pub use analyze::{
 pub use compare::{compare, compare_reach};
 pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges, heap_histogram};
 pub use guess::{guess, guess_sequence};
+pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 
 // The vocabulary of the questions and answers above, for front ends: a
 // query's parameters and an answer's types, named where they are asked.
@@ -75,7 +77,7 @@ pub const SCRIPT_HEAPS: u64 = 1000;
 
 /// A heap game of any kind the front door accepts: built in, a script, or
 /// rules a front end brings ([`CustomRules`], such as a Python callable).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum HeapRules {
     /// Anything [`HeapGame`] parses.
     Builtin(HeapGame),
@@ -101,6 +103,17 @@ pub struct ScriptHeap {
     failure: Mutex<Option<Error>>,
 }
 
+impl Clone for ScriptHeap {
+    /// The same script, with no failure kept yet: a clone's runs report
+    /// their own errors.
+    fn clone(&self) -> Self {
+        ScriptHeap {
+            game: Arc::clone(&self.game),
+            failure: Mutex::new(None),
+        }
+    }
+}
+
 /// Values of heaps `0..=N`: finite, or generalized when play can cycle.
 #[derive(Clone, Debug)]
 pub enum HeapValues {
@@ -119,13 +132,11 @@ impl HeapRules {
         match spec {
             GameSpec::Heap(game) => Ok(HeapRules::Builtin(game.clone())),
             GameSpec::Script(path) => {
-                let name = path.display().to_string();
-                let source = std::fs::read_to_string(path).map_err(|e| Error::Unreadable {
-                    path: name.clone(),
-                    reason: e.to_string(),
-                })?;
+                let source = crate::spec::read_input(path)?;
                 Ok(HeapRules::script(ScriptGame::compile(
-                    &name, &source, *limits,
+                    &path.display().to_string(),
+                    &source,
+                    *limits,
                 )?))
             }
             other => Err(Error::Unsupported {

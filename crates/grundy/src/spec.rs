@@ -30,6 +30,31 @@ pub use crate::rules::parse_size;
 use crate::rules::{CoinRule, Hackenbush, PairGame};
 use crate::{Error, HeapGame, Result};
 
+/// The largest file a spec may name (a script, a graph, a maze, a
+/// picture): `/dev/zero` is refused, not read forever.
+pub const INPUT_FILE_LIMIT: u64 = 256 << 20;
+
+/// The text of a file a spec names, of at most [`INPUT_FILE_LIMIT`]
+/// bytes.
+pub fn read_input(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let unreadable = |reason: String| Error::Unreadable {
+        path: path.display().to_string(),
+        reason,
+    };
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(INPUT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(|e| unreadable(e.to_string()))?;
+    if text.len() as u64 > INPUT_FILE_LIMIT {
+        return Err(unreadable(format!(
+            "larger than {} MiB",
+            INPUT_FILE_LIMIT >> 20
+        )));
+    }
+    Ok(text)
+}
+
 /// A game as the user named it, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameSpec {
@@ -138,6 +163,7 @@ impl SpecKind {
         let reason = match (self, question) {
             (K::Heap | K::Script, _) => return Ok(()),
             (K::Pair, Q::Values | Q::Sum | Q::Count) => return Ok(()),
+            (K::Coins | K::Hackenbush | K::Graph | K::Maze, Q::Sum) => return Ok(()),
             (K::Pair, _) => "its positions are pairs (a, b), not heaps; ask values, sum or count",
             (K::Coins, Q::Count) => {
                 "the positions of a row of coins are counted with `grundy count RULE --to N`, \
@@ -215,6 +241,17 @@ impl GameSpec {
             (rule, None) => GameSpec::Coins(rule),
             (columns, Some(rows)) => GameSpec::CoinGrid(columns, rows),
         })
+    }
+
+    /// Whether the game is read from a file the spec names.
+    pub fn reads_file(&self) -> bool {
+        matches!(
+            self,
+            GameSpec::Script(_)
+                | GameSpec::HackenbushFile(_)
+                | GameSpec::Graph(_)
+                | GameSpec::Maze(_)
+        )
     }
 
     /// The kind of game.

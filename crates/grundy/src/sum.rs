@@ -11,6 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::ControlFlow;
 
+mod parts;
+
+pub use parts::{
+    HeapPart, HeapTables, ListedPart, PartMove, PartMoves, PartsSum, SumPart, heaps_left,
+    play_parts,
+};
+
 use crate::analysis::{
     DEFAULT_MAX, PERIOD_FIRST, Periodicity, analyze_toward_proof, through_period,
 };
@@ -209,29 +216,13 @@ pub fn analyze_sum<G: HeapRuleset + fmt::Display>(
     for (index, target) in winning_targets(&values) {
         let component = components[index];
         let game = &games[component.game];
-        let known = &known[component.game];
-        let periodic = known.periodic_moves(game, component.heap, target, WINNING_MOVES_LISTED);
-        let (count, listed) = match periodic {
-            Some(found) => found,
-            None => {
-                check_listable(game, component.heap, max_options)?;
-                let mut found = Vec::new();
-                let _ = game.visit_options(component.heap, &mut |option| {
-                    let reached: Nimber = option.iter().map(|&part| known.at(part)).sum();
-                    if reached == target {
-                        found.push(leaves(option));
-                    }
-                    ControlFlow::Continue(())
-                });
-                // The visit is complete unless a token cut it short.
-                crate::cancel::check()?;
-                found.sort();
-                found.dedup();
-                let count = found.len() as u64;
-                found.truncate(WINNING_MOVES_LISTED);
-                (count, found)
-            }
-        };
+        let (count, listed) = heap_moves_to(
+            game,
+            &known[component.game],
+            component.heap,
+            target,
+            max_options,
+        )?;
         winning_move_count += count;
         winning_moves.extend(listed.into_iter().map(|to| WinningMove {
             component: index,
@@ -248,6 +239,38 @@ pub fn analyze_sum<G: HeapRuleset + fmt::Display>(
         winning_moves,
         winning_move_count,
     })
+}
+
+/// The distinct moves of heap `heap` of `game` that reach value `target`:
+/// how many, and the first [`WINNING_MOVES_LISTED`] (each the heaps left,
+/// in increasing order), through the proven period where `known` has one
+/// and the options otherwise (refused past `max_options` of them).
+fn heap_moves_to<G: HeapRuleset + ?Sized>(
+    game: &G,
+    known: &KnownValues,
+    heap: usize,
+    target: Nimber,
+    max_options: u64,
+) -> Result<(u64, Vec<Vec<usize>>)> {
+    if let Some(found) = known.periodic_moves(game, heap, target, WINNING_MOVES_LISTED) {
+        return Ok(found);
+    }
+    check_listable(game, heap, max_options)?;
+    let mut found = Vec::new();
+    let _ = game.visit_options(heap, &mut |option| {
+        let reached: Nimber = option.iter().map(|&part| known.at(part)).sum();
+        if reached == target {
+            found.push(leaves(option));
+        }
+        ControlFlow::Continue(())
+    });
+    // The visit is complete unless a token cut it short.
+    crate::cancel::check()?;
+    found.sort();
+    found.dedup();
+    let count = found.len() as u64;
+    found.truncate(WINNING_MOVES_LISTED);
+    Ok((count, found))
 }
 
 /// A sum of heaps explained for people learning the theory: each heap's

@@ -49,6 +49,7 @@ from ._grundy import (
     nim_pow,
     nim_sqrt,
     outcomes,
+    sum_report,
     sum_winner,
 )
 
@@ -87,6 +88,7 @@ __all__ = [
     "nim_pow",
     "nim_sqrt",
     "outcomes",
+    "sum_report",
     "sum_winner",
 ]
 

@@ -364,6 +364,14 @@ class CensusRun:
     def finish(self) -> list[dict[str, Any]]:
         """Every row, classified, in census order; the file rewritten."""
 
+def sum_report(
+    components: Sequence[Union[str, Tuple[Game, int]]], *, game: Optional[str] = None
+) -> dict[str, Any]:
+    """Components of any kinds played together, as ``grundy sum --format
+    json`` prints them: a component is a string in the component syntax
+    (``"kayles:7"``, ``"wythoff:3,5"``, ``"graph:tasks.txt:start"``,
+    ``"ruler:3,4,6"``, ``"(()())"``) or a ``(Game, heap)`` pair."""
+
 def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "second"]:
     """Who wins the sum with perfect play."""
 

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use super::Winner;
+use super::{Generalized, Winner};
 use crate::analysis::{Genus, MisereMove, MisereQuotient, generator_letter};
-use crate::{Component, MoveCounts, Nimber, PositionSum, SumAnalysis, WinningMove};
+use crate::solve::Outcome;
+use crate::{Component, MoveCounts, Nimber, PartsSum, PositionSum, SumAnalysis, WinningMove};
 
 /// A sum of heaps (`grundy sum --format json`): each component's value,
 /// the nim-sum, the winner and every winning move.
@@ -126,6 +127,91 @@ impl PositionSumReport {
                     to: m.to.iter().map(&name).collect(),
                 })
                 .collect(),
+        }
+    }
+}
+
+/// Components of any kinds played together (`grundy sum` when they are
+/// not all heaps): each one's value, who wins (or that neither can force a
+/// win), and every winning or drawing move.
+#[derive(Serialize)]
+pub struct PartsSumReport {
+    /// Each component: its game as written, its position and its
+    /// (generalized) value.
+    pub components: Vec<PartComponent>,
+    /// Who wins from the player to move's side: `win`, `loss` or `draw`.
+    pub outcome: Outcome,
+    /// `first` or `second`; null for a draw.
+    pub winner: Option<Winner>,
+    /// The nim-sum of the values; null when a value is infinite.
+    pub nim_sum: Option<Nimber>,
+    /// When the player to move wins: the moves that leave a lost sum (the
+    /// first 10,000).
+    pub winning_moves: Vec<PartSumMove>,
+    /// When the sum is drawn: the moves that keep the draw.
+    pub drawing_moves: Vec<PartSumMove>,
+    /// How many winning (for a draw, drawing) moves there are; null when a
+    /// component only lists its moves.
+    pub move_count: Option<u64>,
+    /// Whether the moves listed are all of them.
+    pub complete: bool,
+}
+
+/// One component of a [`PartsSumReport`].
+#[derive(Serialize)]
+pub struct PartComponent {
+    /// Its game, as written.
+    pub game: String,
+    /// Its position, as written (empty for a whole picture or maze).
+    pub position: String,
+    /// Its value.
+    #[serde(flatten)]
+    pub value: Generalized,
+}
+
+/// A move of a [`PartsSumReport`].
+#[derive(Serialize)]
+pub struct PartSumMove {
+    /// Which component moves (0-based).
+    pub component: usize,
+    /// What it becomes (a position in the component's syntax, or the move
+    /// described: `cut a-b`, `A to row 2, column 0`).
+    pub to: String,
+}
+
+impl PartsSumReport {
+    /// The report of `sum`, the components written `(game, position)`.
+    pub fn new(written: &[(String, String)], sum: &PartsSum) -> Self {
+        let moves = |moves: &[crate::PartMove]| {
+            moves
+                .iter()
+                .map(|m| PartSumMove {
+                    component: m.component,
+                    to: m.to.clone(),
+                })
+                .collect()
+        };
+        PartsSumReport {
+            components: written
+                .iter()
+                .zip(&sum.values)
+                .map(|((game, position), value)| PartComponent {
+                    game: game.clone(),
+                    position: position.clone(),
+                    value: Generalized(value.clone()),
+                })
+                .collect(),
+            outcome: sum.outcome,
+            winner: match sum.outcome {
+                Outcome::Win => Some(Winner::First),
+                Outcome::Loss => Some(Winner::Second),
+                Outcome::Draw => None,
+            },
+            nim_sum: sum.nim_sum(),
+            winning_moves: moves(&sum.winning_moves),
+            drawing_moves: moves(&sum.drawing_moves),
+            move_count: sum.move_count,
+            complete: sum.complete(),
         }
     }
 }

@@ -62,6 +62,17 @@ impl Outcome {
             Outcome::Draw => "draw",
         }
     }
+
+    /// What a good move leaves the opponent: a won sum is left lost, a
+    /// drawn one drawn (any other move of a drawn sum hands the opponent a
+    /// win); a lost sum has no good move.
+    pub fn left_by_good_move(self) -> Option<Outcome> {
+        match self {
+            Outcome::Win => Some(Outcome::Loss),
+            Outcome::Draw => Some(Outcome::Draw),
+            Outcome::Loss => None,
+        }
+    }
 }
 
 impl LoopyValue {
@@ -122,7 +133,8 @@ impl Adjacency<'_> {
         self.starts.len().saturating_sub(1)
     }
 
-    fn moves(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+    /// The positions one move from `p`.
+    pub fn moves(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
         self.targets[self.starts[p]..self.starts[p + 1]]
             .iter()
             .map(|&q| q as usize)
@@ -340,10 +352,11 @@ pub fn analyze_loopy_sum(
             let before = parts[i].clone();
             for to in graph.moves(token) {
                 parts[i] = values[to].clone();
-                match (outcome, sum_outcome(&parts)) {
-                    (Outcome::Win, Outcome::Loss) => winning_moves.push((i, to)),
-                    (Outcome::Draw, Outcome::Draw) => drawing_moves.push((i, to)),
-                    _ => {}
+                if outcome.left_by_good_move() == Some(sum_outcome(&parts)) {
+                    match outcome {
+                        Outcome::Draw => drawing_moves.push((i, to)),
+                        _ => winning_moves.push((i, to)),
+                    }
                 }
             }
             parts[i] = before;
