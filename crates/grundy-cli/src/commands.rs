@@ -1026,29 +1026,10 @@ pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
     output::catalogue(out, args.format, CATALOGUE)
 }
 
-/// The largest input file read (graphs, mazes, grids, histograms).
-const INPUT_FILE_LIMIT: u64 = 256 << 20;
-
-/// The text of a file the user named, of at most [`INPUT_FILE_LIMIT`]
-/// bytes (`/dev/zero` is refused, not read forever); failing to read it is
-/// bad input.
+/// The text of a file the user named ([`grundy::spec::read_input`]: at
+/// most 256 MiB; `/dev/zero` is refused, not read forever).
 fn read(path: &std::path::Path) -> Result<String, Failure> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| Failure::Input(format!("cannot read {}: {e}", path.display()));
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .map_err(cannot)?
-        .take(INPUT_FILE_LIMIT + 1)
-        .read_to_string(&mut text)
-        .map_err(cannot)?;
-    if text.len() as u64 > INPUT_FILE_LIMIT {
-        return Err(Failure::Input(format!(
-            "{} is larger than {} MiB",
-            path.display(),
-            INPUT_FILE_LIMIT >> 20
-        )));
-    }
-    Ok(text)
+    Ok(grundy::spec::read_input(path)?)
 }
 
 fn solver(args: &TableArgs) -> Result<TableSolver, Failure> {

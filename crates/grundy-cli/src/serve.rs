@@ -14,6 +14,10 @@
 //!   or a formula to check and count by); sizes written as on the command line,
 //!   `1e12`, `2^40`), or for heaps whose values `histogram` gives; with
 //!   `format=text`, the text `grundy count` prints (the page's count form);
+//! - `GET /api/sum?components=kayles:7 wythoff:3,5 (()())`: components of
+//!   any kinds (whitespace between them; no files) played together, the
+//!   document `grundy sum --format json` prints (`game` for components
+//!   written as a bare position);
 //! - `POST /api/position {game, heaps}`: a sum of heaps explained — each
 //!   heap's options with their values and the mex, the nim-sum, the
 //!   winning moves;
@@ -977,6 +981,40 @@ mod tests {
             tuple[last] += 1;
             tuple[last + 1..].fill(0);
         }
+    }
+
+    /// `/api/sum` answers what the library's `session::sum` does, for
+    /// components of any kinds; files are refused.
+    #[test]
+    fn sums_of_any_kinds_are_answered_and_files_refused() {
+        let asked = "kayles:3 wythoff:1,3 (()()) ruler:3,4,6 ruler*ruler:2,3+4,1";
+        let found = counted(&format!("/api/sum?components={}", encode(asked)));
+        let query = grundy::session::SumQuery {
+            game: None,
+            items: asked
+                .split(' ')
+                .map(|w| grundy::session::SumItem::Written(w.into()))
+                .collect(),
+            script: ScriptLimits::default(),
+            solver: &bounded(),
+            max_options: LISTING.search,
+            files: false,
+        };
+        let SumAnswer::Parts(report) = grundy::session::sum(&query).unwrap() else {
+            panic!("a mix of kinds")
+        };
+        assert_eq!(found, serde_json::to_value(report).unwrap());
+        assert_eq!(found["winner"], "first");
+        let heaps = counted("/api/sum?game=kayles&components=5%20nim:4%202");
+        assert_eq!(heaps["nim_sum"], 2);
+        assert_eq!(heaps["winning_moves"][0]["component"], 2);
+        for refused in ["graph:/etc/hosts:a", "maze:/etc/hosts", "x.rhai:3"] {
+            let (status, _, body) = get(&format!("/api/sum?components={}", encode(refused)));
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}: {body}");
+        }
+        let many = vec!["nim:1"; MAX_HEAPS + 1].join("%20");
+        let (status, _, body) = get(&format!("/api/sum?components={many}"));
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     }
 
     /// `/api/count` answers the counts `grundy count` gives, with the same

@@ -38,6 +38,7 @@ __all__ = [
     "nim_pow",
     "nim_sqrt",
     "outcomes",
+    "sum_report",
     "sum_winner",
     "__version__",
 ]

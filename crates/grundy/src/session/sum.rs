@@ -4,8 +4,8 @@
 //!
 //! | kind | a component | what a move makes of it |
 //! |---|---|---|
-//! | heap game (name, code, `sub(...)`) | `GAME:H` (`kayles:7`, `0.07:1e9`) | the heaps left, `2+4` |
-//! | script | `FILE.rhai:H` or `FILE.rhai:(3,4)` | its position |
+//! | heap game (name, code, `sub(...)`) | `GAME:H` (`kayles:7`, `0.07:1e9`; `kayles:2+4` is two heaps) | the heaps left, `2+4` |
+//! | script | `FILE.rhai:H` or `FILE.rhai:[3,4]` | its position |
 //! | pair game | `wythoff:3,5`, `rook(kayles,nim):2,4` | `A,B` |
 //! | coin row | `RULE:C,C,...` (the heads, from 1: `ruler:3,4,6`) | the heads left |
 //! | coin grid | `A*B:X,Y+X,Y` (`ruler*ruler:2,3+4,1`) | the heads left |
@@ -118,7 +118,6 @@ struct Read {
     pieces: Vec<(String, String, Piece)>,
     heap_games: Vec<(String, HeapRules)>,
     graphs: Vec<(String, GameGraph)>,
-    scripts: Vec<(String, ScriptGame)>,
 }
 
 /// Analyses a sum of components of any kinds.
@@ -127,14 +126,20 @@ pub fn sum(query: &SumQuery) -> Result<SumAnswer> {
     if let Some(components) = read.heaps() {
         let games = read.games();
         let found = analyze_sum(&games, &components, query.solver, query.max_options);
-        let analysis = games
-            .iter()
-            .fold(found, |found, game| game.checked(found))?;
-        return Ok(SumAnswer::Heaps(SumReport::new(
-            &read.game_names(),
-            &components,
-            &analysis,
-        )));
+        match games.iter().fold(found, |found, game| game.checked(found)) {
+            Ok(analysis) => {
+                return Ok(SumAnswer::Heaps(SumReport::new(
+                    &read.game_names(),
+                    &components,
+                    &analysis,
+                )));
+            }
+            // A script whose heaps can grow: its positions are played
+            // with generalized values below.
+            Err(Error::Cycle { .. } | Error::NotDescending { .. })
+                if (0..games.len()).any(|g| read.script(g).is_some()) => {}
+            Err(other) => return Err(other),
+        }
     }
     if let Some(answer) = read.one_pair_game(query.solver.memory_limit())? {
         return Ok(SumAnswer::Pairs(answer));
@@ -209,6 +214,11 @@ impl Read {
             .collect()
     }
 
+    /// The script behind heap game `game`, if it is one.
+    fn script(&self, game: usize) -> Option<&ScriptGame> {
+        self.heap_games[game].1.as_script()
+    }
+
     fn games(&self) -> Vec<&HeapRules> {
         self.heap_games.iter().map(|(_, g)| g).collect()
     }
@@ -254,26 +264,32 @@ impl Read {
                 let game = self.heap_game(name, || {
                     HeapRules::from_spec(&spec, Question::Sum, &query.script)
                 })?;
-                Piece::Heap {
-                    game,
-                    heap: heap_size(position)?,
+                // `kayles:2+4`, what a move leaves, is two heaps.
+                let (last, others) = split_last(position);
+                for heap in others {
+                    let piece = Piece::Heap {
+                        game,
+                        heap: heap_size(heap)?,
+                    };
+                    self.pieces.push((name.to_owned(), heap.to_owned(), piece));
                 }
+                let heap = heap_size(last)?;
+                self.pieces
+                    .push((name.to_owned(), last.to_owned(), Piece::Heap { game, heap }));
+                return Ok(());
             }
-            GameSpec::Script(ref path) => match position.parse::<ScriptPosition>()? {
-                ScriptPosition::Heap(heap) => {
-                    let game = self.heap_game(name, || {
-                        HeapRules::from_spec(&spec, Question::Sum, &query.script)
-                    })?;
-                    Piece::Heap {
+            GameSpec::Script(_) => {
+                let game = self.heap_game(name, || {
+                    HeapRules::from_spec(&spec, Question::Sum, &query.script)
+                })?;
+                match position.parse::<ScriptPosition>()? {
+                    ScriptPosition::Heap(heap) => Piece::Heap {
                         game,
                         heap: heap_size(&heap.to_string())?,
-                    }
+                    },
+                    position => Piece::Script { game, position },
                 }
-                position => {
-                    let game = self.script(name, path, &query.script)?;
-                    Piece::Script { game, position }
-                }
-            },
+            }
             GameSpec::Pair(game) => Piece::Pair {
                 at: pair(position, &game)?,
                 game,
@@ -360,20 +376,6 @@ impl Read {
         Ok(self.graphs.len() - 1)
     }
 
-    fn script(
-        &mut self,
-        name: &str,
-        path: &std::path::Path,
-        limits: &ScriptLimits,
-    ) -> Result<usize> {
-        if let Some(i) = self.scripts.iter().position(|(n, _)| n == name) {
-            return Ok(i);
-        }
-        let game = ScriptGame::compile(&path.display().to_string(), &read_input(path)?, *limits)?;
-        self.scripts.push((name.to_owned(), game));
-        Ok(self.scripts.len() - 1)
-    }
-
     /// The sum as positions of one pair game, when it is one.
     fn one_pair_game(&self, memory_limit: u64) -> Result<Option<PositionSumReport>> {
         let mut positions = Vec::new();
@@ -403,7 +405,9 @@ impl Read {
             .pieces
             .iter()
             .filter_map(|(_, _, piece)| match *piece {
-                Piece::Heap { game, heap } => Some(Component { game, heap }),
+                Piece::Heap { game, heap } if self.script(game).is_none() => {
+                    Some(Component { game, heap })
+                }
                 _ => None,
             })
             .collect();
@@ -418,10 +422,14 @@ impl Read {
         let mut owned: Vec<Box<dyn SumPart + '_>> = Vec::new();
         for (_, _, piece) in &self.pieces {
             owned.push(match piece {
-                Piece::Heap { game, heap } => Box::new(tables.part(Component {
-                    game: *game,
-                    heap: *heap,
-                })),
+                // A script's heap is a position of the script: its play
+                // may cycle, which a heap table cannot hold.
+                &Piece::Heap { game, heap } => match self.script(game) {
+                    Some(script) => {
+                        Box::new(script_part(script, &ScriptPosition::Heap(heap as u64))?)
+                    }
+                    None => Box::new(tables.part(Component { game, heap })),
+                },
                 Piece::Pair { game, at } => Box::new(pair_part(game, *at, limit)?),
                 Piece::Coins { rule, heads } => Box::new(CoinRow::new(rule, heads, limit)?),
                 Piece::Grid { rules, heads } => Box::new(CoinGrid::new(rules, heads, limit)?),
@@ -437,7 +445,8 @@ impl Read {
                     })
                 }
                 Piece::Script { game, position } => {
-                    Box::new(script_part(&self.scripts[*game].1, position)?)
+                    let script = self.script(*game).expect("a script's position");
+                    Box::new(script_part(script, position)?)
                 }
                 Piece::Maze(maze) => Box::new(MazePart::new(maze, limit)?),
             });
@@ -467,6 +476,13 @@ fn written_whole(text: &str) -> bool {
 fn positionless(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     lower.starts_with("maze:") || lower.starts_with("hackenbush:")
+}
+
+/// The heaps of `2+4+5` as `(5, [2, 4])`.
+fn split_last(position: &str) -> (&str, Vec<&str>) {
+    let mut heaps: Vec<&str> = position.split('+').map(str::trim).collect();
+    let last = heaps.pop().unwrap_or(position);
+    (last, heaps)
 }
 
 fn heap_size(text: &str) -> Result<usize> {
