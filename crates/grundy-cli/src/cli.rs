@@ -539,6 +539,10 @@ pub struct ServeArgs {
     /// The port (0 picks a free one).
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
+    /// The seconds a request may compute before it is answered 503 (at
+    /// most 3600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    pub deadline: f64,
 }
 
 #[derive(Debug, Args)]
@@ -579,8 +583,11 @@ pub struct CompareArgs {
 pub struct SumArgs {
     /// The game of every component written as a bare heap size.
     pub game: String,
-    /// Heap sizes; write GAME:H for a heap of another game, e.g. nim:5.
-    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true)]
+    /// The components: heap sizes or positions of GAME, or any component
+    /// written GAME:POSITION (nim:5, wythoff:3,5, ruler:3,4,6,
+    /// graph:FILE:NODE; a tree (()()) or maze:FILE alone). GAME may itself
+    /// be the first component.
+    #[arg(value_name = "COMPONENT", allow_negative_numbers = true)]
     pub heaps: Vec<String>,
     /// The most options of one heap listed one by one to find its winning
     /// moves (a heap of a code that moves into many heaps may have
@@ -594,6 +601,15 @@ pub struct SumArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
+}
+
+/// `count --order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    Ordered,
+    OrderedDistinct,
+    Unordered,
+    Distinct,
 }
 
 #[derive(Debug, Args)]
@@ -626,6 +642,11 @@ pub struct CountArgs {
     /// a < b < c).
     #[arg(long, requires = "heaps")]
     pub distinct: bool,
+    /// Which positions of K heaps count, in the words Python and the web
+    /// use: ordered (tuples), ordered-distinct, unordered (a <= b <= c) or
+    /// distinct (a < b < c).
+    #[arg(long, value_name = "ORDER", requires = "heaps", conflicts_with_all = ["unordered", "distinct"])]
+    pub order: Option<OrderArg>,
     /// Count heaps whose values a file gives instead of a game's: `value
     /// count` lines (Rogalski's published histograms) or a table of values
     /// (one heap's value after another); with --heaps K, positions of K

@@ -35,8 +35,8 @@ use grundy::{Cancel, Component, TableSolver, ValueTable};
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
     EngineArg, FibonacciNimArgs, GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs,
-    MisereArgs, NimArgs, NimOp, OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs, StreamAction,
-    StreamArgs, SumArgs, TableArgs, ValuesArgs,
+    MisereArgs, NimArgs, NimOp, OrderArg, OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs,
+    StreamAction, StreamArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
@@ -541,11 +541,11 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
 pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let solver = solver(&args.table)?;
     let spec = args.game.as_deref().unwrap_or("").trim();
-    let order = match (args.unordered, args.distinct) {
-        (true, false) => Tuples::Unordered,
-        (true, true) => Tuples::Distinct,
-        (false, true) => Tuples::OrderedDistinct,
-        (false, false) => Tuples::Ordered,
+    let order = match (args.order, args.unordered, args.distinct) {
+        (Some(OrderArg::Ordered), ..) | (None, false, false) => Tuples::Ordered,
+        (Some(OrderArg::OrderedDistinct), ..) | (None, false, true) => Tuples::OrderedDistinct,
+        (Some(OrderArg::Unordered), ..) | (None, true, false) => Tuples::Unordered,
+        (Some(OrderArg::Distinct), ..) | (None, true, true) => Tuples::Distinct,
     };
     let query = CountQuery {
         from: parse_size(&args.from)?,

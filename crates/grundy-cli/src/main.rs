@@ -135,7 +135,15 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Outcomes(args) => commands::outcomes(&args, out),
         Command::Misere(args) => commands::misere(&args, out),
         Command::Plot(args) => commands::plot(&args, out),
-        Command::Serve(args) => serve::run(std::net::SocketAddr::new(args.host, args.port)),
+        Command::Serve(args) => {
+            let deadline = std::time::Duration::try_from_secs_f64(args.deadline)
+                .ok()
+                .filter(|d| !d.is_zero() && d.as_secs() <= 3600)
+                .ok_or_else(|| {
+                    Failure::Input("--deadline must be a number of seconds from 0 to 3600".into())
+                })?;
+            serve::run(std::net::SocketAddr::new(args.host, args.port), deadline)
+        }
         Command::Nim(args) => commands::nim(&args, out),
         Command::Values(args) => commands::values(&args, out),
         Command::Sum(args) => commands::sum(&args, out),

@@ -11,7 +11,7 @@
 //!   gives, for the same options (`from`, `to` as `N` or a grid's `X,Y`,
 //!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
 //!   `nim_sum`, `all`, `by_formula` (`true` for the formula `guess` finds,
-//!   or a formula to check and count by); sizes written as on the command line,
+//!   or a formula to check and count by), `max`; sizes written as on the command line,
 //!   `1e12`, `2^40`), or for heaps whose values `histogram` gives; with
 //!   `format=text`, the text `grundy count` prints (the page's count form);
 //! - `GET /api/sum?components=kayles:7 wythoff:3,5 (()())`: components of
@@ -89,6 +89,14 @@ pub const MAX_HEAPS: usize = 12;
 const MAX_SPEC: usize = 200;
 /// How long one request may compute: its [`Cancel`] token's time limit.
 pub const DEADLINE: Duration = Duration::from_secs(3);
+
+/// The deadline this server keeps: [`DEADLINE`] unless `grundy serve
+/// --deadline` set another when it started.
+static KEPT_DEADLINE: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+fn deadline() -> Duration {
+    KEPT_DEADLINE.get().copied().unwrap_or(DEADLINE)
+}
 /// How long past the deadline a computation that has not stopped (work the
 /// token cannot reach) is waited for before the request is answered anyway.
 const GRACE: Duration = Duration::from_secs(2);
@@ -203,8 +211,10 @@ async fn read_body(request: Request, next: Next) -> Response {
     }
 }
 
-/// Serves the playground on `address` until SIGINT (Ctrl-C) or SIGTERM.
-pub fn run(address: SocketAddr) -> Result<(), crate::Failure> {
+/// Serves the playground on `address` until SIGINT (Ctrl-C) or SIGTERM,
+/// each request's work stopped after `deadline`.
+pub fn run(address: SocketAddr, deadline: Duration) -> Result<(), crate::Failure> {
+    let _ = KEPT_DEADLINE.set(deadline);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(MAX_COMPUTING)
@@ -314,11 +324,11 @@ fn bad_request(message: impl Into<String>) -> ApiError {
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let token = Cancel::with_time_limit(DEADLINE);
+    let token = Cancel::with_time_limit(deadline());
     let _cancel_when_dropped = token.cancel_on_drop();
     let running = token.clone();
     let job = tokio::task::spawn_blocking(move || running.run(work));
-    match tokio::time::timeout(DEADLINE + GRACE, job).await {
+    match tokio::time::timeout(deadline() + GRACE, job).await {
         Ok(Ok(result)) => result,
         Ok(Err(_)) => Err(failure(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -335,7 +345,7 @@ fn too_long() -> ApiError {
         format!(
             "the computation took more than {} s, the playground's limit; ask for fewer or \
              smaller heaps",
-            DEADLINE.as_secs()
+            deadline().as_secs_f64()
         ),
     )
 }
@@ -440,15 +450,17 @@ struct TableQuery {
 const MAX_SCRIPT_TO: u64 = 2_000;
 
 /// Values, P-positions and period of the game asked for, up to `to`.
+/// The analysis `query` asks for: of heaps `0..=to`, or without `to`
+/// adaptively until a theorem proves the period, as `grundy analyze` and
+/// Python's `Game.analyze` do (within the [`DEADLINE`]).
 fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
     let game = parse_game(&query.game, query.script.as_deref(), Question::Analyze)?;
-    let to = query.to.unwrap_or(200);
     let most = if game.as_script().is_some() {
         MAX_SCRIPT_TO
     } else {
         MAX_TO
     };
-    if to > most {
+    if query.to.is_some_and(|to| to > most) {
         return Err(bad_request(format!(
             "the playground computes at most {most} heaps of this game"
         )));
@@ -456,12 +468,21 @@ fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
     analyze_range(
         &game,
         ValueTable::new(),
-        Some(to),
+        query.to,
         None,
         &bounded(),
         &mut |_| true,
     )
     .map_err(engine_error)
+}
+
+/// The name a report gives the game `query` asks about: a script sent as
+/// text is `script`.
+fn query_name(query: &TableQuery) -> &str {
+    match query.script.as_deref() {
+        Some(text) if !text.trim().is_empty() => "script",
+        _ => &query.game,
+    }
 }
 
 /// `/api/analyze`: the analysis report of `grundy analyze --format json`
@@ -487,7 +508,7 @@ async fn analyze_game(query: Result<Query<TableQuery>, QueryRejection>) -> Respo
     let result = blocking(move || {
         let found = compute(&query)?;
         Ok(TableAnalysis {
-            report: AnalysisReport::new(&query.game, &found),
+            report: AnalysisReport::new(query_name(&query), &found),
             values: (0..=found.to).filter_map(|n| found.value(n)).collect(),
         })
     })
@@ -556,6 +577,8 @@ struct CountRequest {
     all: bool,
     /// `true` (the formula `guess` finds), `false`, or a formula.
     by_formula: Option<String>,
+    /// The most heaps tabulated or analysed, at most [`MAX_TO`].
+    max: Option<String>,
     /// `json` (the default) or `text`: the report as `grundy count`
     /// prints it, for the page's count form.
     #[serde(default)]
@@ -606,7 +629,14 @@ fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
             Some("true") => ByFormula::Guessed,
             Some(formula) => ByFormula::Given(formula.parse().map_err(invalid)?),
         },
-        max: None,
+        max: match size(&request.max)? {
+            Some(max) if max > MAX_TO => {
+                return Err(bad_request(format!(
+                    "the playground computes at most {MAX_TO} heaps"
+                )));
+            }
+            max => max,
+        },
         budget: TupleBudget {
             work: COUNT_WORK,
             ..TupleBudget::default()

@@ -267,7 +267,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
     rejects(&["sum", "grundy", "99999999999999"], "over the limit");
     rejects(&["sum", "kayles", "foo:3"], "unknown game 'foo'");
     rejects(&["sum", "kayles", "3", "--format", "csv"], "'csv'");
-    rejects(&["sum", "kayles"], "HEAP");
+    rejects(&["sum", "kayles"], "at least one component");
     rejects(&["frobnicate"], "frobnicate");
     rejects(
         &["values", "kayles", "--to", "5", "--memory-limit", "lots"],

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use grundy::analysis::{Arithmetic, Misere, MisereQuotient, count_tuples};
-use grundy::report::CountReport;
+use grundy::report::{ComparisonReport, CountReport, FormulaReport};
 use grundy::session::{
-    ByFormula, HeapRules, Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
+    self, ByFormula, HeapRules, Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
     heap_histogram,
 };
 use grundy::spec::{GameSpec, Question};
@@ -40,6 +40,10 @@ pub(crate) enum FormulaArg {
 pub struct Game {
     pub(crate) rules: Rules,
     name: String,
+    /// The specification as the user wrote it, which reports name the
+    /// game by, as the CLI's and the web's do (`kayles`, canonically
+    /// `0.77`).
+    written: String,
     solver: TableSolver,
     table: Mutex<ValueTable>,
 }
@@ -56,10 +60,16 @@ fn solver(threads: Option<usize>, memory_limit: Option<u64>) -> TableSolver {
 }
 
 impl Game {
-    fn new(rules: Rules, name: String, solver: TableSolver) -> Game {
+    /// The game as the user wrote it, as reports name it.
+    pub(crate) fn written(&self) -> &str {
+        &self.written
+    }
+
+    fn new(rules: Rules, name: String, written: String, solver: TableSolver) -> Game {
         Game {
             rules,
             name,
+            written,
             solver,
             table: Mutex::new(ValueTable::new()),
         }
@@ -133,13 +143,17 @@ impl Game {
     #[new]
     #[pyo3(signature = (spec, *, threads = None, memory_limit = None))]
     fn py_new(spec: &str, threads: Option<usize>, memory_limit: Option<u64>) -> PyResult<Game> {
+        let written = spec.trim().to_owned();
         let spec = GameSpec::parse(spec).map_err(to_py)?;
-        let rules = HeapRules::from_spec(&spec, Question::Values, &ScriptLimits::default())
+        // A Game answers `analyze` and what follows from it: a kind that
+        // cannot is refused as `grundy analyze` refuses it.
+        let rules = HeapRules::from_spec(&spec, Question::Analyze, &ScriptLimits::default())
             .map_err(to_py)?;
         let name = rules.to_string();
         Ok(Game::new(
             Rules::library(rules),
             name,
+            written,
             solver(threads, memory_limit),
         ))
     }
@@ -165,6 +179,7 @@ impl Game {
         Ok(Game::new(
             Rules::python(PythonRules::new(options.unbind(), name.to_owned())),
             name.to_owned(),
+            name.to_owned(),
             solver(Some(1), memory_limit),
         ))
     }
@@ -172,7 +187,7 @@ impl Game {
     /// The game's canonical specification (`Game("kayles").name == "0.77"`),
     /// or the name given to `from_options`.
     #[getter]
-    pub(crate) fn name(&self) -> &str {
+    fn name(&self) -> &str {
         &self.name
     }
 
@@ -233,7 +248,40 @@ impl Game {
             Ok(found)
         });
         let found = self.rules.checked(found)?;
-        Ok(Analysis::new(found))
+        Ok(Analysis::new(found, self.written.clone()))
+    }
+
+    /// The formulas `grundy guess GAME --format json` finds (the same
+    /// document): for the values of heaps `0..=to`, or of the analysis
+    /// when `to` is not given; proven where the period is.
+    #[pyo3(signature = (*, to = None))]
+    fn guess<'py>(&self, py: Python<'py>, to: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
+        let found = detached(py, |_| session::guess(&self.rules, to, &self.solver));
+        let report = self.rules.checked(found)?;
+        document(py, &FormulaReport::new(&self.written, &report))
+    }
+
+    /// This game and `other` compared value by value on heaps `0..=to`
+    /// (further when both periods can be proven, to prove them equal
+    /// everywhere): the document `grundy compare A B --format json` prints.
+    #[pyo3(signature = (other, *, to = 1000))]
+    fn compare<'py>(&self, py: Python<'py>, other: &Game, to: u64) -> PyResult<Bound<'py, PyAny>> {
+        let time = ScriptLimits::default().time;
+        let found = detached(py, |_| {
+            session::compare(
+                &self.rules,
+                &other.rules,
+                to,
+                &self.solver,
+                time,
+                &|_, _| true,
+            )
+        });
+        let comparison = other.rules.checked(self.rules.checked(found))?;
+        document(
+            py,
+            &ComparisonReport::new([&self.written, &other.written], &comparison),
+        )
     }
 
     /// How many heaps in `start..=to` (from heap 1, as `grundy count`,
@@ -287,7 +335,7 @@ impl Game {
             FormulaArg::Text(text) => ByFormula::Given(text.parse().map_err(to_py)?),
         };
         let histogram = self.histogram_of(py, start, to, max, &by_formula)?;
-        document(py, &CountReport::new(&self.name, start, to, &histogram))
+        document(py, &CountReport::new(&self.written, start, to, &histogram))
     }
 
     /// Positions of `heaps` heaps with sizes in `start..=to` (from heap 1,

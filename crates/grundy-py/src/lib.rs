@@ -21,14 +21,16 @@ use grundy::analysis::{TableBudget, count_grid, count_ordered, count_tuples};
 use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
 use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
 use grundy::session::{
-    self, ByFormula, Certificate, Histogram, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples,
+    self, ByFormula, Certificate, CountAnswer, CountEnd, CountQuery, Counted, Histogram, SumAnswer,
+    SumItem, SumQuery, TupleBudget, Tuples,
 };
+use grundy::spec::GameSpec;
 use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 
 use errors::{GrundyError, detached, to_py};
-use game::{Game, arithmetic};
+use game::{FormulaArg, Game, arithmetic};
 use positions::{GeneralRules, Infinite, Sum};
 use results::{
     Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis, document,
@@ -118,7 +120,7 @@ fn sum_report<'py>(
                 let name = match named.iter().find(|(p, _)| *p == pointer) {
                     Some((_, name)) => name.clone(),
                     None => {
-                        let base = held.name();
+                        let base = held.written();
                         let name = if named.iter().any(|(_, n)| n == base) {
                             format!("{base}#{}", named.len() + 1)
                         } else {
@@ -156,6 +158,98 @@ fn sum_report<'py>(
         SumAnswer::Heaps(report) => document(py, &report),
         SumAnswer::Pairs(report) => document(py, &report),
         SumAnswer::Parts(report) => document(py, &report),
+    }
+}
+
+/// The game [`count_report`] counts: a specification or a `Game`.
+#[derive(FromPyObject)]
+enum CountedGame {
+    Spec(String),
+    Held(Py<Game>),
+}
+
+/// The last heap [`count_report`] counts: a number, or text as the command
+/// line writes it (`"1e18"`, a grid's `"X,Y"`).
+#[derive(FromPyObject)]
+enum CountTo {
+    Heap(u64),
+    Text(String),
+}
+
+/// Heaps, positions or coins counted by value or nim-sum: the document
+/// `grundy count GAME --to N --format json` prints, with the same options
+/// (`start` is `--from`, heap 1 unless given; `heaps`, `order`
+/// (`"ordered"`, `"ordered-distinct"`, `"unordered"`, `"distinct"`),
+/// `modulo` (`--mod`), `nim_sum`, `all`, `by_formula`: `True` for the
+/// formula `guess` finds or a formula's text). The web's `/api/count`
+/// answers the same.
+#[pyfunction]
+#[pyo3(
+    signature = (
+        game, to, *, start = 1, heaps = None, order = "ordered", modulo = None, nim_sum = None,
+        all = false, by_formula = FormulaArg::Flag(false), max = None
+    ),
+    text_signature = "(game, to, *, start=1, heaps=None, order='ordered', modulo=None, \
+                      nim_sum=None, all=False, by_formula=False, max=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn count_report<'py>(
+    py: Python<'py>,
+    game: CountedGame,
+    to: CountTo,
+    start: u64,
+    heaps: Option<u64>,
+    order: &str,
+    modulo: Option<u64>,
+    nim_sum: Option<u64>,
+    all: bool,
+    by_formula: FormulaArg,
+    max: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let to = match to {
+        CountTo::Heap(n) => CountEnd::Last(n),
+        CountTo::Text(text) => CountEnd::parse(&text).map_err(to_py)?,
+    };
+    let query = CountQuery {
+        from: start,
+        to: Some(to),
+        heaps,
+        order: game::tuples(order)?,
+        modulus: modulo,
+        nim_sum,
+        all,
+        by_formula: match by_formula {
+            FormulaArg::Flag(false) => ByFormula::No,
+            FormulaArg::Flag(true) => ByFormula::Guessed,
+            FormulaArg::Text(text) => ByFormula::Given(text.parse().map_err(to_py)?),
+        },
+        max,
+        budget: TupleBudget::default(),
+    };
+    let (name, counted, held) = match &game {
+        CountedGame::Spec(spec) => {
+            let parsed = GameSpec::parse(spec).map_err(to_py)?;
+            let counted = Counted::from_spec(&parsed, &Default::default()).map_err(to_py)?;
+            (spec.trim().to_owned(), counted, None)
+        }
+        CountedGame::Held(held) => {
+            let held = held.get();
+            let counted = Counted::Heaps(held.rules.game.clone());
+            (held.written().to_owned(), counted, Some(held))
+        }
+    };
+    let solver = grundy::TableSolver::new();
+    let found = detached(py, |progress| {
+        session::count(&name, &counted, &query, &solver, progress)
+    });
+    let answer = match held {
+        Some(held) => held.rules.checked(found)?,
+        None => found?,
+    };
+    match answer {
+        CountAnswer::Heaps(report) => document(py, &report),
+        CountAnswer::Positions(report) => document(py, &report),
+        CountAnswer::Coins(report) => document(py, &report),
     }
 }
 
@@ -421,6 +515,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census::census_classify, m)?)?;
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(sum_report, m)?)?;
+    m.add_function(wrap_pyfunction!(count_report, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;
     m.add_function(wrap_pyfunction!(check_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

@@ -21,11 +21,13 @@ const P_POSITIONS_LISTED: u64 = 10_000_000;
 #[pyclass(frozen, module = "grundy")]
 pub struct Analysis {
     found: session::Analysis,
+    /// The game as the user wrote it, which the report names.
+    written: String,
 }
 
 impl Analysis {
-    pub fn new(found: session::Analysis) -> Analysis {
-        Analysis { found }
+    pub fn new(found: session::Analysis, written: String) -> Analysis {
+        Analysis { found, written }
     }
 
     fn period_field<T>(&self, field: impl Fn(&session::Periodicity) -> T) -> Option<T> {
@@ -164,7 +166,7 @@ impl Analysis {
     /// and the web playground serves (a `dict`): the same fields, made by
     /// the same library report.
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        document(py, &AnalysisReport::new(&self.found.game, &self.found))
+        document(py, &AnalysisReport::new(&self.written, &self.found))
     }
 
     /// The periodicity certificate as JSON text (what `grundy analyze

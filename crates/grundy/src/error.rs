@@ -388,6 +388,10 @@ pub enum Error {
         reason: String,
     },
 
+    /// A sum was asked of no component.
+    #[error("a sum needs at least one component: a position of the game named, or GAME:POSITION")]
+    EmptySum,
+
     /// A game of this kind does not answer the question asked.
     #[error("{kind} cannot answer `{question}`: {reason}")]
     Unsupported {

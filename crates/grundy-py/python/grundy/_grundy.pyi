@@ -38,6 +38,7 @@ __all__ = [
     "nim_pow",
     "nim_sqrt",
     "outcomes",
+    "count_report",
     "sum_report",
     "sum_winner",
     "__version__",
@@ -91,6 +92,12 @@ class Game:
         """``{value: heaps in start..=to with it}``, from heap 1 like ``grundy
         count`` unless ``start`` says otherwise; huge ranges go through a
         proven period."""
+    def guess(self, *, to: Optional[int] = None) -> dict[str, Any]:
+        """The formulas ``grundy guess GAME --format json`` finds, as that
+        document: for heaps ``0..=to``, or the analysis when not given."""
+    def compare(self, other: "Game", *, to: int = 1000) -> dict[str, Any]:
+        """This game and ``other`` compared on heaps ``0..=to`` (further to
+        prove them equal), as ``grundy compare A B --format json``."""
     def count_heaps(
         self,
         to: int,
@@ -364,6 +371,24 @@ class CensusRun:
         """Keeps a finished game's row, appending it to the output file."""
     def finish(self) -> list[dict[str, Any]]:
         """Every row, classified, in census order; the file rewritten."""
+
+def count_report(
+    game: Union[str, Game],
+    to: Union[int, str],
+    *,
+    start: int = 1,
+    heaps: Optional[int] = None,
+    order: Literal["ordered", "ordered-distinct", "unordered", "distinct"] = "ordered",
+    modulo: Optional[int] = None,
+    nim_sum: Optional[int] = None,
+    all: bool = False,
+    by_formula: Union[bool, str] = False,
+    max: Optional[int] = None,
+) -> dict[str, Any]:
+    """Heaps, positions or coins counted by value or nim-sum, as ``grundy
+    count GAME --to N --format json`` prints them (``start`` is
+    ``--from``; ``to`` a number or text such as ``"1e18"`` or a grid's
+    ``"X,Y"``)."""
 
 def sum_report(
     components: Sequence[Union[str, Tuple[Game, int]]], *, game: Optional[str] = None

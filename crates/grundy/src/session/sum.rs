@@ -192,10 +192,7 @@ impl Read {
             }
         }
         if read.pieces.is_empty() {
-            return Err(Error::InvalidPosition {
-                text: String::new(),
-                reason: "a sum needs at least one component".into(),
-            });
+            return Err(Error::EmptySum);
         }
         for (_, game) in &read.heap_games {
             game.start();
