@@ -951,21 +951,9 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     );
     bar.finish_and_clear();
     let found = found?;
-    let support = if found.is_proven() {
-        "proven"
-    } else {
-        "observed"
-    };
     let values = found.values_to_end()?;
-    let picture = crate::plot::Picture {
-        title: format!("{} ({}), g(0..={to})", args.game.trim(), found.game),
-        values: &values,
-        period: found
-            .periodicity
-            .filter(|p| p.saltus == 0)
-            .map(|p| (p.preperiod, p.period)),
-        support,
-    };
+    let title = format!("{} ({}), g(0..={to})", args.game.trim(), found.game);
+    let picture = crate::plot::Picture::of(title, &found, &values);
     let drawn = crate::plot::draw(
         &args.output,
         &picture,
@@ -985,7 +973,7 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
             .map(|(preperiod, period)| output::PlottedPeriod {
                 preperiod,
                 period,
-                support,
+                support: picture.support,
             }),
     };
     output::print(out, args.format, &report)

@@ -1191,7 +1191,8 @@ pub struct PlottedPeriod {
     pub preperiod: usize,
     /// Its length.
     pub period: usize,
-    /// `"proven"` or `"observed"`.
+    /// `"theorem"`, `"closed-form"` or `"observed"`, as `analyze`
+    /// spells it.
     pub support: &'static str,
 }
 

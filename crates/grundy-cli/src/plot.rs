@@ -33,8 +33,25 @@ pub struct Picture<'a> {
     pub values: &'a ValueTable,
     /// `(pre-period, period)`, if the values show one.
     pub period: Option<(usize, usize)>,
-    /// How the period is supported, for the caption.
-    pub support: &'a str,
+    /// How the period is supported, for the caption: `theorem`,
+    /// `closed-form`, `observed` or `none`, as the reports spell it.
+    pub support: &'static str,
+}
+
+impl<'a> Picture<'a> {
+    /// The picture of `found`, whose values `0..=found.to` are `values`
+    /// ([`grundy::session::Analysis::values_to_end`]), titled `title`.
+    pub fn of(title: String, found: &grundy::session::Analysis, values: &'a ValueTable) -> Self {
+        Picture {
+            title,
+            values,
+            period: found
+                .periodicity
+                .filter(|p| p.saltus == 0)
+                .map(|p| (p.preperiod, p.period)),
+            support: found.support_label(),
+        }
+    }
 }
 
 /// What was drawn, for the report and the tests.

@@ -534,19 +534,8 @@ async fn plot(query: Result<Query<TableQuery>, QueryRejection>) -> Response {
     let result = blocking(move || {
         let found = compute(&query)?;
         let values = found.values_to_end().map_err(engine_error)?;
-        let picture = Picture {
-            title: format!("{}, g(0..={})", found.game, found.to),
-            values: &values,
-            period: found
-                .periodicity
-                .filter(|p| p.saltus == 0)
-                .map(|p| (p.preperiod, p.period)),
-            support: if found.is_proven() {
-                "proven"
-            } else {
-                "observed"
-            },
-        };
+        let title = format!("{}, g(0..={})", found.game, found.to);
+        let picture = Picture::of(title, &found, &values);
         crate::plot::svg(&picture, view, (900, 420), None)
             .map(|(svg, _)| svg)
             .map_err(|e| failure(StatusCode::INTERNAL_SERVER_ERROR, e))

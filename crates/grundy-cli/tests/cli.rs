@@ -1074,7 +1074,7 @@ fn plots_draw_every_heap_and_mark_p_positions() {
         "json",
     ]);
     assert_eq!(report["period"]["period"], 12);
-    assert_eq!(report["period"]["support"], "proven");
+    assert_eq!(report["period"]["support"], "theorem");
     assert_eq!(report["points"], 201);
     let text = std::fs::read_to_string(&table).unwrap();
     assert!(text.contains("rows of 12"));

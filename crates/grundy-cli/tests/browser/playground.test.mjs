@@ -104,6 +104,37 @@ test("the count form shows the report grundy count prints, and its refusals", as
   assert.match(await page.textContent("#counted"), /fails at heap 3/);
 });
 
+test("the game list offers what Analyze answers; the sum panel plays any kinds", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.waitForFunction(() => document.querySelectorAll("#games option").length > 5);
+  const offered = await page.$$eval("#games option", (options) => options.map((o) => o.value));
+  for (const refused of ["wythoff", "mock-turtles", "ruler*ruler", "(()())", "fibonacci-nim"]) {
+    assert.ok(!offered.includes(refused), `${refused} is offered to Analyze`);
+  }
+  assert.ok(!offered.some((o) => o.startsWith("graph:") || o.startsWith("maze:") || o.endsWith(".rhai")));
+  const examples = await page.$$eval("#components-examples option", (options) => options.map((o) => o.value));
+  assert.ok(examples.includes("wythoff:1,3") && examples.includes("(()())"), examples.join(" "));
+  // Every example the sum panel offers is answered.
+  for (const example of examples) {
+    await page.$eval("#summed", (shown) => { shown.innerHTML = ""; });
+    await page.fill("#components", example);
+    await page.click("#sum");
+    await page.waitForFunction(() => document.querySelector("#summed").textContent !== "");
+    assert.equal(await page.locator("#summed .error").count(), 0, example);
+  }
+  await page.$eval("#summed", (shown) => { shown.innerHTML = ""; });
+  await page.fill("#components", "kayles:3 wythoff:1,3 (()()) ruler:3,4,6");
+  await page.click("#sum");
+  await page.waitForFunction(() => document.querySelector("#summed").textContent.includes("winning move"));
+  assert.match(await page.textContent("#summed"), /g\(wythoff:1,3\) = 4/);
+  assert.match(await page.textContent("#summed"), /nim-sum 1: the player to move wins/);
+  await page.fill("#components", "fibonacci-nim:3");
+  await page.click("#sum");
+  await page.waitForSelector("#summed .error");
+  await page.close();
+});
+
 test("a game of Nim is played to the end against the engine", async () => {
   const page = await browser.newPage();
   await page.goto(base);
