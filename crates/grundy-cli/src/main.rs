@@ -52,9 +52,48 @@ impl From<grundy::Error> for Failure {
             grundy::Error::WorkLimit { .. } => " (raise it with --work-limit)",
             grundy::Error::TimeLimit { .. } => " (raise it with --time-limit)",
             grundy::Error::ValueTooWide { .. } => " (run again with --values-width 2)",
+            grundy::Error::Unsupported { kind, .. } => command_for(kind),
+            grundy::Error::Refused { knob, .. } => flag_for(knob),
             _ => "",
         };
         Failure::Input(format!("{error}{flag}"))
+    }
+}
+
+/// The flags of a question's parameter the library refused.
+fn flag_for(knob: grundy::Knob) -> &'static str {
+    use grundy::Knob;
+    match knob {
+        Knob::From => " (--from)",
+        Knob::To => " (--to)",
+        Knob::Heaps => " (--heaps)",
+        Knob::Order => " (--order, --unordered, --distinct)",
+        Knob::Modulus => " (--mod)",
+        Knob::NimSum => " (--nim-sum)",
+        Knob::All => " (--all)",
+        Knob::Formula => " (--by-formula, --formula)",
+        Knob::Max => " (--max)",
+        Knob::PastTheTable => " (--max, --memory-limit, --by-formula)",
+    }
+}
+
+/// The command that plays a kind of game the library refused a question
+/// of (the library names no command: it serves other front ends too).
+fn command_for(kind: &str) -> &'static str {
+    use grundy::spec::SpecKind;
+    let of = |k: SpecKind| k.name() == kind;
+    if of(SpecKind::Coins) {
+        " (`grundy coins RULE HEADS...` plays a row, `grundy count RULE --to N` counts one)"
+    } else if of(SpecKind::Hackenbush) {
+        " (`grundy hackenbush` plays pictures)"
+    } else if of(SpecKind::Graph) {
+        " (`grundy graph FILE` solves a graph)"
+    } else if of(SpecKind::Maze) {
+        " (`grundy maze FILE` solves a maze)"
+    } else if of(SpecKind::FibonacciNim) {
+        " (`grundy fibonacci-nim N` plays it)"
+    } else {
+        ""
     }
 }
 

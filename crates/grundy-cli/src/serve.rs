@@ -426,11 +426,32 @@ fn bounded() -> TableSolver {
 fn engine_error(error: grundy::Error) -> ApiError {
     match error {
         grundy::Error::TimeLimit { .. } => too_long(),
+        grundy::Error::Refused { knob, .. } => {
+            bad_request(format!("{error} (parameter {})", parameter_for(knob)))
+        }
         grundy::Error::Cancelled => failure(
             StatusCode::SERVICE_UNAVAILABLE,
             "the computation was cancelled".into(),
         ),
         other => bad_request(other.to_string()),
+    }
+}
+
+/// The query parameters of a question's parameter the library refused
+/// (the library names no front end's knobs).
+fn parameter_for(knob: grundy::Knob) -> &'static str {
+    use grundy::Knob;
+    match knob {
+        Knob::From => "from",
+        Knob::To => "to",
+        Knob::Heaps => "heaps",
+        Knob::Order => "order",
+        Knob::Modulus => "mod",
+        Knob::NimSum => "nim_sum",
+        Knob::All => "all",
+        Knob::Formula => "by_formula",
+        Knob::Max => "max",
+        Knob::PastTheTable => "max, by_formula",
     }
 }
 
@@ -592,7 +613,7 @@ const COUNT_WORK: u64 = 200_000_000;
 
 /// The count `request` asks for, by the library's [`grundy::session::count`].
 fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
-    let invalid = |e: grundy::Error| bad_request(e.to_string());
+    let invalid = engine_error;
     let size = |field: &Option<String>| {
         field
             .as_deref()

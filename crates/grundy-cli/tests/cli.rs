@@ -1279,13 +1279,13 @@ fn count_counts_the_positions_of_coin_grids() {
     );
     rejects(
         &["count", "ruler*ruler", "--to", "3,4", "--all"],
-        "--nim-sum",
+        "ask one) (--all)",
     );
     rejects(
         &["count", "kayles", "--to", "10", "--nim-sum", "1"],
         "--nim-sum",
     );
-    rejects(&["count", "--range", "mock-turtles:1..5"], "--to X,Y");
+    rejects(&["count", "--range", "mock-turtles:1..5"], "alone (--to)");
     // Rules of runs through their proven periods, says the report.
     let runs = stdout_json(&[
         "count",

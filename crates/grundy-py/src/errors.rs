@@ -15,7 +15,30 @@ pyo3::create_exception!(
 
 /// The Python exception for an engine error.
 pub fn to_py(error: grundy::Error) -> PyErr {
-    GrundyError::new_err(error.to_string())
+    match &error {
+        grundy::Error::Refused { knob, .. } => {
+            GrundyError::new_err(format!("{error} ({})", keyword_for(*knob)))
+        }
+        _ => GrundyError::new_err(error.to_string()),
+    }
+}
+
+/// The keywords of a question's parameter the library refused (the
+/// library names no front end's knobs).
+fn keyword_for(knob: grundy::Knob) -> &'static str {
+    use grundy::Knob;
+    match knob {
+        Knob::From => "start=",
+        Knob::To => "to=",
+        Knob::Heaps => "heaps=",
+        Knob::Order => "order=",
+        Knob::Modulus => "modulo=",
+        Knob::NimSum => "nim_sum=",
+        Knob::All => "all=",
+        Knob::Formula => "by_formula=",
+        Knob::Max => "max=",
+        Knob::PastTheTable => "max=, by_formula=",
+    }
 }
 
 /// Runs `work` with the GIL released, so other Python threads go on, and

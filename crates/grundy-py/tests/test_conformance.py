@@ -25,9 +25,13 @@ The mapping between the doors, for each command of the corpus:
   values come from ``/api/analyze``; Python's ``Game`` is made before any
   question and refuses a kind that is not a heap game as ``analyze``
   does): that word is not compared, the reason is.
-- A refusal is the CLI's exit code 2 and ``error: MESSAGE`` (with the flag
-  that raises a limit appended, `` (raise it with --flag)``), Python's
-  ``GrundyError(MESSAGE)``, the web's status 400 and ``{"error": MESSAGE}``.
+- A refusal is the CLI's exit code 2 and ``error: MESSAGE``, Python's
+  ``GrundyError(MESSAGE)``, the web's status 400 and ``{"error": MESSAGE}``;
+  where the library names the parameter to change, each door appends its
+  own name for it (`` (--mod)``, `` (modulo=)``, `` (parameter mod)``;
+  the CLI's limits `` (raise it with --flag)``, and a refused kind the
+  command that plays it, `` (`grundy hackenbush` plays pictures)``), which
+  is not compared.
 """
 
 import json
@@ -125,7 +129,9 @@ def ask_cli(words):
     )
     if done.returncode == 2:
         message = done.stderr.strip().removeprefix("error: ")
-        return refused(re.sub(r" \((raise it|run again) with --[^)]*\)$", "", message))
+        message = re.sub(r" \((raise it|run again) with --[^)]*\)$", "", message)
+        message = re.sub(r" \(`grundy [^`]*`[^()]*\)$", "", message)
+        return refused(re.sub(r" \((--[a-z-]+(, )?)+\)$", "", message))
     assert done.returncode == 0, (words, done.stderr)
     return ("answer", json.loads(done.stdout))
 
@@ -188,7 +194,7 @@ def ask_python(words):
             parts, game = components(positional)
             return ("answer", grundy.sum_report(parts, game=game))
     except grundy.GrundyError as error:
-        return refused(str(error))
+        return refused(re.sub(r" \(([a-z_]+=(, )?)+\)$", "", str(error)))
     raise AssertionError(f"no Python mapping for {command}")
 
 
@@ -204,7 +210,7 @@ def get(web, path, query):
     except urllib.error.HTTPError as error:
         body = json.loads(error.read())
         assert error.code == 400, (url, error.code, body)
-        return refused(body["error"])
+        return refused(re.sub(r" \(parameter [a-z_, ]+\)$", "", body["error"]))
 
 
 def game_query(spec):

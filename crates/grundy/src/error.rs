@@ -303,6 +303,17 @@ pub enum Error {
         limit: u64,
     },
 
+    /// A question refused for one of its parameters (`knob`), which each
+    /// front end names its own way: the CLI a flag, Python a keyword, the
+    /// web a query parameter.
+    #[error("{reason}")]
+    Refused {
+        /// Why.
+        reason: String,
+        /// The parameter to change.
+        knob: Knob,
+    },
+
     /// A range of heaps cannot be counted as asked.
     #[error("{reason}")]
     InvalidRange {
@@ -440,4 +451,31 @@ mod tests {
         assert_eq!(human_bytes(4 << 30), "4.0 GiB");
         assert_eq!(human_bytes(3 << 40), "3.0 TiB");
     }
+}
+
+/// A parameter of a question, as [`Error::Refused`] names it: each front
+/// end spells it its own way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knob {
+    /// The first heap or coin.
+    From,
+    /// The last heap or coin.
+    To,
+    /// The number of heaps of the positions counted.
+    Heaps,
+    /// Which positions of several heaps count.
+    Order,
+    /// The modulus of counts.
+    Modulus,
+    /// The one nim-sum asked of coins.
+    NimSum,
+    /// Every nim-sum at once.
+    All,
+    /// Counting by a formula, guessed or given.
+    Formula,
+    /// The most heaps analysed.
+    Max,
+    /// Past the table: a larger analysis bound (within the memory limit),
+    /// or counting by the values' formula.
+    PastTheTable,
 }

@@ -61,7 +61,7 @@ mod transform;
 mod values;
 
 pub use cancel::{Cancel, CancelOnDrop};
-pub use error::{Error, Result};
+pub use error::{Error, Knob, Result};
 pub use game::{HeapRuleset, Options, Ruleset};
 pub use mex::MexScratch;
 pub use nimber::Nimber;

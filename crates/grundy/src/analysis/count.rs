@@ -254,12 +254,13 @@ pub fn value_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
                 values.len().saturating_sub(1)
             )
         };
-        return Err(Error::InvalidRange {
+        return Err(Error::Refused {
+            knob: crate::Knob::PastTheTable,
             reason: format!(
                 "counting heaps up to {to} needs a proven period, and {why}; without one, \
-                 ranges are tabulated up to {tabulate} heaps (raise --max to tabulate further, \
-                 within --memory-limit, or count past the table by the values' formula with \
-                 --by-formula)"
+                 ranges are tabulated up to {tabulate} heaps (raise the analysis bound to \
+                 tabulate further, within the memory limit, or count past the table by the \
+                 values' formula)"
             ),
         });
     }
@@ -308,9 +309,10 @@ pub fn range_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     match by_formula {
         ByFormula::No => value_histogram(game, from, to, solver, limits),
         ByFormula::Guessed => match value_histogram(game, from, to, solver, limits) {
-            Err(Error::InvalidRange { .. }) if from <= to => {
-                formula_histogram(game, from, to, solver, limits, None)
-            }
+            Err(Error::Refused {
+                knob: crate::Knob::PastTheTable,
+                ..
+            }) if from <= to => formula_histogram(game, from, to, solver, limits, None),
             counted => counted,
         },
         ByFormula::Given(formula) => {
@@ -364,11 +366,12 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
         add(&mut counts, v.index(), 1);
     }
     let computed = (values.len() as u64).saturating_sub(1);
-    let no_formula = |why: &str| Error::InvalidRange {
+    let no_formula = |why: &str| Error::Refused {
         reason: format!(
             "counting heaps up to {to} of {game} by a formula: {why} (computed g(0..={computed}); \
-             raise --max to compute further)"
+             raise the analysis bound to compute further)"
         ),
+        knob: crate::Knob::Max,
     };
     let guess = match given {
         Some(formula) => {
@@ -787,12 +790,13 @@ pub fn count_tuples(
         let size = transform_size(std::iter::once(range));
         let cost = copies_cost(range.heaps(), k, size, arithmetic);
         if cost > budget.work as f64 {
-            return Err(Error::InvalidRange {
-                reason: format!(
-                    "ordered positions of {k} heaps from {} heaps with {size} values: about                      {cost:.1e} operations, past the limit of {:.1e} (--work-limit raises it)",
-                    range.heaps(),
-                    budget.work as f64
+            return Err(Error::WorkLimit {
+                what: format!(
+                    "counting ordered positions of {k} heaps from {} heaps with {size} values",
+                    range.heaps()
                 ),
+                at_least: cost as u128,
+                limit: budget.work,
             });
         }
         return count_copies(range, k, arithmetic);
@@ -818,18 +822,19 @@ pub fn count_tuples(
     let cost = unordered_cost(range.heaps(), k, size, residues.is_some());
     let work_limit = budget.work;
     if cost > work_limit as f64 {
-        return Err(Error::InvalidRange {
-            reason: format!(
-                "{kind} of {k} heaps from {} heaps: about {cost:.1e} operations, past the limit of \
-                 {work_limit:.1e} (--work-limit raises it){}",
+        return Err(Error::WorkLimit {
+            what: format!(
+                "counting {kind} of {k} heaps from {} heaps{}",
                 range.heaps(),
                 if residues.is_some() {
                     ""
                 } else {
-                    "; count modulo a prime larger than the number of heaps (--mod 1000000007) \
-                     to take residues at every step"
+                    " exactly (counts modulo a prime larger than the number of heaps take \
+                     residues at every step, far fewer operations)"
                 }
             ),
+            at_least: cost as u128,
+            limit: work_limit,
         });
     }
     let sets = matches!(tuples, Tuples::Distinct | Tuples::OrderedDistinct);

@@ -25,7 +25,7 @@ use crate::report::{
 };
 use crate::rules::{CoinRule, PairGame, ScriptLimits, parse_size};
 use crate::spec::{GameSpec, Question};
-use crate::{Error, Result, TableSolver};
+use crate::{Error, Knob, Result, TableSolver};
 
 /// What a count counts.
 #[derive(Debug)]
@@ -85,10 +85,11 @@ impl Counted {
             }
             Counted::Heaps(game) => heap_histogram(game, from, to, max, by_formula, solver),
             Counted::Given(histogram) => Ok(histogram.clone()),
-            Counted::Coins(..) => Err(Error::InvalidRange {
-                reason: "coins are not heaps of a range: count a row of coins alone, `grundy \
-                         count RULE --to N`, or a grid, `grundy count A*B --to X,Y`"
+            Counted::Coins(..) => Err(Error::Refused {
+                reason: "coins are not heaps of a range: count a row of coins (up to its last \
+                         coin) or a grid (up to its last column and row) alone"
                     .into(),
+                knob: Knob::To,
             }),
         }
     }
@@ -177,11 +178,12 @@ impl Default for CountQuery {
 }
 
 impl CountQuery {
-    /// Exact counts, or residues modulo `--mod`.
+    /// Exact counts, or residues modulo the query's modulus.
     pub fn arithmetic(&self) -> Result<Arithmetic> {
         match self.modulus {
-            Some(0) => Err(Error::InvalidRange {
-                reason: "counts modulo 0: the modulus (--mod) must be at least 1".into(),
+            Some(0) => Err(Error::Refused {
+                reason: "counts modulo 0: the modulus must be at least 1".into(),
+                knob: Knob::Modulus,
             }),
             Some(m) => Ok(Arithmetic::Modulo(m)),
             None => Ok(Arithmetic::Exact),
@@ -202,9 +204,10 @@ pub enum CountAnswer {
 }
 
 /// The refusal of an option a kind of count does not take.
-fn not_taken(what: &str) -> Error {
-    Error::InvalidRange {
+fn not_taken(what: &str, knob: Knob) -> Error {
+    Error::Refused {
         reason: format!("counting the positions of coins does not take {what}"),
+        knob,
     }
 }
 
@@ -235,17 +238,19 @@ pub fn count(
         return count_coins(columns_rule, rows_rule, query, arithmetic, solver, progress);
     }
     if query.nim_sum.is_some() {
-        return Err(Error::InvalidRange {
-            reason: "a nim-sum (--nim-sum) is asked of rows and grids of coins; every nim-sum of \
-                     heaps is listed with --all"
+        return Err(Error::Refused {
+            reason: "one nim-sum is asked of rows and grids of coins; positions of heaps list \
+                     every nim-sum when all are asked for"
                 .into(),
+            knob: Knob::NimSum,
         });
     }
     if query.heaps.is_none() && query.order != Tuples::Ordered {
-        return Err(Error::InvalidRange {
+        return Err(Error::Refused {
             reason: "unordered and distinct counts are of positions of several heaps: give their \
-                     number (--heaps K)"
+                     number of heaps"
                 .into(),
+            knob: Knob::Heaps,
         });
     }
     let (histogram, range) = match (game, query.to) {
@@ -259,15 +264,17 @@ pub fn count(
             (histogram, Some((query.from, to)))
         }
         (_, Some(CountEnd::Grid(x, y))) => {
-            return Err(Error::InvalidRange {
+            return Err(Error::Refused {
                 reason: format!(
-                    "'{x},{y}' is the last coin of a grid; heaps are counted up to one heap, --to N"
+                    "'{x},{y}' is the last coin of a grid; heaps are counted up to one last heap"
                 ),
+                knob: Knob::To,
             });
         }
         (_, None) => {
-            return Err(Error::InvalidRange {
-                reason: "give the last heap counted (--to N)".into(),
+            return Err(Error::Refused {
+                reason: "give the last heap counted".into(),
+                knob: Knob::To,
             });
         }
     };
@@ -326,40 +333,49 @@ fn count_coins(
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<CountAnswer> {
     let refused = [
-        (query.heaps.is_some(), "a number of heaps (--heaps)"),
-        (query.order != Tuples::Ordered, "an order of heaps"),
+        (query.heaps.is_some(), "a number of heaps", Knob::Heaps),
+        (
+            query.order != Tuples::Ordered,
+            "an order of heaps",
+            Knob::Order,
+        ),
         (
             query.by_formula != ByFormula::No,
-            "a formula (--by-formula, --formula)",
+            "a formula",
+            Knob::Formula,
         ),
-        (query.max.is_some(), "an analysis bound (--max)"),
+        (query.max.is_some(), "an analysis bound", Knob::Max),
         (
             query.all,
-            "--all (every nim-sum of the span has the same count: ask one with --nim-sum V)",
+            "every nim-sum at once (every nim-sum of the span has the same count: ask one)",
+            Knob::All,
         ),
         (
             query.from != 1,
-            "a first coin (--from: the coins start at 1)",
+            "a first coin (the coins start at 1)",
+            Knob::From,
         ),
     ];
-    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-        return Err(not_taken(option));
+    if let Some(&(_, option, knob)) = refused.iter().find(|(given, ..)| *given) {
+        return Err(not_taken(option, knob));
     }
     let (columns, rows) = match (query.to, rows_rule) {
         (Some(CountEnd::Grid(x, y)), Some(_)) => (x, y),
         (Some(CountEnd::Last(n)), Some(_)) => (n, n),
         (Some(CountEnd::Last(n)), None) => (n, 1),
         (Some(CountEnd::Grid(x, y)), None) => {
-            return Err(Error::InvalidRange {
+            return Err(Error::Refused {
                 reason: format!(
-                    "'{x},{y}': a row of coins ends at one coin, --to N; a grid is played by a \
-                     product A*B"
+                    "'{x},{y}': a row of coins ends at one coin; a grid is played by a product \
+                     A*B"
                 ),
+                knob: Knob::To,
             });
         }
         (None, _) => {
-            return Err(Error::InvalidRange {
-                reason: "give the last coin: --to N for a row, --to X,Y for a grid".into(),
+            return Err(Error::Refused {
+                reason: "give the last coin: N for a row, X,Y for a grid".into(),
+                knob: Knob::To,
             });
         }
     };
