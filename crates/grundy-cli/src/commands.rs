@@ -10,27 +10,21 @@ use grundy::analysis::{
     expand_list,
 };
 use grundy::report::{
-    AnalysisReport, CensusReport, CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport,
-    ComparisonReport, FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport,
-    HackenbushReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
-    MisereSumReport, MoveCountReport, NimFieldReport, OutcomesReport, PairValuesReport,
+    AnalysisReport, CensusReport, ComparisonReport, FormulaReport, GeneraReport, LoopyHeapsReport,
+    LoopySumReport, MisereSumReport, NimFieldReport, OutcomesReport, PairValuesReport,
     PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
     StreamVerifyReport, ValuesReport,
 };
-use grundy::rules::{
-    FibonacciNim, GameGraph, Hackenbush, Maze, Ratio, ScriptGame, ScriptLimits, ScriptPosition,
-    analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts, parse_size,
-    tartan_table,
-};
+use grundy::rules::{ScriptGame, ScriptLimits, ScriptPosition, parse_size};
 use grundy::session::{
-    self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CountEnd, CountQuery, Counted,
-    Engine, GraphSolution, HeapRules, HeapValues, Histogram, RecordQuery, Scratch, ScriptPlay,
-    Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, count_ranges, play_loopy_graph,
-    play_script, solve_graph,
+    self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CoinsAnswer, CoinsQuestion,
+    CountEnd, CountQuery, Counted, Engine, GraphAnswer, HackenbushAnswer, HeapRules, HeapValues,
+    Histogram, Picture, RecordQuery, Scratch, ScriptPlay, Stage, SumAnswer, SumItem, SumQuery,
+    TupleBudget, Tuples, count_ranges, play_script,
 };
 use grundy::solve::{ValueStream, verify_stream};
-use grundy::spec::{CATALOGUE, GameSpec, Question, coin_rules};
-use grundy::{Cancel, Component, TableSolver, ValueTable};
+use grundy::spec::{CATALOGUE, GameSpec, Question};
+use grundy::{Cancel, TableSolver, ValueTable};
 
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
@@ -406,44 +400,18 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// `grundy graph FILE`.
 pub fn graph(args: &GraphArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let text = read(&args.file)?;
-    let graph = GameGraph::parse(&text)?;
-    let tokens = args
-        .sum
-        .iter()
-        .map(|name| {
-            graph
-                .position(name)
-                .ok_or_else(|| Failure::Input(format!("the graph has no position '{name}'")))
-        })
-        .collect::<Result<Vec<usize>, Failure>>()?;
-    match solve_graph(&graph)? {
-        GraphSolution::Loopy(values, plain) if tokens.is_empty() => output::print(
-            out,
-            args.format,
-            &LoopyGraphReport::new(&graph, &values, &plain),
-        ),
-        GraphSolution::Loopy(values, _) => {
-            let play = play_loopy_graph(&graph, &values, &tokens);
-            output::print(out, args.format, &LoopySumReport::new(&play))
-        }
-        GraphSolution::Acyclic(values) if tokens.is_empty() => {
-            output::print(out, args.format, &GraphReport::new(&graph, &values))
-        }
-        GraphSolution::Acyclic(values) => output::print(
-            out,
-            args.format,
-            &GraphSumReport::new(&graph, &values, &tokens),
-        ),
+    match session::graph(&read(&args.file)?, &args.sum)? {
+        GraphAnswer::Values(report) => output::print(out, args.format, &report),
+        GraphAnswer::Sum(report) => output::print(out, args.format, &report),
+        GraphAnswer::LoopyValues(report) => output::print(out, args.format, &report),
+        GraphAnswer::LoopySum(report) => output::print(out, args.format, &report),
     }
 }
 
 /// `grundy maze FILE`.
 pub fn maze(args: &MazeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let text = read(&args.file)?;
-    let maze = Maze::parse(&text)?;
-    let values = maze.values(parse_bytes(&args.memory_limit)?)?;
-    output::print(out, args.format, &MazeReport::new(&maze, values))
+    let report = session::maze(&read(&args.file)?, parse_bytes(&args.memory_limit)?)?;
+    output::print(out, args.format, &report)
 }
 
 /// `grundy check FILE`: exit 0 when the certificate is valid, 1 when it is
@@ -652,13 +620,10 @@ pub fn nim(args: &NimArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// `grundy coins RULE [HEADS...]`: coin values, or a row or grid of coins.
 pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
     let limit = parse_bytes(&args.memory_limit)?;
-    let (columns, rows) = coin_rules(&args.rule)?;
-    if let Some(rows) = rows {
-        let name = format!("{columns}*{rows}");
-        if let Some(to) = &args.to {
-            let table = tartan_table(&columns, &rows, parse_size(to)?, limit)?;
-            return output::print(out, args.format, &CoinTableReport::new(name, &table));
-        }
+    let grid = args.rule.contains('*');
+    let question = if let Some(to) = &args.to {
+        CoinsQuestion::Values(parse_size(to)?)
+    } else if grid {
         if args.row.is_some() {
             return Err(Failure::Input(
                 "--row is for a row of coins; give a product's heads as X,Y or --grid FILE".into(),
@@ -686,106 +651,80 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
                 "give the heads as X,Y, --grid FILE or --to N for the table of values".into(),
             ));
         }
-        let grid = analyze_grid(&columns, &rows, &heads, limit)?;
-        return output::print(out, args.format, &CoinGridReport::new(name, &grid));
+        CoinsQuestion::Grid(heads)
+    } else {
+        let mut heads = args
+            .heads
+            .iter()
+            .map(|h| parse_coin(h))
+            .collect::<Result<Vec<usize>, Failure>>()?;
+        if let Some(row) = &args.row {
+            heads.extend(heads_of_row(row, "--row")?);
+        }
+        if heads.is_empty() {
+            return Err(Failure::Input(
+                "give the heads (coin numbers), --row HT... or --to N for the values".into(),
+            ));
+        }
+        CoinsQuestion::Row(heads)
+    };
+    let bar = progress::heaps(
+        match question {
+            CoinsQuestion::Values(to) if !grid => to,
+            _ => 0,
+        },
+        "coins",
+    );
+    let answer = session::coins(&args.rule, question, limit, &mut |n| {
+        bar.set_position(n as u64);
+        true
+    });
+    bar.finish_and_clear();
+    match answer? {
+        CoinsAnswer::Values(report) => output::print(out, args.format, &report),
+        CoinsAnswer::Table(report) => output::print(out, args.format, &report),
+        CoinsAnswer::Row(report) => output::print(out, args.format, &report),
+        CoinsAnswer::Grid(report) => output::print(out, args.format, &report),
     }
-    let rule = columns;
-    if let Some(to) = &args.to {
-        let to = parse_size(to)?;
-        let bar = progress::heaps(to, "coins");
-        let values = rule.values(to, limit, &mut |n| {
-            bar.set_position(n as u64);
-            true
-        });
-        bar.finish_and_clear();
-        let values = values?;
-        let report = CoinValuesReport::new(rule.to_string(), &values);
-        return output::print(out, args.format, &report);
-    }
-    let mut heads = args
-        .heads
-        .iter()
-        .map(|h| parse_coin(h))
-        .collect::<Result<Vec<usize>, Failure>>()?;
-    if let Some(row) = &args.row {
-        heads.extend(heads_of_row(row, "--row")?);
-    }
-    if heads.is_empty() {
-        return Err(Failure::Input(
-            "give the heads (coin numbers), --row HT... or --to N for the values".into(),
-        ));
-    }
-    let row = analyze_coins(&rule, &heads, limit)?;
-    output::print(
-        out,
-        args.format,
-        &CoinRowReport::new(rule.to_string(), &row),
-    )
 }
 
 /// `grundy hackenbush TREES... --graph FILE...`.
 pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut pictures = Vec::new();
-    let mut names = Vec::new();
     for (i, tree) in args.trees.iter().enumerate() {
-        let picture = Hackenbush::tree(tree)?;
         // A tree of a million edges is not echoed back.
-        names.push(if tree.len() <= 64 {
+        let name = if tree.len() <= 64 {
             tree.to_owned()
         } else {
-            format!("tree {} ({} edges)", i + 1, picture.edge_count())
+            format!("tree {} ({} characters)", i + 1, tree.len())
+        };
+        pictures.push(Picture {
+            name,
+            text: tree.to_owned(),
         });
-        pictures.push(picture);
     }
     for path in &args.graph {
-        let text = read(path)?;
-        pictures.push(
-            Hackenbush::parse(&text)
-                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?,
-        );
-        names.push(path.display().to_string());
+        pictures.push(Picture {
+            name: path.display().to_string(),
+            text: read(path)?,
+        });
     }
     if pictures.is_empty() {
         return Err(Failure::Input(
             "give one or more trees, e.g. '(()())', or --graph FILE".into(),
         ));
     }
-    if args.count_moves {
-        let counts = hackenbush_move_counts(&pictures)?;
-        let components: Vec<Component> = pictures
-            .iter()
-            .enumerate()
-            .map(|(game, p)| Component {
-                game,
-                heap: p.edge_count(),
-            })
-            .collect();
-        let report = MoveCountReport::new(&names, &components, &counts);
-        return output::print(out, args.format, &report);
+    match session::hackenbush(&pictures, args.count_moves)? {
+        HackenbushAnswer::Sum(report) => output::print(out, args.format, &report),
+        HackenbushAnswer::Moves(report) => output::print(out, args.format, &report),
     }
-    let sum = analyze_hackenbush(&pictures);
-    output::print(
-        out,
-        args.format,
-        &HackenbushReport::new(&names, &pictures, &sum),
-    )
 }
-
-/// Heaps of Fibonacci Nim tabulated in full (every winning take listed);
-/// larger ones use Whinihan's theorem.
-const FIBONACCI_TABLE: u64 = 1 << 20;
 
 /// `grundy fibonacci-nim N [--limit K] [--ratio C]`.
 pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<(), Failure> {
     let heap = parse_size(&args.heap)?;
-    let limit = match &args.limit {
-        Some(limit) => parse_size(limit)?,
-        None => FibonacciNim::opening_limit(heap),
-    };
-    let ratio: Ratio = args.ratio.parse()?;
-    let game = FibonacciNim { ratio };
-    let found = game.outcome(heap, limit, FIBONACCI_TABLE, 1 << 30)?;
-    let report = FibonacciNimReport::new(heap, limit, ratio, &found);
+    let limit = args.limit.as_deref().map(parse_size).transpose()?;
+    let report = session::fibonacci_nim(heap, limit, &args.ratio)?;
     output::print(out, args.format, &report)
 }
 

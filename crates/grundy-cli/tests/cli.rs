@@ -517,7 +517,7 @@ fn graphs_give_values_and_winning_moves() {
     );
     rejects(
         &["graph", path, "--sum", "nowhere"],
-        "no position 'nowhere'",
+        "'nowhere': the graph has no such position",
     );
     // A graph with a cycle is no longer an error: it gets generalized values.
     std::fs::write(&file, "x y\ny z\nz x\n").unwrap();

@@ -174,7 +174,7 @@ fn kinds_that_do_not_answer_a_question_say_why_and_what_does() {
     );
     refuses(
         &["plot", "fibonacci-nim", "--to", "9", "-o", "x.svg"],
-        &["Fibonacci Nim", "not a sum"],
+        &["Fibonacci Nim", "it is no sum"],
     );
     refuses(&["analyze", "wythoff"], &["pairs", "values, sum or count"]);
 }

@@ -17,12 +17,11 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{TableBudget, count_grid, count_ordered, count_tuples};
-use grundy::report::{CoinRowReport, FibonacciNimReport, GridCountReport, HackenbushReport};
-use grundy::rules::{CoinRule, FibonacciNim, Hackenbush, Ratio, analyze_coins, analyze_hackenbush};
+use grundy::analysis::{count_ordered, count_tuples};
 use grundy::session::{
-    self, ByFormula, Certificate, CountAnswer, CountEnd, CountQuery, Counted, Histogram, SumAnswer,
-    SumItem, SumQuery, TupleBudget, Tuples,
+    self, ByFormula, Certificate, CoinsAnswer, CoinsQuestion, CountAnswer, CountEnd, CountQuery,
+    Counted, HackenbushAnswer, Histogram, Picture, SumAnswer, SumItem, SumQuery, TupleBudget,
+    Tuples,
 };
 use grundy::spec::GameSpec;
 use grundy::{Component, nim_field};
@@ -337,11 +336,20 @@ fn games() -> Vec<(
 /// `ruler(K)`).
 #[pyfunction]
 fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
-    let rule: CoinRule = rule.parse().map_err(to_py)?;
-    let values = detached(py, |progress| {
-        rule.values(to, grundy::solve::DEFAULT_TABLE_LIMIT, &mut |n| progress(n))
+    let answer = detached(py, |progress| {
+        session::coins(
+            rule,
+            CoinsQuestion::Values(to),
+            grundy::TableSolver::new().memory_limit(),
+            progress,
+        )
     })?;
-    Ok(values.iter().skip(1).map(|v| v.get()).collect())
+    match answer {
+        CoinsAnswer::Values(report) => Ok(report.values.iter().map(|v| v.get()).collect()),
+        _ => Err(GrundyError::new_err(
+            "a product A*B has a table of values: ask coin values of one rule",
+        )),
+    }
 }
 
 /// A row of coins with heads on `heads` (numbered from 1): the document
@@ -350,12 +358,23 @@ fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
 /// `values`, the `(coin, value)` pairs, as well.
 #[pyfunction]
 fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<'py, PyAny>> {
-    let rule: CoinRule = rule.parse().map_err(to_py)?;
-    let row = detached(py, |_| {
-        analyze_coins(&rule, &heads, grundy::solve::DEFAULT_TABLE_LIMIT)
+    let answer = detached(py, |progress| {
+        session::coins(
+            rule,
+            CoinsQuestion::Row(heads),
+            grundy::TableSolver::new().memory_limit(),
+            progress,
+        )
     })?;
-    let found = document(py, &CoinRowReport::new(rule.to_string(), &row))?;
-    let pairs: Vec<(usize, u32)> = row.heads.iter().map(|&(c, v)| (c, v.get())).collect();
+    let CoinsAnswer::Row(report) = answer else {
+        unreachable!("a row's question is answered by a row")
+    };
+    let pairs: Vec<(usize, u32)> = report
+        .heads
+        .iter()
+        .map(|h| (h.coin, h.value.get()))
+        .collect();
+    let found = document(py, &report)?;
     found.set_item("values", pairs)?;
     Ok(found)
 }
@@ -376,27 +395,31 @@ fn count_coins<'py>(
     nim_sum: Option<u64>,
     modulo: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (columns_rule, rows_rule) = grundy::spec::coin_rules(rule).map_err(to_py)?;
-    let arithmetic = arithmetic(modulo)?;
-    let counts = detached(py, |progress| {
-        count_grid(
-            &columns_rule,
-            rows_rule.as_ref(),
-            columns,
-            rows,
-            arithmetic,
-            TableBudget {
-                memory: grundy::solve::DEFAULT_TABLE_LIMIT,
-                work: TupleBudget::default().work,
-            },
-            progress,
-        )
-    })?;
-    let written = match &rows_rule {
-        Some(rows_rule) => format!("{columns_rule}*{rows_rule}"),
-        None => columns_rule.to_string(),
+    let game = Counted::from_spec(&GameSpec::coins(rule).map_err(to_py)?, &Default::default())
+        .map_err(to_py)?;
+    // A single rule's row ends at one coin; a product's grid at a column
+    // and a row.
+    let to = if rule.contains('*') {
+        CountEnd::Grid(columns, rows)
+    } else if rows == 1 {
+        CountEnd::Last(columns)
+    } else {
+        CountEnd::Grid(columns, rows)
     };
-    document(py, &GridCountReport::new(written, &counts, nim_sum))
+    let query = CountQuery {
+        to: Some(to),
+        modulus: modulo,
+        nim_sum,
+        ..CountQuery::default()
+    };
+    let solver = grundy::TableSolver::new();
+    let answer = detached(py, |progress| {
+        session::count(rule.trim(), &game, &query, &solver, progress)
+    })?;
+    match answer {
+        CountAnswer::Coins(report) => document(py, &report),
+        _ => unreachable!("coins are counted as coins"),
+    }
 }
 
 /// Green Hackenbush pictures played together: each a rooted tree in
@@ -407,20 +430,21 @@ fn count_coins<'py>(
 /// each picture's value, as well.
 #[pyfunction]
 fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
-    let parsed = pictures
+    let written: Vec<Picture> = pictures
         .iter()
-        .map(|p| {
-            if p.trim_start().starts_with('(') || p.trim().is_empty() {
-                Hackenbush::tree(p)
-            } else {
-                Hackenbush::parse(p)
-            }
+        .map(|text| Picture {
+            name: text.clone(),
+            text: text.clone(),
         })
-        .collect::<grundy::Result<Vec<Hackenbush>>>()
+        .collect();
+    let answer = py
+        .detach(|| session::hackenbush(&written, false))
         .map_err(to_py)?;
-    let sum = py.detach(|| analyze_hackenbush(&parsed));
-    let found = document(py, &HackenbushReport::new(&pictures, &parsed, &sum))?;
-    let values: Vec<u32> = sum.values.iter().map(|v| v.get()).collect();
+    let HackenbushAnswer::Sum(report) = answer else {
+        unreachable!("a sum is asked")
+    };
+    let values: Vec<u32> = report.pictures.iter().map(|p| p.value.get()).collect();
+    let found = document(py, &report)?;
     found.set_item("values", values)?;
     Ok(found)
 }
@@ -446,18 +470,14 @@ fn fibonacci_nim<'py>(
     limit: Option<u64>,
     ratio: Option<RatioArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ratio: Ratio = match ratio.unwrap_or(RatioArg::Whole(2)) {
+    let ratio = match ratio.unwrap_or(RatioArg::Whole(2)) {
         RatioArg::Whole(n) => n.to_string(),
         RatioArg::Written(text) => text,
-    }
-    .parse()
-    .map_err(to_py)?;
-    let game = FibonacciNim { ratio };
-    let limit = limit.unwrap_or(FibonacciNim::opening_limit(heap));
-    let found = py
-        .detach(|| game.outcome(heap, limit, 1 << 20, 1 << 30))
+    };
+    let report = py
+        .detach(|| session::fibonacci_nim(heap, limit, &ratio))
         .map_err(to_py)?;
-    document(py, &FibonacciNimReport::new(heap, limit, ratio, &found))
+    document(py, &report)
 }
 
 /// Nim-addition: `a ^ b`.

@@ -34,6 +34,7 @@ mod analyze;
 mod compare;
 mod count;
 mod guess;
+mod kinds;
 mod sum;
 
 pub use crate::solve::{Stage, WindowProgress};
@@ -44,6 +45,10 @@ pub use analyze::{
 pub use compare::{compare, compare_reach};
 pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges, heap_histogram};
 pub use guess::{guess, guess_sequence};
+pub use kinds::{
+    CoinsAnswer, CoinsQuestion, GraphAnswer, HackenbushAnswer, Picture, coins, fibonacci_nim,
+    graph, hackenbush, maze,
+};
 pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 
 // The vocabulary of the questions and answers above, for front ends: a
