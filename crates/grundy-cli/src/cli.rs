@@ -163,9 +163,13 @@ pub struct RecordArgs {
     #[arg(long)]
     pub window: bool,
     /// Write g(0..=N) to FILE as a checksummed value stream (implies
-    /// --window), for `grundy stream`.
+    /// --window), for `grundy stream`. A FILE that holds values already is
+    /// refused unless the run resumes it (--resume) or --force is given.
     #[arg(long, value_name = "FILE")]
     pub values_out: Option<std::path::PathBuf>,
+    /// Write --values-out over a file that holds values already.
+    #[arg(long, requires = "values_out")]
+    pub force: bool,
     /// Print a JSON progress line on stderr every SECONDS (windowed runs).
     #[arg(long, value_name = "SECONDS")]
     pub log_every: Option<f64>,
@@ -378,8 +382,8 @@ pub struct OutcomesArgs {
     /// Threads the sweep may use (default: every core). Each runs the
     /// script on its own batches of states; the answer, an error and what
     /// the script prints are the same on any number. 1 keeps it on one
-    /// thread.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// thread (at most 4 a core).
+    #[arg(long, value_name = "N", value_parser = threads)]
     pub threads: Option<u32>,
     #[command(flatten)]
     pub script_limits: ScriptArgs,
@@ -789,10 +793,10 @@ pub struct TableArgs {
     /// option of every heap), or `auto` (sparse where it applies).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
-    /// Threads a table may use (default: every core). The sparse engine
-    /// computes heaps on all of them while heaps are expensive (Grundy's
-    /// game, long runs); 1 keeps it on one thread.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Threads a table may use (default: every core; at most 4 a core).
+    /// The sparse engine computes heaps on all of them while heaps are
+    /// expensive (Grundy's game, long runs); 1 keeps it on one thread.
+    #[arg(long, value_name = "N", value_parser = threads)]
     pub threads: Option<u32>,
 }
 
@@ -830,4 +834,19 @@ pub enum SumFormat {
 /// A size as every size argument takes it (`1000`, `1e9`, `2^20`).
 fn size(text: &str) -> Result<u64, String> {
     grundy::spec::parse_size(text).map_err(|e| e.to_string())
+}
+
+/// Threads for `--threads`: from 1 to 4 a core (30,000 threads made a
+/// table 100 times slower than 10,000, and no machine gains past a few a
+/// core).
+fn threads(text: &str) -> Result<u32, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores.saturating_mul(4).max(4);
+    match text.trim().parse::<u32>() {
+        Ok(n) if (1..=most as u32).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}': give a number of threads from 1 to {most} (4 for each of this machine's \
+             {cores} cores)"
+        )),
+    }
 }

@@ -180,6 +180,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
             values_width: record.values_width,
             checkpoint_every: seconds("--checkpoint-every", record.checkpoint_every)?,
             period_window: usize::try_from(record.period_window).unwrap_or(usize::MAX),
+            overwrite: record.force,
         },
         certificate: args.certificate.is_some(),
     };

@@ -74,6 +74,7 @@ fn flag_for(knob: grundy::Knob) -> &'static str {
         Knob::Formula => " (--by-formula, --formula)",
         Knob::Max => " (--max)",
         Knob::PastTheTable => " (--max, --memory-limit, --by-formula)",
+        Knob::Overwrite => " (--resume with its --checkpoint continues it, --force overwrites it)",
     }
 }
 

@@ -452,6 +452,7 @@ fn parameter_for(knob: grundy::Knob) -> &'static str {
         Knob::Formula => "by_formula",
         Knob::Max => "max",
         Knob::PastTheTable => "max, by_formula",
+        Knob::Overwrite => "none: the playground writes no file",
     }
 }
 

@@ -317,3 +317,47 @@ fn winning_moves_of_many_part_codes_are_refused_not_enumerated() {
     // Small heaps still list theirs.
     assert!(stdout(&["sum", "0.{2+}", "30", "7"]).contains("becomes 7 + 11 + 11"));
 }
+
+#[test]
+fn a_value_stream_of_another_run_is_not_overwritten_without_consent() {
+    let dir = std::env::temp_dir().join(format!("grundy-overwrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stream = dir.join("kayles.values");
+    let path = stream.to_str().unwrap();
+    grundy(&["analyze", "kayles", "--to", "1000", "--values-out", path]).success();
+    let kept = std::fs::read(&stream).unwrap();
+    rejects(
+        &["analyze", "0.07", "--to", "1000", "--values-out", path],
+        &["holds values", "--force", "--resume"],
+    );
+    assert_eq!(
+        std::fs::read(&stream).unwrap(),
+        kept,
+        "the stream is untouched"
+    );
+    grundy(&[
+        "analyze",
+        "0.07",
+        "--to",
+        "1000",
+        "--values-out",
+        path,
+        "--force",
+    ])
+    .success();
+    assert_ne!(std::fs::read(&stream).unwrap(), kept);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn threads_are_capped_at_a_few_a_core() {
+    rejects(
+        &["values", "grundy", "--to", "100", "--threads", "30000"],
+        &["threads from 1 to"],
+    );
+    rejects(
+        &["values", "grundy", "--to", "100", "--threads", "0"],
+        &["threads from 1 to"],
+    );
+    grundy(&["values", "grundy", "--to", "100", "--threads", "2"]).success();
+}

@@ -38,6 +38,7 @@ fn keyword_for(knob: grundy::Knob) -> &'static str {
         Knob::Formula => "by_formula=",
         Knob::Max => "max=",
         Knob::PastTheTable => "max=, by_formula=",
+        Knob::Overwrite => "a new file",
     }
 }
 

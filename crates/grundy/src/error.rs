@@ -478,4 +478,7 @@ pub enum Knob {
     /// Past the table: a larger analysis bound (within the memory limit),
     /// or counting by the values' formula.
     PastTheTable,
+    /// An output that holds another run's results: resume that run, or
+    /// consent to overwrite it.
+    Overwrite,
 }

@@ -60,6 +60,9 @@ pub struct RecordQuery {
     pub checkpoint_every: Duration,
     /// The last heaps searched for a period.
     pub period_window: usize,
+    /// Write `values_out` over a file that already holds values (a run
+    /// that is not resumed refuses to otherwise).
+    pub overwrite: bool,
 }
 
 impl Default for RecordQuery {
@@ -70,6 +73,7 @@ impl Default for RecordQuery {
             values_width: None,
             checkpoint_every: CHECKPOINT_EVERY,
             period_window: analysis::PERIOD_WINDOW,
+            overwrite: false,
         }
     }
 }
@@ -270,6 +274,19 @@ fn windowed(
     let to = limits.to.unwrap_or(limits.max);
     let record = &query.record;
     let checkpoint = query.checkpoint.as_ref().or(query.resume.as_ref());
+    if let Some(path) = &record.values_out
+        && query.resume.is_none()
+        && !record.overwrite
+        && std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+    {
+        return Err(Error::Refused {
+            reason: format!(
+                "{} exists and holds values (another run's?): resume that run, or overwrite it",
+                path.display()
+            ),
+            knob: crate::Knob::Overwrite,
+        });
+    }
     let scratch = match (&record.values_out, checkpoint) {
         (Some(_), _) => None,
         (None, Some(_)) => {
