@@ -453,6 +453,7 @@ fn parameter_for(knob: grundy::Knob) -> &'static str {
         Knob::Max => "max",
         Knob::PastTheTable => "max, by_formula",
         Knob::Overwrite => "none: the playground writes no file",
+        Knob::Output => "none: the playground writes no file",
     }
 }
 

@@ -39,6 +39,7 @@ fn keyword_for(knob: grundy::Knob) -> &'static str {
         Knob::Max => "max=",
         Knob::PastTheTable => "max=, by_formula=",
         Knob::Overwrite => "a new file",
+        Knob::Output => "output=",
     }
 }
 

@@ -481,4 +481,7 @@ pub enum Knob {
     /// An output that holds another run's results: resume that run, or
     /// consent to overwrite it.
     Overwrite,
+    /// An output that holds results of other questions (another family's
+    /// census): write elsewhere, and merge.
+    Output,
 }

@@ -218,11 +218,12 @@ pub struct CensusRun {
 impl CensusRun {
     /// The census of `games` (only the `k`-th of `n` shares for
     /// `shard = Some((k, n))`, see [`shard`]), resumed from `output` when
-    /// that file exists: its rows for games of this census are kept (each
-    /// game once) and those games not run again; rows of other games are
-    /// dropped. The file is rewritten with the kept rows at once (a line
-    /// cut by a kill must not run into the next row), and every row
-    /// recorded is appended to it.
+    /// that file exists: its rows are kept (each game once) and those games
+    /// not run again. A file that holds rows of games outside this census
+    /// (another family's, another shard's) is refused, not truncated. The
+    /// file is rewritten with the kept rows at once (a line cut by a kill
+    /// must not run into the next row), and every row recorded is appended
+    /// to it.
     pub fn new(
         games: Vec<HeapGame>,
         shard_of: Option<(usize, usize)>,
@@ -237,8 +238,20 @@ impl CensusRun {
             Some(path) if path.exists() => read_rows(path)?,
             _ => Vec::new(),
         };
+        if let (Some(path), Some(other)) = (output, rows.iter().find(|r| !wanted.contains(&r.game)))
+        {
+            return Err(Error::Refused {
+                reason: format!(
+                    "{} holds rows of games outside this census (such as {}), which a run \
+                     would drop: write this census to another file and merge the two",
+                    path.display(),
+                    other.game
+                ),
+                knob: crate::Knob::Output,
+            });
+        }
         let mut seen = HashSet::new();
-        rows.retain(|r| wanted.contains(&r.game) && seen.insert(r.game.clone()));
+        rows.retain(|r| seen.insert(r.game.clone()));
         let mut todo: Vec<HeapGame> = games
             .into_iter()
             .filter(|g| !seen.contains(&g.to_string()))
@@ -363,7 +376,8 @@ mod tests {
     }
 
     /// A run resumed from a file of either format skips the games it holds
-    /// and drops rows of games outside the census; shards split the games.
+    /// and refuses a file with rows of games outside the census, leaving
+    /// it as it was; shards split the games.
     #[test]
     fn a_run_resumes_from_its_file_and_shards_split_the_games() {
         let dir = std::env::temp_dir().join(format!("grundy-census-run-{}", std::process::id()));
@@ -378,7 +392,13 @@ mod tests {
                 .filter(|r| ["0.07", "0.37", "0.77", "0.6"].contains(&r.game.as_str()))
                 .cloned()
                 .collect();
-            std::fs::write(&file, text(&held, RowFormat::for_path(&file))).unwrap();
+            let written = text(&held, RowFormat::for_path(&file));
+            std::fs::write(&file, &written).unwrap();
+            let refused = CensusRun::new(games(), None, Some(&file)).err().unwrap();
+            assert!(refused.to_string().contains("such as 0.6"), "{refused}");
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), written);
+            let family: Vec<CensusRow> = held.iter().filter(|r| r.game != "0.6").cloned().collect();
+            std::fs::write(&file, text(&family, RowFormat::for_path(&file))).unwrap();
             let mut run = CensusRun::new(games(), None, Some(&file)).unwrap();
             assert_eq!(run.done(), 3, "{name}");
             let todo: Vec<String> = run.todo().iter().map(ToString::to_string).collect();
