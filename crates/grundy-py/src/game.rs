@@ -2,7 +2,8 @@
 //! table, analysis and counts.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use grundy::analysis::{Arithmetic, Misere, MisereQuotient, count_tuples};
 use grundy::report::{ComparisonReport, CountReport, FormulaReport};
@@ -11,7 +12,7 @@ use grundy::session::{
     heap_histogram,
 };
 use grundy::spec::{GameSpec, Question};
-use grundy::{Component, HeapRuleset, Options, Ruleset, TableSolver, ValueTable};
+use grundy::{Component, HeapRuleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -46,6 +47,44 @@ pub struct Game {
     written: String,
     solver: TableSolver,
     table: Mutex<ValueTable>,
+    /// The thread holding `table` ([`thread_number`]; 0: none), so that a
+    /// rule asking its own game for values while the engine asks it for
+    /// options raises instead of waiting for itself forever.
+    holder: AtomicU64,
+}
+
+/// A number for the current thread, from 1.
+fn thread_number() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static NUMBER: u64 = NEXT.fetch_add(1, Ordering::Relaxed);
+    }
+    NUMBER.with(|n| *n)
+}
+
+/// The value table, held by this thread until dropped.
+struct HeldTable<'g> {
+    table: MutexGuard<'g, ValueTable>,
+    holder: &'g AtomicU64,
+}
+
+impl Drop for HeldTable<'_> {
+    fn drop(&mut self) {
+        self.holder.store(0, Ordering::Release);
+    }
+}
+
+impl std::ops::Deref for HeldTable<'_> {
+    type Target = ValueTable;
+    fn deref(&self) -> &ValueTable {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for HeldTable<'_> {
+    fn deref_mut(&mut self) -> &mut ValueTable {
+        &mut self.table
+    }
 }
 
 fn solver(threads: Option<usize>, memory_limit: Option<u64>) -> TableSolver {
@@ -72,11 +111,34 @@ impl Game {
             written,
             solver,
             table: Mutex::new(ValueTable::new()),
+            holder: AtomicU64::new(0),
         }
     }
 
     /// Calls `read` on a table holding at least heaps `0..=to`, computing
     /// the missing ones with the GIL released.
+    /// The value table, waited for while another thread computes it; a
+    /// rule of this game asking for it while the engine asks the rule for
+    /// options (the table held by this very thread) is refused at once.
+    fn lock_table(&self) -> grundy::Result<HeldTable<'_>> {
+        let me = thread_number();
+        if self.holder.load(Ordering::Acquire) == me {
+            return Err(grundy::Error::InvalidPosition {
+                text: self.written.clone(),
+                reason: "a rule asked its own game for values while the engine was asking \
+                         the rule for options (a re-entrant call): compute what the rule \
+                         needs with another Game"
+                    .into(),
+            });
+        }
+        let table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        self.holder.store(me, Ordering::Release);
+        Ok(HeldTable {
+            table,
+            holder: &self.holder,
+        })
+    }
+
     fn with_table<T: Send>(
         &self,
         py: Python<'_>,
@@ -84,10 +146,19 @@ impl Game {
         read: impl FnOnce(&ValueTable) -> T + Send,
     ) -> PyResult<T> {
         let result = detached(py, |progress| {
-            let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+            let mut table = self.lock_table()?;
+            let before = table.len();
             if table.len() as u64 <= to {
-                self.solver
-                    .extend(&self.rules.game, &mut table, to, progress)?;
+                let extended = self
+                    .solver
+                    .extend(&self.rules.game, &mut table, to, progress);
+                // Values computed after a rule failed are not values: they
+                // are dropped, and `checked` raises the rule's error.
+                if extended.is_err() || self.rules.failed() {
+                    table.truncate(before);
+                    extended?;
+                    return Err(grundy::Error::Cancelled);
+                }
             }
             Ok(read(&table))
         });
@@ -216,20 +287,17 @@ impl Game {
         self.with_table(py, n, |table| u64::from(table.at(heap)))
     }
 
-    /// Every option of heap `n`, each the tuple of heaps it leaves (sorted,
-    /// without empty heaps), in the order the rules list them.
-    fn options(&self, n: usize) -> PyResult<Vec<Vec<usize>>> {
-        let mut options = Options::new();
-        self.rules.options(&n, &mut options);
-        self.rules.checked(Ok(()))?;
-        Ok(options
-            .iter()
-            .map(|parts| {
-                let mut heaps: Vec<usize> = parts.iter().copied().filter(|&h| h > 0).collect();
-                heaps.sort_unstable();
-                heaps
-            })
-            .collect())
+    /// Every option of heap `n`, each the heaps it leaves (sorted, without
+    /// empty heaps), in the order the rules list them: at most `limit`
+    /// (default 10^6), past which `GrundyError` is raised before more are
+    /// listed.
+    #[pyo3(
+        signature = (n, *, limit = session::LISTED_HEAP_OPTIONS),
+        text_signature = "(self, /, n, *, limit=1000000)"
+    )]
+    fn options(&self, py: Python<'_>, n: usize, limit: u64) -> PyResult<Vec<Vec<usize>>> {
+        let found = detached(py, |_| session::heap_options(&self.rules, n, limit));
+        self.rules.checked(found)
     }
 
     /// Values, period and proof, by the library's analysis: adaptively up
@@ -240,9 +308,9 @@ impl Game {
     #[pyo3(signature = (*, to = None, max = None))]
     fn analyze(&self, py: Python<'_>, to: Option<u64>, max: Option<u64>) -> PyResult<Analysis> {
         let found = detached(py, |progress| {
-            let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+            let mut table = self.lock_table()?;
             let found = analyze_range(&self.rules, table.clone(), to, max, &self.solver, progress)?;
-            if found.values.len() > table.len() {
+            if found.values.len() > table.len() && !self.rules.failed() {
                 *table = found.values.clone();
             }
             Ok(found)
@@ -434,10 +502,11 @@ impl Game {
     }
 
     /// Forgets the values computed so far.
-    fn clear_cache(&self, py: Python<'_>) {
-        py.detach(|| {
-            *self.table.lock().unwrap_or_else(|e| e.into_inner()) = ValueTable::new();
-        });
+    fn clear_cache(&self, py: Python<'_>) -> PyResult<()> {
+        detached(py, |_| {
+            *self.lock_table()? = ValueTable::new();
+            Ok(())
+        })
     }
 }
 

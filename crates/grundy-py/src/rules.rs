@@ -49,18 +49,28 @@ impl PythonRules {
             .take()
     }
 
-    fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.failure
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .is_some()
     }
 
-    /// Calls `options(n)` and pushes what it lists onto `out`.
+    /// Calls `options(n)` and pushes what it lists onto `out`: at most
+    /// [`MAX_LISTED`] options (an endless iterator raises instead of
+    /// filling memory), checking for Ctrl-C as it goes.
     fn list(&self, n: usize, out: &mut Options<usize>) -> PyResult<()> {
         Python::attach(|py| {
             let listed = self.options.bind(py).call1((n,))?;
-            for item in listed.try_iter()? {
+            for (i, item) in listed.try_iter()?.enumerate() {
+                if i >= MAX_LISTED {
+                    return Err(crate::errors::GrundyError::new_err(format!(
+                        "options({n}) listed more than {MAX_LISTED} options: list each option once"
+                    )));
+                }
+                if i % 4096 == 4095 {
+                    py.check_signals()?;
+                }
                 let item = item?;
                 if let Ok(heap) = item.extract::<usize>() {
                     out.push([heap]);
@@ -78,6 +88,9 @@ impl PythonRules {
         })
     }
 }
+
+/// The most options one call of a Python `options(n)` may list.
+pub const MAX_LISTED: usize = 10_000_000;
 
 impl Ruleset for PythonRules {
     type Position = usize;
@@ -112,6 +125,12 @@ impl std::fmt::Debug for PythonRules {
 }
 
 impl Rules {
+    /// Whether the rules failed (a callback raised, a script threw) during
+    /// the question under way, so that nothing computed since is kept.
+    pub fn failed(&self) -> bool {
+        self.python.as_ref().is_some_and(|p| p.failed()) || self.game.failed()
+    }
+
     /// A game the library's front door parsed.
     pub fn library(game: HeapRules) -> Rules {
         Rules { game, python: None }

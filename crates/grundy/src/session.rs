@@ -186,6 +186,19 @@ impl HeapRules {
         }
     }
 
+    /// Whether a script failed during the question under way: what was
+    /// computed since is not to be kept (a front end's cache included).
+    pub fn failed(&self) -> bool {
+        match self {
+            HeapRules::Script(script) => script
+                .failure
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .is_some(),
+            HeapRules::Builtin(_) | HeapRules::Custom(_) => false,
+        }
+    }
+
     /// The largest heap an adaptive analysis computes by default: scripts
     /// and custom rules, whose every heap is a call out and which no
     /// theorem covers, stop at [`SCRIPT_HEAPS`].
@@ -358,6 +371,38 @@ pub fn heap_values<G: HeapRuleset + fmt::Display + ?Sized>(
     solver.extend(game, &mut values, to, progress)?;
     values.truncate(to as usize + 1);
     Ok(values)
+}
+
+/// The most options of one heap [`heap_options`] lists unless told: a
+/// heap of Kayles of 2^64 - 1 tokens has about as many.
+pub const LISTED_HEAP_OPTIONS: u64 = 1_000_000;
+
+/// The options of heap `n` of `game`, each the heaps it leaves (in
+/// increasing order, without empty heaps), in the order the rules list
+/// them: at most `limit` of them, refused with [`Error::TooManyOptions`]
+/// as soon as one more is found (options are visited one at a time, so a
+/// heap with 10^19 options costs `limit` steps, not an allocation).
+pub fn heap_options(game: &HeapRules, n: usize, limit: u64) -> Result<Vec<Vec<usize>>> {
+    game.start();
+    let mut found: Vec<Vec<usize>> = Vec::new();
+    let visited = game.visit_options(n, &mut |option| {
+        if found.len() as u64 >= limit {
+            return ControlFlow::Break(());
+        }
+        let mut heaps: Vec<usize> = option.iter().copied().filter(|&h| h > 0).collect();
+        heaps.sort_unstable();
+        found.push(heaps);
+        ControlFlow::Continue(())
+    });
+    if visited.is_break() && found.len() as u64 >= limit {
+        return Err(Error::TooManyOptions {
+            game: game.to_string(),
+            heap: n as u64,
+            limit,
+        });
+    }
+    crate::cancel::check()?;
+    game.checked(Ok(found))
 }
 
 /// Positions played together when play may cycle: generalized values, who

@@ -80,9 +80,9 @@ class Game:
         without a copy."""
     def value(self, n: int) -> int:
         """The Grundy value of heap ``n``."""
-    def options(self, n: int) -> list[list[int]]:
+    def options(self, n: int, *, limit: int = 1_000_000) -> list[list[int]]:
         """Every option of heap ``n``: the heaps it leaves, sorted, without
-        empty heaps."""
+        empty heaps; ``GrundyError`` past ``limit`` of them."""
     def analyze(self, *, to: Optional[int] = None, max: Optional[int] = None) -> "Analysis":
         """Values, period and proof (adaptive up to ``max`` heaps, 2^17 by
         default, or exactly ``0..=to``)."""

@@ -1,0 +1,61 @@
+"""The interpreter is never killed or frozen: listings are capped before
+they are allocated, endless iterators raise, a rule that asks its own game
+for values raises at once, and values computed after a rule failed are not
+kept."""
+
+import itertools
+
+import pytest
+
+import grundy
+
+
+@pytest.mark.parametrize("spec, heap", [("kayles", 2**64 - 1), ("nim", 10**9), ("0.{2+}", 100), ("4.{2+}", 2000)])
+def test_huge_listings_raise_before_they_are_allocated(spec, heap):
+    with pytest.raises(grundy.GrundyError, match="more than 1000000 options"):
+        grundy.Game(spec).options(heap)
+    assert len(grundy.Game(spec).options(10, limit=10**6)) > 0
+
+
+def test_a_listing_within_its_limit_is_whole():
+    # Kayles' heap of 3, each option once: two left in a row, one on each
+    # side, one.
+    assert grundy.Game("kayles").options(3) == [[2], [1, 1], [1]]
+    assert grundy.Game("kayles").options(3, limit=3) == [[2], [1, 1], [1]]
+    with pytest.raises(grundy.GrundyError, match="more than 2 options"):
+        grundy.Game("kayles").options(3, limit=2)
+
+
+@pytest.mark.parametrize("endless", [lambda n: itertools.count(), lambda n: itertools.repeat(0)])
+def test_an_endless_iterator_of_options_raises(endless):
+    with pytest.raises(grundy.GrundyError, match="listed more than"):
+        grundy.Game.from_options(endless).value(3)
+
+
+def test_a_rule_asking_its_own_game_raises_at_once():
+    game = None
+
+    def rule(n):
+        if n > 3:
+            game.value(n - 1)
+        return [n - 1] if n else []
+
+    game = grundy.Game.from_options(rule)
+    for ask in (lambda: game.value(10), lambda: game.values(10), lambda: game.analyze(to=10)):
+        with pytest.raises(grundy.GrundyError, match="re-entrant"):
+            ask()
+
+
+def test_values_computed_after_a_rule_failed_are_not_kept():
+    calls = {"fail": True}
+
+    def rule(n):
+        if n == 5 and calls["fail"]:
+            raise ValueError("five")
+        return [n - 1] if n else []
+
+    game = grundy.Game.from_options(rule)
+    with pytest.raises(ValueError, match="five"):
+        game.values(10)
+    calls["fail"] = False
+    assert list(game.values(10)) == [n % 2 for n in range(11)]
