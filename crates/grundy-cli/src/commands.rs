@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::{
-    self, CensusLimits, CensusRun, Misere, MisereQuotient, census_game, classify, expand_family,
-    expand_list,
+    self, CensusLimits, CensusRun, census_game, classify, expand_family, expand_list,
 };
 use grundy::report::{
     AnalysisReport, CensusReport, ComparisonReport, FormulaReport, GeneraReport, LoopyHeapsReport,
@@ -792,32 +791,17 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
     let budget = usize::try_from(parse_size(&args.budget)?).unwrap_or(usize::MAX);
     let terms = args.terms as usize;
     if let Some(bound) = &args.quotient {
-        let bound = usize::try_from(parse_size(bound)?)
-            .unwrap_or(usize::MAX)
-            .min(MISERE_HEAPS);
+        let bound = usize::try_from(parse_size(bound)?).unwrap_or(usize::MAX);
         let heaps = misere_heaps(args)?;
-        MisereQuotient::check_covers(bound, &heaps)?;
-        let quotient =
-            MisereQuotient::compute(game, bound, args.fold, budget).map_err(budget_flag)?;
-        let played = if heaps.is_empty() {
-            None
-        } else {
-            let loses = quotient.loses(&heaps)?;
-            let moves = quotient.winning_moves(game, &heaps)?;
-            Some((heaps, loses, moves))
-        };
+        let (quotient, played) = session::misere_quotient(game, bound, args.fold, budget, &heaps)
+            .map_err(budget_flag)?;
+        let played = played.map(|(loses, moves)| (heaps, loses, moves));
         let report = QuotientReport::new(game.to_string(), &quotient, played);
         return output::print(out, args.format, &report);
     }
     if let Some(to) = &args.to {
         let to = usize::try_from(parse_size(to)?).unwrap_or(usize::MAX);
-        if to > MISERE_HEAPS {
-            return Err(Failure::Input(format!(
-                "--to {to}: genera are searched, so at most heap {MISERE_HEAPS}"
-            )));
-        }
-        let mut misere = Misere::bounded(game, to, budget).map_err(budget_flag)?;
-        let genera = misere.genera(to, terms).map_err(budget_flag)?;
+        let genera = session::genera(game, to, terms, budget).map_err(budget_flag)?;
         let report = GeneraReport::new(game.to_string(), &genera);
         let written = &args.game;
         return output::print(
@@ -835,16 +819,7 @@ fn misere_report(game: &HeapRules, args: &MisereArgs, out: &mut impl Write) -> R
         ));
     }
     let heaps = misere_heaps(args)?;
-    let largest = heaps.iter().copied().max().unwrap_or(0);
-    if largest > MISERE_HEAPS {
-        return Err(Failure::Input(format!(
-            "heap {largest}: misère sums are searched, so heaps up to {MISERE_HEAPS}"
-        )));
-    }
-    let mut misere = Misere::bounded(game, largest, budget).map_err(budget_flag)?;
-    // Genera first, so that sums of hereditarily tame heaps need no search.
-    misere.genera(largest, terms.max(3)).map_err(budget_flag)?;
-    let (value, moves) = misere.analyze_sum(&heaps).map_err(budget_flag)?;
+    let (value, moves) = session::misere_sum(game, &heaps, terms, budget).map_err(budget_flag)?;
     let report = MisereSumReport::new(game.to_string(), &heaps, value, &moves);
     output::print(out, args.format, &report)
 }
@@ -867,10 +842,6 @@ fn misere_heaps(args: &MisereArgs) -> Result<Vec<usize>, Failure> {
         .map(|h| parse_size(h).map(|h| usize::try_from(h).unwrap_or(usize::MAX)))
         .collect::<Result<Vec<usize>, _>>()?)
 }
-
-/// The largest heap `grundy misere` searches (positions grow exponentially
-/// with it; the position budget stops a search that grows too far).
-const MISERE_HEAPS: usize = 10_000;
 
 /// `grundy plot GAME --to N -o FILE`.
 pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use grundy::analysis::{Arithmetic, Misere, MisereQuotient, count_tuples};
+use grundy::analysis::{Arithmetic, count_tuples};
 use grundy::report::{ComparisonReport, CountReport, FormulaReport};
 use grundy::session::{
     self, ByFormula, HeapRules, Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
@@ -453,12 +453,7 @@ impl Game {
     /// past `budget` positions.
     #[pyo3(signature = (heaps, *, budget = 5_000_000))]
     fn misere(&self, py: Python<'_>, heaps: Vec<usize>, budget: usize) -> PyResult<MisereAnalysis> {
-        let largest = heaps.iter().copied().max().unwrap_or(0);
-        let found = detached(py, |_| {
-            let mut misere = Misere::bounded(&self.rules.game, largest, budget)?;
-            misere.genera(largest, 3)?;
-            misere.analyze_sum(&heaps)
-        });
+        let found = detached(py, |_| session::misere_sum(&self.rules, &heaps, 3, budget));
         let (value, moves) = self.rules.checked(found)?;
         MisereAnalysis::new(py, &heaps, value, moves)
     }
@@ -473,9 +468,7 @@ impl Game {
         terms: usize,
         budget: usize,
     ) -> PyResult<Vec<Genus>> {
-        let found = detached(py, |_| {
-            Misere::bounded(&self.rules.game, to, budget)?.genera(to, terms.max(1))
-        });
+        let found = detached(py, |_| session::genera(&self.rules, to, terms, budget));
         Ok(self
             .rules
             .checked(found)?
@@ -496,9 +489,9 @@ impl Game {
         budget: usize,
     ) -> PyResult<Quotient> {
         let found = detached(py, |_| {
-            MisereQuotient::compute(&self.rules.game, max_heap, max_fold, budget)
+            session::misere_quotient(&self.rules, max_heap, max_fold, budget, &[])
         });
-        Ok(Quotient::new(self.rules.checked(found)?))
+        Ok(Quotient::new(self.rules.checked(found)?.0))
     }
 
     /// Forgets the values computed so far.

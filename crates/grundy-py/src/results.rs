@@ -417,7 +417,7 @@ impl MisereAnalysis {
         py: Python<'_>,
         heaps: &[usize],
         misere_value: u32,
-        moves: Vec<grundy::analysis::MisereMove>,
+        moves: Vec<grundy::session::MisereMove>,
     ) -> PyResult<MisereAnalysis> {
         let winning_moves = moves
             .into_iter()
@@ -473,11 +473,11 @@ impl MisereAnalysis {
 /// misère Grundy numbers `γk` of the heap with `k` extra copies of `*2`.
 #[pyclass(frozen, module = "grundy")]
 pub struct Genus {
-    genus: grundy::analysis::Genus,
+    genus: grundy::session::Genus,
 }
 
 impl Genus {
-    pub fn new(genus: grundy::analysis::Genus) -> Genus {
+    pub fn new(genus: grundy::session::Genus) -> Genus {
         Genus { genus }
     }
 }
@@ -516,11 +516,11 @@ impl Genus {
 /// `Game.misere_quotient()`.
 #[pyclass(frozen, module = "grundy")]
 pub struct Quotient {
-    quotient: grundy::analysis::MisereQuotient,
+    quotient: grundy::session::MisereQuotient,
 }
 
 impl Quotient {
-    pub fn new(quotient: grundy::analysis::MisereQuotient) -> Quotient {
+    pub fn new(quotient: grundy::session::MisereQuotient) -> Quotient {
         Quotient { quotient }
     }
 }

@@ -59,3 +59,12 @@ def test_values_computed_after_a_rule_failed_are_not_kept():
         game.values(10)
     calls["fail"] = False
     assert list(game.values(10)) == [n % 2 for n in range(11)]
+
+
+def test_misere_questions_share_the_clis_bounds():
+    kayles = grundy.Game("kayles")
+    with pytest.raises(grundy.GrundyError, match="heaps up to 10000"):
+        kayles.genus(10**9)
+    with pytest.raises(grundy.GrundyError, match="heaps up to 10000"):
+        kayles.misere([10**6])
+    assert kayles.misere([4, 7, 9]).winner in ("first", "second")

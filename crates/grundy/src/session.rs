@@ -35,6 +35,7 @@ mod compare;
 mod count;
 mod guess;
 mod kinds;
+mod misere;
 mod sum;
 
 pub use crate::solve::{Stage, WindowProgress};
@@ -49,13 +50,14 @@ pub use kinds::{
     CoinsAnswer, CoinsQuestion, GraphAnswer, HackenbushAnswer, Picture, coins, fibonacci_nim,
     graph, hackenbush, maze,
 };
+pub use misere::{MISERE_HEAPS, QuotientPlay, genera, misere_quotient, misere_sum};
 pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 
 // The vocabulary of the questions and answers above, for front ends: a
 // query's parameters and an answer's types, named where they are asked.
 pub use crate::analysis::{
-    Analysis, ByFormula, Certificate, Comparison, GuessReport, Histogram, NimSumCounts,
-    Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
+    Analysis, ByFormula, Certificate, Comparison, Genus, GuessReport, Histogram, MisereMove,
+    MisereQuotient, NimSumCounts, Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::ScriptLimits;
 pub use crate::solve::{Engine, Outcome};
