@@ -120,6 +120,12 @@ def test_bad_input_raises():
     with pytest.raises(grundy.GrundyError):
         grundy.census("0.?", shard=(3, 2))
     run = grundy.CensusRun(["0.?"])
+    # A row of a game outside the family, or one it holds, is refused.
+    with pytest.raises(grundy.GrundyError, match="outside this census"):
+        run.record(grundy.census_row("4.7", max=2**8))
+    run.record(grundy.census_row("0.7", max=2**8))
+    with pytest.raises(grundy.GrundyError, match="holds already"):
+        run.record(grundy.census_row("0.7", max=2**8))
     run.finish()
     with pytest.raises(grundy.GrundyError, match="finished"):
         run.todo

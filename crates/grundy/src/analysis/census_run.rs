@@ -213,6 +213,8 @@ pub struct CensusRun {
     rows: Vec<CensusRow>,
     todo: Vec<HeapGame>,
     journal: Option<Journal>,
+    /// The games of the census (of its shard), canonically written.
+    wanted: HashSet<String>,
 }
 
 impl CensusRun {
@@ -270,6 +272,7 @@ impl CensusRun {
             rows,
             todo,
             journal,
+            wanted,
         })
     }
 
@@ -284,8 +287,20 @@ impl CensusRun {
         self.rows.len()
     }
 
-    /// Keeps a finished game's row, appending it to the file.
+    /// Keeps a finished game's row, appending it to the file; a row of a
+    /// game outside the census (or its shard), or of one it holds already,
+    /// is refused.
     pub fn record(&mut self, row: CensusRow) -> Result<()> {
+        let refused = |why: &str| Error::InvalidPosition {
+            text: row.game.clone(),
+            reason: format!("a row of {why}"),
+        };
+        if !self.wanted.contains(&row.game) {
+            return Err(refused("a game outside this census"));
+        }
+        if self.rows.iter().any(|r| r.game == row.game) {
+            return Err(refused("a game this census holds already"));
+        }
         if let Some(journal) = self.journal.as_mut() {
             journal.append(&row)?;
         }
