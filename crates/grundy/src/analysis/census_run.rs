@@ -437,10 +437,16 @@ mod tests {
         for name in ["fresh.jsonl", "fresh.csv"] {
             let file = dir.join(name);
             let mut run = CensusRun::new(games(), None, Some(&file)).unwrap();
-            run.record(rows[0].clone()).unwrap();
-            run.record(rows[1].clone()).unwrap();
+            let family: Vec<&CensusRow> = rows.iter().filter(|r| r.game != "0.6").collect();
+            run.record(family[0].clone()).unwrap();
+            run.record(family[1].clone()).unwrap();
+            // Rows of another game, or of a game held already, are refused.
+            let other = rows.iter().find(|r| r.game == "0.6").unwrap();
+            assert!(run.record(other.clone()).is_err());
+            assert!(run.record(family[0].clone()).is_err());
             drop(run);
-            assert_eq!(read_rows(&file).unwrap(), rows[..2], "{name}");
+            let written = read_rows(&file).unwrap();
+            assert_eq!(written, [family[0].clone(), family[1].clone()], "{name}");
         }
         let share = |k| {
             CensusRun::new(games(), Some((k, 3)), None)
