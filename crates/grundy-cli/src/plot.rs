@@ -108,6 +108,11 @@ pub fn draw(
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    if matches!(extension.as_deref(), Some("svg" | "png")) {
+        // The file is opened here first, so that a path that cannot be
+        // written is one plain line, not the drawing backend's debug text.
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     match extension.as_deref() {
         Some("svg") => {
             let root = SVGBackend::new(path, size).into_drawing_area();

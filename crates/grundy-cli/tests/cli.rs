@@ -1101,6 +1101,13 @@ fn plots_draw_every_heap_and_mark_p_positions() {
         &["plot", "chess", "--to", "10", "-o", "x.svg"],
         "unknown game",
     );
+    // A file that cannot be written is one plain line, PNG or SVG.
+    for file in ["/nonexistent/dir/x.png", "/nonexistent/dir/x.svg"] {
+        rejects(
+            &["plot", "kayles", "--to", "10", "-o", file],
+            &format!("cannot write {file}: No such file or directory"),
+        );
+    }
 }
 
 #[test]
