@@ -14,15 +14,15 @@ use grundy::report::{
     PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
     StreamVerifyReport, ValuesReport,
 };
-use grundy::rules::{ScriptGame, ScriptLimits, ScriptPosition, parse_size};
+use grundy::rules::{ScriptGame, ScriptPosition};
 use grundy::session::{
     self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CoinsAnswer, CoinsQuestion,
     CountEnd, CountQuery, Counted, Engine, GraphAnswer, HackenbushAnswer, HeapRules, HeapValues,
-    Histogram, Picture, RecordQuery, Scratch, ScriptPlay, Stage, SumAnswer, SumItem, SumQuery,
-    TupleBudget, Tuples, count_ranges, play_script,
+    Histogram, Picture, RecordQuery, Scratch, ScriptLimits, ScriptPlay, Stage, SumAnswer, SumItem,
+    SumQuery, TupleBudget, Tuples, count_ranges, play_script,
 };
 use grundy::solve::{ValueStream, verify_stream};
-use grundy::spec::{CATALOGUE, GameSpec, Question};
+use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, TableSolver, ValueTable};
 
 use crate::cli::{
