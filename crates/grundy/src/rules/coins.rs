@@ -878,7 +878,9 @@ pub fn tartan_table(
         .collect())
 }
 
-fn nim_product(a: Nimber, b: Nimber) -> Nimber {
+/// The nim-product `a ⊗ b` of two values (Tartan theorem: a grid's head
+/// is worth the product of its column's and row's values).
+pub(crate) fn nim_product(a: Nimber, b: Nimber) -> Nimber {
     // Values below 2^32 lie in the subfield GF(2^32), closed under products.
     Nimber::new(nim_field::mul(u64::from(a.get()), u64::from(b.get())) as u32)
 }

@@ -20,6 +20,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+pub(crate) use coins::nim_product;
 pub use coins::{
     COIN_MOVES_LISTED, COIN_PERIOD_FIRST, COIN_PERIOD_MAX, CoinGrid, CoinMove, CoinPeriod, CoinRow,
     CoinRule, CoinTable, GridMove, ValuesBy, analyze_coins, analyze_grid, tartan_table,

@@ -22,11 +22,10 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::nim_field;
 use crate::report::{MoveCountReport, PartsSumReport, PositionSumReport, SumReport};
 use crate::rules::{
     CoinRule, CoinTable, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits,
-    ScriptPosition, script_loopy,
+    ScriptPosition, nim_product, script_loopy,
 };
 use crate::solve::{LoopyValue, MemoSolver};
 use crate::spec::{GameSpec, Question, parse_size, read_input};
@@ -682,11 +681,6 @@ struct CoinGrid<'r> {
     heads: BTreeSet<(usize, usize)>,
     tables: (CoinTable, CoinTable),
     value: Nimber,
-}
-
-fn nim_product(a: Nimber, b: Nimber) -> Nimber {
-    // Values below 2^32 lie in the subfield GF(2^32), closed under products.
-    Nimber::new(nim_field::mul(u64::from(a.get()), u64::from(b.get())) as u32)
 }
 
 impl<'r> CoinGrid<'r> {
