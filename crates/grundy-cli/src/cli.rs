@@ -531,7 +531,7 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
         k.trim().parse().map_err(|_| invalid())?,
         n.trim().parse().map_err(|_| invalid())?,
     );
-    grundy::analysis::check_shard(k, n).map_err(|_| invalid())?;
+    grundy::session::check_shard(k, n).map_err(|_| invalid())?;
     Ok((k, n))
 }
 

@@ -5,23 +5,19 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use grundy::analysis::{
-    self, CensusLimits, CensusRun, census_game, classify, expand_family, expand_list,
-};
 use grundy::report::{
-    AnalysisReport, CensusReport, ComparisonReport, FormulaReport, GeneraReport, LoopyHeapsReport,
+    AnalysisReport, ComparisonReport, FormulaReport, GeneraReport, LoopyHeapsReport,
     LoopySumReport, MisereSumReport, NimFieldReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, ProgressLine, QuotientReport, StreamHistogramReport, StreamValuesReport,
-    StreamVerifyReport, ValuesReport,
+    PositionSumReport, ProgressLine, QuotientReport, ValuesReport,
 };
 use grundy::rules::{ScriptGame, ScriptPosition};
 use grundy::session::{
-    self, AnalyzeAnswer, AnalyzeQuery, ByFormula, Certificate, CoinsAnswer, CoinsQuestion,
-    CountEnd, CountQuery, Counted, Engine, GraphAnswer, HackenbushAnswer, HeapRules, HeapValues,
-    Histogram, Picture, RecordQuery, Scratch, ScriptLimits, ScriptPlay, Stage, SumAnswer, SumItem,
-    SumQuery, TupleBudget, Tuples, count_ranges, play_script,
+    self, AnalyzeAnswer, AnalyzeQuery, ByFormula, CensusLimits, CensusRun, Certificate,
+    CoinsAnswer, CoinsQuestion, CountEnd, CountQuery, Counted, Engine, GraphAnswer,
+    HackenbushAnswer, HeapRules, HeapValues, Histogram, Picture, RecordQuery, ScriptLimits,
+    ScriptPlay, Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, count_ranges,
+    play_script,
 };
-use grundy::solve::{ValueStream, verify_stream};
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, TableSolver, ValueTable};
 
@@ -237,9 +233,6 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     output::print(out, args.format, &report)
 }
 
-/// The most heaps `grundy stream cat` prints at once.
-const CAT_HEAPS: u64 = 10_000_000;
-
 /// `grundy stream verify|cat|hist FILE`.
 pub fn stream(args: &StreamArgs, out: &mut impl Write) -> Result<(), Failure> {
     match &args.action {
@@ -250,65 +243,23 @@ pub fn stream(args: &StreamArgs, out: &mut impl Write) -> Result<(), Failure> {
             format,
         } => {
             let chunks = chunks.as_deref().map(parse_chunks).transpose()?;
-            let scratch = Scratch(std::path::PathBuf::from(format!(
-                "{}.verify-{}",
-                file.display(),
-                std::process::id()
-            )));
-            let heaps = ValueStream::open(file)?.heaps;
-            let bar = progress::heaps(heaps, "verify");
-            let found = verify_stream(
-                file,
-                chunks,
-                &scratch.0,
-                parse_bytes(memory_limit)?,
-                &mut |p| {
-                    bar.set_position(p.heaps);
+            let bar = progress::heaps(session::stream_heaps(file)?, "verify");
+            let report =
+                session::stream_verify(file, chunks, parse_bytes(memory_limit)?, &mut |heaps| {
+                    bar.set_position(heaps);
                     true
-                },
-            );
+                });
             bar.finish_and_clear();
-            let (stream, chunks) = found?;
-            let report = StreamVerifyReport::new(stream.game, stream.heaps, stream.root, chunks);
-            output::print(out, *format, &report)
+            output::print(out, *format, &report?)
         }
         StreamAction::Cat {
             file,
             from,
             to,
             format,
-        } => {
-            let stream = ValueStream::open(file)?;
-            let last = stream.heaps.saturating_sub(1);
-            let to = to.unwrap_or(last.min(from.saturating_add(CAT_HEAPS - 1)));
-            if to.saturating_sub(*from) >= CAT_HEAPS {
-                return Err(Failure::Input(format!(
-                    "stream cat prints at most {CAT_HEAPS} heaps at once; narrow --from/--to"
-                )));
-            }
-            let values = stream.values(*from, to)?;
-            let report = StreamValuesReport {
-                game: stream.game,
-                from: *from,
-                values,
-            };
-            output::print(out, *format, &report)
-        }
+        } => output::print(out, *format, &session::stream_values(file, *from, *to)?),
         StreamAction::Hist { file, to, format } => {
-            let stream = ValueStream::open(file)?;
-            let to = to.unwrap_or(stream.heaps.saturating_sub(1));
-            if to >= stream.heaps {
-                return Err(Failure::Input(format!(
-                    "the stream holds heaps 0..={}, not {to}",
-                    stream.heaps.saturating_sub(1)
-                )));
-            }
-            let counts = stream.histogram(to)?;
-            output::print(
-                out,
-                *format,
-                &StreamHistogramReport::new(stream.game, to, &counts),
-            )
+            output::print(out, *format, &session::stream_histogram(file, *to)?)
         }
     }
 }
@@ -984,23 +935,7 @@ fn parse_bytes(text: &str) -> Result<u64, Failure> {
 /// file rewritten with classes.
 pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(CensusCommand::Merge(merge)) = &args.merge {
-        let mut rows = Vec::new();
-        for path in &merge.files {
-            rows.extend(analysis::read_rows(path)?);
-        }
-        let mut seen = std::collections::HashSet::new();
-        rows.retain(|r| seen.insert(r.game.clone()));
-        classify(&mut rows);
-        return output::census(out, &merge.print, CensusReport::new(rows));
-    }
-    let mut games = Vec::new();
-    for family in &args.families {
-        let path = std::path::Path::new(family);
-        games.extend(if path.is_file() {
-            expand_list(&read(path)?)?
-        } else {
-            expand_family(family)?
-        });
+        return output::census(out, &merge.print, session::census_merge(&merge.files)?);
     }
     let time_per_game = args
         .time_per_game
@@ -1016,59 +951,29 @@ pub fn census(args: &CensusArgs, out: &mut impl Write) -> Result<(), Failure> {
         max: args.max,
         time_per_game,
     };
-    let solver = TableSolver::new().with_memory_limit(parse_bytes(&args.memory_limit)?);
-    let mut run = CensusRun::new(games, args.shard, args.output.as_deref())?;
-    let jobs = args
-        .jobs
-        .map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |j| j as usize,
-        )
-        .clamp(1, run.todo().len().max(1));
+    let run = CensusRun::new(
+        session::census_games(&args.families)?,
+        args.shard,
+        args.output.as_deref(),
+    )?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     let bar = progress::games((run.done() + run.todo().len()) as u64);
     bar.set_position(run.done() as u64);
-    let todo = run.todo().to_vec();
-    let next = AtomicUsize::new(0);
-    let running = AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::channel();
-    let finished = std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let (send, next, running, todo, limits, solver) =
-                (send.clone(), &next, &running, &todo, &limits, &solver);
-            scope.spawn(move || {
-                while let Some(game) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    running.fetch_add(1, Ordering::Relaxed);
-                    let row = census_game(game, limits, solver);
-                    running.fetch_sub(1, Ordering::Relaxed);
-                    if send.send(row).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        for row in receive {
-            let row = match row {
-                Ok(row) => row,
-                Err(error) => {
-                    // No more games start; those running finish.
-                    next.store(todo.len(), Ordering::Relaxed);
-                    return Err(Failure::from(error));
-                }
-            };
-            run.record(row)?;
-            bar.inc(1);
-            let left = todo.len().saturating_sub(next.load(Ordering::Relaxed));
-            bar.set_message(format!(
-                "{} running, {left} left",
-                running.load(Ordering::Relaxed)
-            ));
-        }
-        Ok(())
-    });
+    let report = session::census(
+        run,
+        &limits,
+        parse_bytes(&args.memory_limit)?,
+        jobs,
+        &mut |p| {
+            bar.set_position(p.done as u64);
+            bar.set_message(format!("{} running, {} left", p.running, p.left));
+        },
+    );
     bar.finish_and_clear();
-    finished?;
-    output::census(out, &args.print, CensusReport::new(run.finish()?))
+    output::census(out, &args.print, report?)
 }
 
 #[cfg(test)]

@@ -7,15 +7,14 @@
 
 use std::io::{self, Write};
 
-use grundy::analysis::{RowFormat, write_rows};
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
     FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport, HackenbushReport,
     LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
     MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PartsSumReport, PositionSumReport, QuotientReport, RecordRun, StreamHistogramReport,
-    StreamValuesReport, StreamVerifyReport, SumReport, ValueCount, ValuesReport,
+    PartsSumReport, PositionSumReport, QuotientReport, RecordRun, RowFormat, StreamHistogramReport,
+    StreamValuesReport, StreamVerifyReport, SumReport, ValueCount, ValuesReport, write_rows,
 };
 use grundy::session::{CountAnswer, Outcome, Tuples};
 use grundy::spec::CatalogueEntry;
@@ -1315,7 +1314,7 @@ struct CensusMarkdown(CensusReport);
 
 impl Render for CensusMarkdown {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let spell = grundy::analysis::czajka_spelling;
+        let spell = grundy::report::czajka_spelling;
         let sparse = |r: &CensusRow| {
             let mask = match (r.rare_mask, r.position_parity) {
                 (Some(m), Some(true)) => format!("{m:x}+pos"),

@@ -6,29 +6,24 @@
 
 use std::path::PathBuf;
 
-use grundy::TableSolver;
-use grundy::analysis::{self, CensusLimits, census_game, classify, expand_family};
 use grundy::report::CensusRow;
+use grundy::session::{self, CensusLimits};
 use pyo3::prelude::*;
 
 use crate::errors::{GrundyError, to_py};
 use crate::results::document;
 
 /// The games of `families` (patterns such as `0.??`, `4.???`,
-/// `0.[0-f]7`, or single games), each once.
+/// `0.[0-f]7`, single games, or files listing games), each once.
 fn expand(families: &[String]) -> PyResult<Vec<grundy::HeapGame>> {
-    let mut games = Vec::new();
-    for family in families {
-        games.extend(expand_family(family).map_err(to_py)?);
-    }
-    Ok(games)
+    session::census_games(families).map_err(to_py)
 }
 
 /// The canonical codes of the games of `families`, each once, costliest
 /// first (the order to start them in).
 #[pyfunction]
 pub fn census_games(families: Vec<String>) -> PyResult<Vec<String>> {
-    let run = analysis::CensusRun::new(expand(&families)?, None, None).map_err(to_py)?;
+    let run = session::CensusRun::new(expand(&families)?, None, None).map_err(to_py)?;
     Ok(run.todo().iter().map(ToString::to_string).collect())
 }
 
@@ -37,10 +32,10 @@ pub fn census_games(families: Vec<String>) -> PyResult<Vec<String>> {
 /// `shard=(k, n)`, resumed from the rows in `output` (JSON lines, or CSV
 /// for `*.csv`) and appending every row recorded to it.
 #[pyclass(module = "grundy", name = "CensusRun")]
-pub struct CensusRun(Option<analysis::CensusRun>);
+pub struct CensusRun(Option<session::CensusRun>);
 
 impl CensusRun {
-    fn run(&mut self) -> PyResult<&mut analysis::CensusRun> {
+    fn run(&mut self) -> PyResult<&mut session::CensusRun> {
         self.0
             .as_mut()
             .ok_or_else(|| GrundyError::new_err("this census run is finished"))
@@ -56,8 +51,8 @@ impl CensusRun {
         shard: Option<(usize, usize)>,
         output: Option<PathBuf>,
     ) -> PyResult<CensusRun> {
-        let run = analysis::CensusRun::new(expand(&families)?, shard, output.as_deref())
-            .map_err(to_py)?;
+        let run =
+            session::CensusRun::new(expand(&families)?, shard, output.as_deref()).map_err(to_py)?;
         Ok(CensusRun(Some(run)))
     }
 
@@ -113,7 +108,6 @@ pub fn census_row<'py>(
     time_per_game: Option<f64>,
     memory_limit: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let game: grundy::HeapGame = game.parse().map_err(to_py)?;
     let time_per_game = time_per_game
         .map(|s| {
             std::time::Duration::try_from_secs_f64(s).map_err(|_| {
@@ -124,9 +118,8 @@ pub fn census_row<'py>(
         })
         .transpose()?;
     let limits = CensusLimits { max, time_per_game };
-    let solver = TableSolver::new().with_memory_limit(memory_limit);
     let row = py
-        .detach(|| census_game(&game, &limits, &solver))
+        .detach(|| session::census_row(game, &limits, memory_limit))
         .map_err(to_py)?;
     document(py, &row)
 }
@@ -138,10 +131,9 @@ pub fn census_classify<'py>(
     py: Python<'py>,
     rows: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut parsed = rows
+    let parsed = rows
         .iter()
         .map(|row| parse_row(py, row))
         .collect::<PyResult<Vec<CensusRow>>>()?;
-    classify(&mut parsed);
-    document(py, &parsed)
+    document(py, &session::census_classify(parsed))
 }

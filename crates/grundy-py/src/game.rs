@@ -5,10 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use grundy::analysis::{Arithmetic, count_tuples};
 use grundy::report::{ComparisonReport, CountReport, FormulaReport};
 use grundy::session::{
-    self, ByFormula, HeapRules, Histogram, ScriptLimits, TupleBudget, Tuples, analyze_range,
+    self, ByFormula, CountQuery, HeapRules, Histogram, ScriptLimits, Tuples, analyze_range,
     heap_histogram,
 };
 use grundy::spec::{GameSpec, Question};
@@ -423,19 +422,16 @@ impl Game {
         modulo: Option<u64>,
         max: Option<u64>,
     ) -> PyResult<NimSumCounts> {
-        let tuples = tuples(order)?;
-        let arithmetic = arithmetic(modulo)?;
+        let query = CountQuery {
+            heaps: Some(heaps),
+            order: tuples(order)?,
+            modulus: modulo,
+            ..CountQuery::default()
+        };
+        query.arithmetic().map_err(to_py)?;
         let histogram = self.histogram_of(py, start, to, max, &ByFormula::No)?;
         let counts = py
-            .detach(|| {
-                count_tuples(
-                    &histogram,
-                    heaps,
-                    tuples,
-                    arithmetic,
-                    TupleBudget::default(),
-                )
-            })
+            .detach(|| session::count_histograms(std::slice::from_ref(&histogram), &query))
             .map_err(to_py)?;
         Ok(NimSumCounts::new(counts, modulo))
     }
@@ -500,15 +496,6 @@ impl Game {
             *self.lock_table()? = ValueTable::new();
             Ok(())
         })
-    }
-}
-
-/// Exact counts, or counts modulo `m >= 1`.
-pub(crate) fn arithmetic(modulo: Option<u64>) -> PyResult<Arithmetic> {
-    match modulo {
-        Some(0) => Err(PyValueError::new_err("modulo must be at least 1")),
-        Some(m) => Ok(Arithmetic::Modulo(m)),
-        None => Ok(Arithmetic::Exact),
     }
 }
 

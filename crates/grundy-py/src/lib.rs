@@ -17,11 +17,9 @@ mod rules;
 mod sweep;
 mod values;
 
-use grundy::analysis::{count_ordered, count_tuples};
 use grundy::session::{
     self, ByFormula, Certificate, CoinsAnswer, CoinsQuestion, CountAnswer, CountEnd, CountQuery,
     Counted, HackenbushAnswer, Histogram, Picture, SumAnswer, SumItem, SumQuery, TupleBudget,
-    Tuples,
 };
 use grundy::spec::GameSpec;
 use grundy::{Component, nim_field};
@@ -29,7 +27,7 @@ use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 
 use errors::{GrundyError, detached, to_py};
-use game::{FormulaArg, Game, arithmetic};
+use game::{FormulaArg, Game};
 use positions::{GeneralRules, Infinite, Sum};
 use results::{
     Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis, document,
@@ -275,8 +273,12 @@ fn count_positions(
     order: &str,
     modulo: Option<u64>,
 ) -> PyResult<NimSumCounts> {
-    let arithmetic = arithmetic(modulo)?;
-    let tuples = game::tuples(order)?;
+    let query = CountQuery {
+        heaps,
+        order: game::tuples(order)?,
+        modulus: modulo,
+        ..CountQuery::default()
+    };
     let histograms = ranges
         .iter()
         .map(|range| match range {
@@ -289,19 +291,9 @@ fn count_positions(
             }
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let counts = match (heaps, &histograms[..]) {
-        (None, _) if tuples == Tuples::Ordered => {
-            py.detach(|| count_ordered(&histograms, arithmetic))
-        }
-        (Some(k), [range]) => py
-            .detach(|| count_tuples(range, k, tuples, arithmetic, TupleBudget::default()))
-            .map_err(to_py)?,
-        _ => {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "give one range with heaps=K, or ordered ranges without it",
-            ));
-        }
-    };
+    let counts = py
+        .detach(|| session::count_histograms(&histograms, &query))
+        .map_err(to_py)?;
     Ok(NimSumCounts::new(counts, modulo))
 }
 

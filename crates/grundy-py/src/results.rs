@@ -535,12 +535,7 @@ impl Quotient {
     /// `{letter: heap}` for the generators.
     #[getter]
     fn generators(&self) -> Vec<(String, usize)> {
-        self.quotient
-            .heaps
-            .iter()
-            .enumerate()
-            .map(|(g, &h)| (grundy::analysis::generator_letter(g), h))
-            .collect()
+        self.quotient.generators().collect()
     }
 
     /// The relations of the presentation, as text (`"a^2 = 1"`).

@@ -122,7 +122,7 @@ def test_engine_errors_carry_the_cli_messages():
         grundy.Game("kayles").histogram(5, start=9)
     with pytest.raises(ValueError, match="order 'sideways'"):
         grundy.Game("kayles").count(5, 2, order="sideways")
-    with pytest.raises(ValueError, match="modulo must be at least 1"):
+    with pytest.raises(ValueError, match="modulus must be at least 1"):
         grundy.Game("kayles").count(5, 2, modulo=0)
     with pytest.raises(OverflowError):
         grundy.Game("kayles").values(-1)

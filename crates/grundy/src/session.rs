@@ -31,11 +31,13 @@
 //! ```
 
 mod analyze;
+mod census;
 mod compare;
 mod count;
 mod guess;
 mod kinds;
 mod misere;
+mod stream;
 mod sum;
 
 pub use crate::solve::{Stage, WindowProgress};
@@ -43,14 +45,24 @@ pub use analyze::{
     AnalyzeAnswer, AnalyzeQuery, Analyzed, CHECKPOINT_EVERY, RecordQuery, Scratch, analyze,
     resumable,
 };
+pub use census::{
+    CensusLimits, CensusProgress, CensusRun, census, census_classify, census_games, census_merge,
+    census_row, check_shard,
+};
 pub use compare::{compare, compare_reach};
-pub use count::{CountAnswer, CountEnd, CountQuery, Counted, count, count_ranges, heap_histogram};
+pub use count::{
+    CountAnswer, CountEnd, CountQuery, Counted, count, count_histograms, count_ranges,
+    heap_histogram,
+};
 pub use guess::{guess, guess_sequence};
 pub use kinds::{
     CoinsAnswer, CoinsQuestion, GraphAnswer, HackenbushAnswer, Picture, coins, fibonacci_nim,
     graph, hackenbush, maze,
 };
 pub use misere::{MISERE_HEAPS, QuotientPlay, genera, misere_quotient, misere_sum};
+pub use stream::{
+    STREAM_LISTED_HEAPS, stream_heaps, stream_histogram, stream_values, stream_verify,
+};
 pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 
 // The vocabulary of the questions and answers above, for front ends: a

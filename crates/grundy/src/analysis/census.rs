@@ -40,7 +40,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::{Analysis, Limits, Periodicity, analyze_from, equality_reach};
-use crate::report::{CensusRow, Digest, Stopped};
+use crate::report::{CensusRow, Digest, Stopped, czajka_spelling};
 use crate::{Cancel, Error, HeapGame, Result, TableSolver, TakeBreak, ValueTable};
 
 /// The largest heap of a census game's first step; each further step
@@ -221,13 +221,6 @@ pub fn expected_cost(game: &HeapGame) -> u64 {
 pub fn family_order(code: &str) -> (usize, String) {
     let short = czajka_spelling(code);
     (short.len(), short)
-}
-
-/// A code as Czajka writes it: `.07` for `0.07`, `4` for `4.0`.
-pub fn czajka_spelling(code: &str) -> String {
-    let short = code.strip_prefix('0').filter(|s| s.starts_with('.'));
-    let short = short.unwrap_or(code);
-    short.strip_suffix(".0").unwrap_or(short).to_owned()
 }
 
 /// Analyses `game` for a census: adaptively, as far as a proof needs and

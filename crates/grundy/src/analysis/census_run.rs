@@ -41,77 +41,18 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::census::{classify, expected_cost, in_census_order, shard};
-use crate::report::{CensusCsvRow, CensusRow};
+use crate::report::{CensusCsvRow, CensusRow, RowFormat, csv_writer, write_json_line, write_rows};
 use crate::{Error, HeapGame, Result};
 
 /// The largest census file read back (about 2 KB a row, so room for the
 /// largest family, [`super::FAMILY_LIMIT`] games, several times over).
 pub const CENSUS_FILE_LIMIT: u64 = 256 << 20;
 
-/// How census rows are written: JSON lines or CSV.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowFormat {
-    /// One JSON object per line ([`CensusRow`]).
-    JsonLines,
-    /// A header line, then one CSV line per row ([`CensusCsvRow`]).
-    Csv,
-}
-
-impl RowFormat {
-    /// The format of a census file by its name: CSV for `*.csv` (any
-    /// case), JSON lines otherwise.
-    pub fn for_path(path: &Path) -> RowFormat {
-        match path.extension() {
-            Some(ext) if ext.eq_ignore_ascii_case("csv") => RowFormat::Csv,
-            _ => RowFormat::JsonLines,
-        }
-    }
-}
-
 fn file_error(path: &Path, reason: impl std::fmt::Display) -> Error {
     Error::CensusFile {
         path: path.display().to_string(),
         reason: reason.to_string(),
     }
-}
-
-/// Writes `rows` in `format` (CSV with its header, unless there are no
-/// rows), as `grundy census --format json|csv` prints them and census
-/// files hold them.
-pub fn write_rows(
-    out: &mut dyn Write,
-    rows: &[CensusRow],
-    format: RowFormat,
-) -> std::io::Result<()> {
-    match format {
-        RowFormat::JsonLines => {
-            for row in rows {
-                write_json_line(out, row)?;
-            }
-            Ok(())
-        }
-        RowFormat::Csv => {
-            let mut csv = csv_writer(out, true);
-            for row in rows {
-                csv.serialize(CensusCsvRow::from(row))
-                    .map_err(std::io::Error::other)?;
-            }
-            csv.flush()
-        }
-    }
-}
-
-fn csv_writer(out: &mut dyn Write, header: bool) -> csv::Writer<&mut dyn Write> {
-    csv::WriterBuilder::new()
-        .has_headers(header)
-        .from_writer(out)
-}
-
-/// One row as one line of JSON, in a single write.
-fn write_json_line(out: &mut dyn Write, row: &CensusRow) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(row).map_err(std::io::Error::other)?;
-    line.push(b'\n');
-    out.write_all(&line)
 }
 
 /// The rows of a census file's text (`source` names it in errors), JSON

@@ -20,10 +20,10 @@ mod record;
 mod theorem;
 
 pub use census::{
-    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, check_shard, classify, czajka_spelling,
-    expand_family, expand_list, expected_cost, family_order, in_census_order, shard,
+    CENSUS_START, CensusLimits, FAMILY_LIMIT, census_game, check_shard, classify, expand_family,
+    expand_list, expected_cost, family_order, in_census_order, shard,
 };
-pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, RowFormat, parse_rows, read_rows, write_rows};
+pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, parse_rows, read_rows};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use count::{
     Arithmetic, ByFormula, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource,
@@ -37,7 +37,7 @@ pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_repor
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 use period::find_period_given;
 pub use period::{Periodicity, find_period, period_candidate};
-pub use quotient::{MisereQuotient, Relation, generator_letter};
+pub use quotient::{MisereQuotient, Relation};
 pub use record::{PERIOD_WINDOW, RecordAnalysis, RecordSummary, analyze_record};
 pub use theorem::Theorem;
 

@@ -61,6 +61,15 @@ pub struct MisereQuotient {
 pub type Relation = (Vec<u32>, Vec<u32>);
 
 impl MisereQuotient {
+    /// The generators, each as its letter ([`generator_letter`]) and its
+    /// heap.
+    pub fn generators(&self) -> impl Iterator<Item = (String, usize)> + '_ {
+        self.heaps
+            .iter()
+            .enumerate()
+            .map(|(g, &heap)| (generator_letter(g), heap))
+    }
+
     /// Computes the misère quotient of `game` for heaps `1..=max_heap`,
     /// trying folds `2..=max_fold`, with at most `budget` positions in the
     /// misère searches.
@@ -363,7 +372,7 @@ impl MisereQuotient {
 }
 
 /// The letter of generator `g`: `a`, `b`, … `z`, then `g26`, ….
-pub fn generator_letter(g: usize) -> String {
+fn generator_letter(g: usize) -> String {
     match u8::try_from(g) {
         Ok(g) if g < 26 => char::from(b'a' + g).to_string(),
         _ => format!("g{g}"),

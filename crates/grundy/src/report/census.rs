@@ -6,6 +6,9 @@
 //! [`crate::analysis::census_game`] and their classes filled in by
 //! [`crate::analysis::classify`].
 
+use std::io::Write;
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
 /// Why a game's analysis stopped short of a proof.
@@ -325,4 +328,70 @@ impl TryFrom<CensusCsvRow> for CensusRow {
             digests,
         })
     }
+}
+
+/// How census rows are written: JSON lines or CSV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFormat {
+    /// One JSON object per line ([`CensusRow`]).
+    JsonLines,
+    /// A header line, then one CSV line per row ([`CensusCsvRow`]).
+    Csv,
+}
+
+impl RowFormat {
+    /// The format of a census file by its name: CSV for `*.csv` (any
+    /// case), JSON lines otherwise.
+    pub fn for_path(path: &Path) -> RowFormat {
+        match path.extension() {
+            Some(ext) if ext.eq_ignore_ascii_case("csv") => RowFormat::Csv,
+            _ => RowFormat::JsonLines,
+        }
+    }
+}
+
+/// Writes `rows` in `format` (CSV with its header, unless there are no
+/// rows), as `grundy census --format json|csv` prints them and census
+/// files hold them.
+pub fn write_rows(
+    out: &mut dyn Write,
+    rows: &[CensusRow],
+    format: RowFormat,
+) -> std::io::Result<()> {
+    match format {
+        RowFormat::JsonLines => {
+            for row in rows {
+                write_json_line(out, row)?;
+            }
+            Ok(())
+        }
+        RowFormat::Csv => {
+            let mut csv = csv_writer(out, true);
+            for row in rows {
+                csv.serialize(CensusCsvRow::from(row))
+                    .map_err(std::io::Error::other)?;
+            }
+            csv.flush()
+        }
+    }
+}
+
+pub(crate) fn csv_writer(out: &mut dyn Write, header: bool) -> csv::Writer<&mut dyn Write> {
+    csv::WriterBuilder::new()
+        .has_headers(header)
+        .from_writer(out)
+}
+
+/// One row as one line of JSON, in a single write.
+pub(crate) fn write_json_line(out: &mut dyn Write, row: &CensusRow) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(row).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    out.write_all(&line)
+}
+
+/// A code as Czajka writes it: `.07` for `0.07`, `4` for `4.0`.
+pub fn czajka_spelling(code: &str) -> String {
+    let short = code.strip_prefix('0').filter(|s| s.starts_with('.'));
+    let short = short.unwrap_or(code);
+    short.strip_suffix(".0").unwrap_or(short).to_owned()
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Generalized, Winner};
-use crate::analysis::{Genus, MisereMove, MisereQuotient, generator_letter};
+use crate::analysis::{Genus, MisereMove, MisereQuotient};
 use crate::solve::Outcome;
 use crate::{Component, MoveCounts, Nimber, PartsSum, PositionSum, SumAnalysis, WinningMove};
 
@@ -436,13 +436,8 @@ impl QuotientReport {
             game,
             max_heap: q.max_heap,
             generators: q
-                .heaps
-                .iter()
-                .enumerate()
-                .map(|(g, &heap)| Generator {
-                    letter: generator_letter(g),
-                    heap,
-                })
+                .generators()
+                .map(|(letter, heap)| Generator { letter, heap })
                 .collect(),
             size: q.len(),
             elements: (0..q.len()).map(|e| q.spell(q.word(e))).collect(),

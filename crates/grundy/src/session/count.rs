@@ -17,8 +17,8 @@ use serde::Serialize;
 
 use super::HeapRules;
 use crate::analysis::{
-    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, TableBudget, TupleBudget, Tuples,
-    count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
+    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, NimSumCounts, TableBudget, TupleBudget,
+    Tuples, count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
 };
 use crate::report::{
     CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
@@ -279,7 +279,11 @@ pub fn count(
         }
     };
     let k = query.heaps.unwrap_or(1);
-    let counts = count_tuples(&histogram, k, query.order, arithmetic, query.budget)?;
+    let query = CountQuery {
+        heaps: Some(k),
+        ..query.clone()
+    };
+    let counts = count_histograms(std::slice::from_ref(&histogram), &query)?;
     let positions = CountedPositions {
         heaps: k,
         order: query.order,
@@ -287,6 +291,32 @@ pub fn count(
     };
     let report = NimSumCountReport::new(positions, &counts, query.modulus, query.all);
     Ok(CountAnswer::Positions(report))
+}
+
+/// Positions by nim-sum of heaps whose values `histograms` count:
+/// `query.heaps` heaps of the one histogram, in `query.order`, when the
+/// query gives a number of heaps; one heap from each histogram in turn
+/// otherwise. Exact, or modulo `query.modulus`. The counting behind
+/// [`count`] and [`count_ranges`], for a front end that holds histograms
+/// (Python's `count_positions`, a user's published histogram).
+pub fn count_histograms(histograms: &[Histogram], query: &CountQuery) -> Result<NimSumCounts> {
+    let arithmetic = query.arithmetic()?;
+    match (query.heaps, histograms) {
+        (Some(k), [histogram]) => count_tuples(histogram, k, query.order, arithmetic, query.budget),
+        (Some(_), _) => Err(Error::Refused {
+            reason: "a number of heaps counts positions of one range; several ranges give one \
+                     heap each"
+                .into(),
+            knob: Knob::Heaps,
+        }),
+        (None, _) if query.order != Tuples::Ordered => Err(Error::Refused {
+            reason: "one heap from each range is counted in order; unordered and distinct \
+                     counts are of several heaps of one range"
+                .into(),
+            knob: Knob::Order,
+        }),
+        (None, _) => Ok(count_ordered(histograms, arithmetic)),
+    }
 }
 
 /// One heap from each range in turn (`grundy count --range GAME:A..B ...`),
@@ -297,7 +327,6 @@ pub fn count_ranges(
     query: &CountQuery,
     solver: &TableSolver,
 ) -> Result<NimSumCountReport> {
-    let arithmetic = query.arithmetic()?;
     let mut counted = Vec::new();
     let mut histograms = Vec::new();
     for (name, game, from, to) in ranges {
@@ -309,7 +338,14 @@ pub fn count_ranges(
         ));
         histograms.push(histogram);
     }
-    let counts = count_ordered(&histograms, arithmetic);
+    let counts = count_histograms(
+        &histograms,
+        &CountQuery {
+            heaps: None,
+            order: Tuples::Ordered,
+            ..query.clone()
+        },
+    )?;
     let positions = CountedPositions {
         heaps: counted.len() as u64,
         order: Tuples::Ordered,
