@@ -7,16 +7,14 @@ use std::time::{Duration, Instant};
 
 use grundy::report::{
     AnalysisReport, ComparisonReport, FormulaReport, GeneraReport, LoopyHeapsReport,
-    LoopySumReport, MisereSumReport, NimFieldReport, OutcomesReport, PairValuesReport,
-    PositionSumReport, ProgressLine, QuotientReport, ValuesReport,
+    MisereSumReport, NimFieldReport, PairValuesReport, ProgressLine, QuotientReport, ValuesReport,
 };
-use grundy::rules::{ScriptGame, ScriptPosition};
 use grundy::session::{
     self, AnalyzeAnswer, AnalyzeQuery, ByFormula, CensusLimits, CensusRun, Certificate,
     CoinsAnswer, CoinsQuestion, CountEnd, CountQuery, Counted, Engine, GraphAnswer,
-    HackenbushAnswer, HeapRules, HeapValues, Histogram, Picture, RecordQuery, ScriptLimits,
-    ScriptPlay, Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, count_ranges,
-    play_script,
+    HackenbushAnswer, HeapRules, HeapValues, Histogram, OutcomesQuery, Picture, RecordQuery,
+    ScriptAnswer, ScriptLimits, Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples,
+    count_ranges,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, TableSolver, ValueTable};
@@ -97,19 +95,10 @@ fn script_positions(
             "--position is for game scripts (FILE.rhai); for other games use `grundy sum`".into(),
         ));
     };
-    let game = compile_script(&path.to_string_lossy(), &args.script)?;
-    let positions = args
-        .position
-        .iter()
-        .map(|p| p.parse::<ScriptPosition>())
-        .collect::<Result<Vec<_>, _>>()?;
-    match play_script(&game, &positions)? {
-        ScriptPlay::Finite(sum) => output::print(
-            out,
-            args.format,
-            &PositionSumReport::new(&positions, &sum, ToString::to_string),
-        ),
-        ScriptPlay::Loopy(play) => output::print(out, args.format, &LoopySumReport::new(&play)),
+    let limits = script_limits(&args.script)?;
+    match session::script_positions(path, limits, &args.position)? {
+        ScriptAnswer::Finite(report) => output::print(out, args.format, &report),
+        ScriptAnswer::Loopy(report) => output::print(out, args.format, &report),
     }
 }
 
@@ -302,15 +291,6 @@ fn script_limits(args: &ScriptArgs) -> Result<ScriptLimits, Failure> {
         time,
         ..ScriptLimits::default()
     })
-}
-
-/// Reads and compiles the script at `path` with the limits asked for.
-fn compile_script(path: &str, args: &ScriptArgs) -> Result<ScriptGame, Failure> {
-    Ok(ScriptGame::compile(
-        path,
-        &read(std::path::Path::new(path))?,
-        script_limits(args)?,
-    )?)
 }
 
 /// `grundy guess GAME` or `grundy guess --file F`.
@@ -681,49 +661,23 @@ pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<()
 
 /// `grundy outcomes FILE.rhai --states N [--position S]...`.
 pub fn outcomes(args: &OutcomesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let mut game = compile_script(&args.script.to_string_lossy(), &args.script_limits)?;
-    if let Some(threads) = args.threads {
-        game = game.with_threads(threads as usize);
-    }
-    let states = parse_size(&args.states)?;
-    let positions = args
-        .position
-        .iter()
-        .map(|p| parse_size(p))
-        .collect::<Result<Vec<u64>, _>>()?;
-    if let Some(&past) = positions.iter().find(|&&p| p >= states) {
-        return Err(Failure::Input(format!(
-            "--position {past} is not among the states 0..{states}"
-        )));
-    }
-    let bar = progress::heaps(states, "outcomes");
-    // The rate so far projects the whole sweep: one that would pass the
-    // time limit stops at the first progress report (after 65,536 states),
-    // not at the limit itself.
-    let time = script_limits(&args.script_limits)?.time;
-    let started = Instant::now();
-    let mut projected = None;
-    let found = game.outcomes(states, parse_bytes(&args.memory_limit)?, &mut |s| {
+    let query = OutcomesQuery {
+        states: parse_size(&args.states)?,
+        positions: args
+            .position
+            .iter()
+            .map(|p| parse_size(p))
+            .collect::<Result<Vec<u64>, _>>()?,
+        memory_limit: parse_bytes(&args.memory_limit)?,
+        threads: args.threads.map(|t| t as usize),
+    };
+    let bar = progress::heaps(query.states, "outcomes");
+    let limits = script_limits(&args.script_limits)?;
+    let report = session::script_outcomes(&args.script, limits, &query, &mut |s| {
         bar.set_position(s);
-        let whole = started.elapsed().mul_f64(states as f64 / s.max(1) as f64);
-        if s > 0 && whole > time {
-            projected = Some((s, whole));
-            return false;
-        }
-        true
     });
     bar.finish_and_clear();
-    if let Some((done, whole)) = projected {
-        return Err(Failure::Input(format!(
-            "{states} states would take about {:.0} s at the rate of the first {done}, past \
-             the time limit of {} s (raise it with --time-limit)",
-            whole.as_secs_f64(),
-            time.as_secs_f64()
-        )));
-    }
-    let found = found?;
-    let report = OutcomesReport::new(&game, &found, &positions)?;
-    output::print(out, args.format, &report)
+    output::print(out, args.format, &report?)
 }
 
 /// `grundy misere GAME --to N` or `grundy misere GAME HEAPS...`.

@@ -76,6 +76,7 @@ fn flag_for(knob: grundy::Knob) -> &'static str {
         Knob::PastTheTable => " (--max, --memory-limit, --by-formula)",
         Knob::Overwrite => " (--resume with its --checkpoint continues it, --force overwrites it)",
         Knob::Output => " (--output another FILE; `grundy census merge` joins them)",
+        Knob::TimeLimit => " (raise it with --time-limit)",
     }
 }
 

@@ -851,7 +851,7 @@ impl Render for FibonacciNimReport {
     }
 }
 
-impl Render for OutcomesReport<'_> {
+impl Render for OutcomesReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}: states 0..{}", self.script, self.states)?;
         let losses = &self.p_positions;

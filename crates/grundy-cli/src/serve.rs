@@ -454,6 +454,7 @@ fn parameter_for(knob: grundy::Knob) -> &'static str {
         Knob::PastTheTable => "max, by_formula",
         Knob::Overwrite => "none: the playground writes no file",
         Knob::Output => "none: the playground writes no file",
+        Knob::TimeLimit => "none: the playground's time limit is fixed",
     }
 }
 

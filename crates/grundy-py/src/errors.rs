@@ -40,6 +40,7 @@ fn keyword_for(knob: grundy::Knob) -> &'static str {
         Knob::PastTheTable => "max=, by_formula=",
         Knob::Overwrite => "a new file",
         Knob::Output => "output=",
+        Knob::TimeLimit => "none: scripts run here with their default limits",
     }
 }
 

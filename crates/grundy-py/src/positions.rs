@@ -2,16 +2,15 @@
 //!
 //! The positions reachable from the ones asked about are explored once by
 //! calling the Python `options` callable, numbered, and handed to the
-//! engine's generic solver ([`grundy::analyze_positions`]) as an explicit
-//! game, so cycles are reported instead of looping.
+//! session as an explicit game ([`ExplicitGame`]), which answers: cycles
+//! are reported (or valued by Smith's theory) instead of looping.
 
-use grundy::solve::Memo;
-use grundy::solve::{Adjacency, LoopyValue, Outcome, loopy_values, sum_outcome};
-use grundy::{Error, MemoSolver, Options, Ruleset, analyze_positions, analyze_positions_with};
+use grundy::Error;
+use grundy::session::{ExplicitGame, LoopyValue, Outcome};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::{GrundyError, to_py};
+use crate::errors::to_py;
 use crate::results::SumAnalysis;
 
 /// A move that leaves several independent games, for `Rules` options:
@@ -96,63 +95,11 @@ pub struct GeneralRules {
     index: Py<PyDict>,
     /// Number -> position.
     positions: Vec<Py<PyAny>>,
-    /// Where the options of each explored position lie in `listed`.
-    explored: Vec<Option<(usize, usize)>>,
-    listed: Options<u32>,
-    /// The values found so far: explored positions keep their options, so
-    /// a value once found stays right, and a query searches only what it
-    /// adds (a fresh search per call made calls slower as the cache grew).
-    memo: Memo<u32>,
-}
-
-/// The explored part of a game, as the engine's solvers see it: positions
-/// are their numbers.
-struct Explored<'a>(&'a GeneralRules);
-
-impl Ruleset for Explored<'_> {
-    type Position = u32;
-
-    fn options(&self, &p: &u32, out: &mut Options<u32>) {
-        if let Some(Some((first, end))) = self.0.explored.get(p as usize) {
-            for i in *first..*end {
-                out.push(self.0.listed.get(i).iter().copied());
-            }
-        }
-    }
+    /// The explored game, numbered as `positions`.
+    game: ExplicitGame,
 }
 
 impl GeneralRules {
-    /// Runs `search` with the memoized solver of the explored positions,
-    /// keeping the values it finds for later calls.
-    fn solve<T>(&mut self, search: impl FnOnce(&mut MemoSolver<'_, Explored<'_>>) -> T) -> T {
-        let memo = std::mem::take(&mut self.memo);
-        let (found, memo) = {
-            let explored = Explored(self);
-            let mut solver = MemoSolver::resume(&explored, memo);
-            let found = search(&mut solver);
-            (found, solver.into_memo())
-        };
-        self.memo = memo;
-        found
-    }
-
-    /// Generalized values of every explored position.
-    fn loopy(&self, py: Python<'_>) -> PyResult<Vec<LoopyValue>> {
-        let (starts, targets) = self.graph().ok_or_else(|| {
-            GrundyError::new_err(
-                "the game has a cycle, and a move that leaves a Sum of positions has no value \
-                 then; list single positions",
-            )
-        })?;
-        py.detach(|| {
-            loopy_values(Adjacency {
-                starts: &starts,
-                targets: &targets,
-            })
-        })
-        .map_err(to_py)
-    }
-
     /// The number of `position`, numbering it if it is new.
     fn number(&mut self, position: &Bound<'_, PyAny>) -> PyResult<u32> {
         let index = self.index.bind(position.py());
@@ -164,10 +111,9 @@ impl GeneralRules {
                 limit: self.max_positions,
             }));
         }
-        let number = self.positions.len() as u32;
+        let number = self.game.add_position();
         index.set_item(position, number)?;
         self.positions.push(position.clone().unbind());
-        self.explored.push(None);
         Ok(number)
     }
 
@@ -180,11 +126,11 @@ impl GeneralRules {
         let mut pending: Vec<u32> = numbers.clone();
         let options = self.options.clone_ref(py);
         while let Some(p) = pending.pop() {
-            if self.explored[p as usize].is_some() {
+            if self.game.is_explored(p) {
                 continue;
             }
             let position = self.positions[p as usize].bind(py).clone();
-            let first = self.listed.len();
+            let mut listed = Vec::new();
             for item in options.bind(py).call1((position,))?.try_iter()? {
                 let item = item?;
                 let parts: Vec<Bound<'_, PyAny>> = match item.cast::<Sum>() {
@@ -194,35 +140,16 @@ impl GeneralRules {
                 let mut option = Vec::with_capacity(parts.len());
                 for part in &parts {
                     let number = self.number(part)?;
-                    if self.explored[number as usize].is_none() {
+                    if !self.game.is_explored(number) {
                         pending.push(number);
                     }
                     option.push(number);
                 }
-                self.listed.push(option);
+                listed.push(option);
             }
-            self.explored[p as usize] = Some((first, self.listed.len()));
+            self.game.set_options(p, listed);
         }
         Ok(numbers)
-    }
-
-    /// The explored game as a graph, when every option is a single
-    /// position (what the loopy solver needs).
-    fn graph(&self) -> Option<(Vec<usize>, Vec<u32>)> {
-        let mut starts = vec![0usize];
-        let mut targets = Vec::new();
-        for range in &self.explored {
-            if let Some((first, end)) = *range {
-                for i in first..end {
-                    match self.listed.get(i) {
-                        [single] => targets.push(*single),
-                        _ => return None,
-                    }
-                }
-            }
-            starts.push(targets.len());
-        }
-        Some((starts, targets))
     }
 
     /// An engine error, with the position a cycle runs through shown as
@@ -258,9 +185,7 @@ impl GeneralRules {
             max_positions,
             index: PyDict::new(py).unbind(),
             positions: Vec::new(),
-            explored: Vec::new(),
-            listed: Options::new(),
-            memo: Memo::default(),
+            game: ExplicitGame::default(),
         })
     }
 
@@ -269,7 +194,7 @@ impl GeneralRules {
         // The value alone: a cached position costs a look-up, not the
         // listing of its winning moves.
         let numbers = self.explore(py, &[position])?;
-        let found = self.solve(|solver| solver.value(&numbers[0]));
+        let found = py.detach(|| self.game.value(numbers[0]));
         Ok(found.map_err(|e| self.error(py, e))?.get())
     }
 
@@ -281,7 +206,7 @@ impl GeneralRules {
         positions: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<SumAnalysis> {
         let numbers = self.explore(py, &positions)?;
-        let found = self.solve(|solver| analyze_positions_with(solver, &numbers));
+        let found = py.detach(|| self.game.sum(&numbers));
         let found = found.map_err(|e| self.error(py, e))?;
         let moves = found
             .winning_moves
@@ -309,26 +234,12 @@ impl GeneralRules {
         positions: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<&'static str> {
         let numbers = self.explore(py, &positions)?;
-        match analyze_positions(&Explored(self), &numbers) {
-            Ok(found) => Ok(if found.nim_sum.is_zero() {
-                "loss"
-            } else {
-                "win"
-            }),
-            Err(Error::Cycle { .. }) => {
-                let values = self.loopy(py)?;
-                let parts: Vec<LoopyValue> = numbers
-                    .iter()
-                    .map(|&n| values[n as usize].clone())
-                    .collect();
-                Ok(match sum_outcome(&parts) {
-                    Outcome::Win => "win",
-                    Outcome::Loss => "loss",
-                    Outcome::Draw => "draw",
-                })
-            }
-            Err(other) => Err(self.error(py, other)),
-        }
+        let found = py.detach(|| self.game.outcome(&numbers));
+        Ok(match found.map_err(|e| self.error(py, e))? {
+            Outcome::Win => "win",
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+        })
     }
 
     /// The generalized Sprague–Grundy value of `position`: an `int`, or
@@ -340,8 +251,8 @@ impl GeneralRules {
         position: Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
         let numbers = self.explore(py, std::slice::from_ref(&position))?;
-        let values = self.loopy(py)?;
-        Ok(match &values[numbers[0] as usize] {
+        let found = py.detach(|| self.game.generalized_value(numbers[0]));
+        Ok(match &found.map_err(|e| self.error(py, e))? {
             LoopyValue::Finite(v) => v.get().into_pyobject(py)?.into_any().unbind(),
             LoopyValue::Infinite(k) => Py::new(
                 py,

@@ -1,8 +1,8 @@
 //! Who wins, for games that are not sums, from Python: the engine's forward
-//! sweep over numbered states ([`grundy::solve::sweep_outcomes`]) with the
+//! sweep over numbered states ([`session::state_outcomes`]) with the
 //! moves listed by a Python callable.
 
-use grundy::solve::{self, sweep_outcomes};
+use grundy::session;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 /// `grundy.outcomes(options, states)`.
 #[pyclass(frozen, module = "grundy")]
 pub struct Outcomes {
-    found: solve::Outcomes,
+    found: session::Outcomes,
     options: Py<PyAny>,
 }
 
@@ -46,7 +46,7 @@ pub fn outcomes(
     // The first Python error (from `options`, or Ctrl-C), raised once the
     // sweep has stopped.
     let raised: std::cell::RefCell<Option<PyErr>> = std::cell::RefCell::new(None);
-    let found = sweep_outcomes(
+    let found = session::state_outcomes(
         states,
         memory_limit,
         &mut |s, out| match listed(py, &options, s) {
@@ -111,13 +111,8 @@ impl Outcomes {
     /// increasing order (empty when `state` is lost).
     fn winning_moves(&self, py: Python<'_>, state: u64) -> PyResult<Vec<u64>> {
         self.check(state)?;
-        let mut winning: Vec<u64> = listed(py, &self.options, state)?
-            .into_iter()
-            .filter(|&o| o < state && self.found.is_loss(o))
-            .collect();
-        winning.sort_unstable();
-        winning.dedup();
-        Ok(winning)
+        let options = listed(py, &self.options, state)?;
+        Ok(self.found.winning_moves(state, options))
     }
 
     fn __repr__(&self) -> String {

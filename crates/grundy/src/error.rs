@@ -484,4 +484,6 @@ pub enum Knob {
     /// An output that holds results of other questions (another family's
     /// census): write elsewhere, and merge.
     Output,
+    /// The time a script may run.
+    TimeLimit,
 }

@@ -34,9 +34,11 @@ mod analyze;
 mod census;
 mod compare;
 mod count;
+mod explicit;
 mod guess;
 mod kinds;
 mod misere;
+mod script;
 mod stream;
 mod sum;
 
@@ -54,12 +56,14 @@ pub use count::{
     CountAnswer, CountEnd, CountQuery, Counted, count, count_histograms, count_ranges,
     heap_histogram,
 };
+pub use explicit::{ExplicitGame, state_outcomes};
 pub use guess::{guess, guess_sequence};
 pub use kinds::{
     CoinsAnswer, CoinsQuestion, GraphAnswer, HackenbushAnswer, Picture, coins, fibonacci_nim,
     graph, hackenbush, maze,
 };
 pub use misere::{MISERE_HEAPS, QuotientPlay, genera, misere_quotient, misere_sum};
+pub use script::{OutcomesQuery, ScriptAnswer, script_outcomes, script_positions};
 pub use stream::{
     STREAM_LISTED_HEAPS, stream_heaps, stream_histogram, stream_values, stream_verify,
 };
@@ -72,7 +76,8 @@ pub use crate::analysis::{
     MisereQuotient, NimSumCounts, Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::ScriptLimits;
-pub use crate::solve::{Engine, Outcome};
+pub use crate::solve::{Engine, LoopyValue, Outcome, Outcomes};
+pub use crate::sum::{PositionMove, PositionSum};
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -82,7 +87,7 @@ use crate::analysis::{self, DEFAULT_MAX, Limits, PERIOD_FIRST};
 use crate::game::gather_listed;
 use crate::rules::{GameGraph, ScriptGame, ScriptPosition, ScriptSum, script_loopy, script_sum};
 use crate::solve::{
-    Adjacency, LoopySum, LoopyValue, Retrograde, analyze_loopy_sum, retrograde, sum_retrograde,
+    Adjacency, LoopySum, Retrograde, analyze_loopy_sum, retrograde, sum_retrograde,
 };
 use crate::spec::{GameSpec, Question};
 use crate::{

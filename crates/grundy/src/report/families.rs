@@ -413,13 +413,13 @@ impl FibonacciNimReport {
 
 /// The outcomes of a script's states swept in order (`grundy outcomes`).
 #[derive(Serialize)]
-pub struct OutcomesReport<'a> {
+pub struct OutcomesReport {
     /// The script.
     pub script: String,
     /// States `0..states` were classified.
     pub states: u64,
     /// The lost states: `{"count", "states"}`, every one of them.
-    pub p_positions: LossListing<'a>,
+    pub p_positions: LossListing,
     /// The states asked about, with every winning move.
     pub positions: Vec<StateReport>,
 }
@@ -428,18 +428,18 @@ pub struct OutcomesReport<'a> {
 /// they are serialized (a sweep of 10^9 states may lose 10^8 of them),
 /// never collected.
 #[derive(Serialize)]
-pub struct LossListing<'a> {
+pub struct LossListing {
     /// How many.
     pub count: u64,
     /// Every lost state, in increasing order.
-    pub states: EveryLoss<'a>,
+    pub states: EveryLoss,
 }
 
 /// The lost states of a sweep, serialized as a sequence straight from its
 /// bitset.
-pub struct EveryLoss<'a>(pub &'a Outcomes);
+pub struct EveryLoss(pub Outcomes);
 
-impl Serialize for EveryLoss<'_> {
+impl Serialize for EveryLoss {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
@@ -459,19 +459,13 @@ pub struct StateReport {
     pub winning_moves: Vec<u64>,
 }
 
-impl<'a> OutcomesReport<'a> {
+impl OutcomesReport {
     /// The sweep `found` of `game`, with the states `asked` and their
     /// winning moves (options lost for the opponent).
-    pub fn new(game: &ScriptGame, found: &'a Outcomes, asked: &[u64]) -> Result<Self> {
+    pub fn new(game: &ScriptGame, found: Outcomes, asked: &[u64]) -> Result<Self> {
         let mut positions = Vec::with_capacity(asked.len());
         for &state in asked {
-            let mut winning: Vec<u64> = game
-                .state_options(state)?
-                .into_iter()
-                .filter(|&o| found.is_loss(o))
-                .collect();
-            winning.sort_unstable();
-            winning.dedup();
+            let winning = found.winning_moves(state, game.state_options(state)?);
             positions.push(StateReport {
                 state,
                 winner: if found.is_loss(state) {

@@ -45,6 +45,20 @@ impl Outcomes {
         })
     }
 
+    /// The winning moves among `options`, the states one move from `state`:
+    /// those to a state lost for the opponent, in increasing order, each
+    /// once (none when `state` is lost). A state outside the sweep or not
+    /// below `state` is not a move and is left out.
+    pub fn winning_moves(&self, state: u64, options: impl IntoIterator<Item = u64>) -> Vec<u64> {
+        let mut winning: Vec<u64> = options
+            .into_iter()
+            .filter(|&o| o < state && o < self.states && self.is_loss(o))
+            .collect();
+        winning.sort_unstable();
+        winning.dedup();
+        winning
+    }
+
     /// How many states are lost for the player to move.
     pub fn loss_count(&self) -> u64 {
         self.losing.iter().map(|w| u64::from(w.count_ones())).sum()
