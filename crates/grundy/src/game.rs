@@ -265,3 +265,48 @@ impl<P> Options<P> {
         self.ends.clear();
     }
 }
+
+/// A graph in compressed adjacency form: the moves of position `p` lead to
+/// `targets[starts[p]..starts[p + 1]]`.
+#[derive(Clone, Copy, Debug)]
+pub struct Adjacency<'a> {
+    /// `starts.len()` is the number of positions plus one.
+    pub starts: &'a [usize],
+    /// Move targets, grouped by position.
+    pub targets: &'a [u32],
+}
+
+impl Adjacency<'_> {
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The positions one move from `p`.
+    pub fn moves(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        self.targets[self.starts[p]..self.starts[p + 1]]
+            .iter()
+            .map(|&q| q as usize)
+    }
+
+    /// The reverse graph: for each position, the positions with a move to
+    /// it (one entry per move).
+    pub(crate) fn reversed(&self) -> (Vec<usize>, Vec<u32>) {
+        let count = self.len();
+        let mut starts = vec![0usize; count + 1];
+        for &q in self.targets {
+            starts[q as usize + 1] += 1;
+        }
+        for p in 0..count {
+            starts[p + 1] += starts[p];
+        }
+        let mut fill = starts.clone();
+        let mut sources = vec![0u32; self.targets.len()];
+        for p in 0..count {
+            for q in self.moves(p) {
+                sources[fill[q]] = p as u32;
+                fill[q] += 1;
+            }
+        }
+        (starts, sources)
+    }
+}

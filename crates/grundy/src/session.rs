@@ -85,10 +85,11 @@ use std::sync::{Arc, Mutex};
 
 use crate::analysis::{self, DEFAULT_MAX, Limits, PERIOD_FIRST};
 use crate::game::gather_listed;
-use crate::rules::{GameGraph, ScriptGame, ScriptPosition, ScriptSum, script_loopy, script_sum};
+use crate::rules::{GameGraph, ScriptGame, ScriptPosition};
 use crate::solve::{
     Adjacency, LoopySum, Retrograde, analyze_loopy_sum, retrograde, sum_retrograde,
 };
+use crate::solve::{ScriptSum, script_loopy, script_sum};
 use crate::spec::{GameSpec, Question};
 use crate::{
     Error, HeapGame, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset, TableSolver,

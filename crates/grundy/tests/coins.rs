@@ -2,7 +2,9 @@
 //! search on rows and grids of coins, where the coin-turning and Tartan
 //! theorems are not assumed.
 
-use grundy::rules::{CoinRule, analyze_coins, analyze_grid, tartan_table};
+use grundy::analysis::{analyze_coins, analyze_grid};
+use grundy::rules::CoinRule;
+use grundy::solve::tartan_table;
 use grundy::{MemoSolver, Nimber, Options, Ruleset};
 
 mod common;
@@ -490,8 +492,8 @@ fn huge_grids_are_counted_modulo_a_prime_through_closed_forms() {
 #[test]
 fn rules_of_runs_are_counted_through_their_proven_periods() {
     use grundy::analysis::{Arithmetic, count_grid};
+    use grundy::analysis::{COIN_PERIOD_FIRST, ValuesBy};
     use grundy::nim_field::XorBasis;
-    use grundy::rules::{COIN_PERIOD_FIRST, ValuesBy};
     for spec in [
         "ruler(3)",
         "ruler(5)",

@@ -2,7 +2,8 @@
 //! graphs with cycles, where neither the colon nor the fusion principle is
 //! assumed.
 
-use grundy::rules::{Hackenbush, analyze_hackenbush};
+use grundy::analysis::analyze_hackenbush;
+use grundy::rules::Hackenbush;
 use grundy::{MemoSolver, Nimber, Options, Ruleset};
 use proptest::prelude::*;
 

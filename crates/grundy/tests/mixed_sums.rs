@@ -5,10 +5,9 @@
 
 use std::path::PathBuf;
 
+use grundy::analysis::{analyze_coins, analyze_grid, analyze_hackenbush};
 use grundy::report::{PartsSumReport, Winner};
-use grundy::rules::{
-    CoinRule, GameGraph, Hackenbush, Maze, analyze_coins, analyze_grid, analyze_hackenbush,
-};
+use grundy::rules::{CoinRule, GameGraph, Hackenbush, Maze};
 use grundy::session::{Outcome, SumAnswer, SumItem, SumQuery, sum};
 use grundy::solve::sum_retrograde;
 use grundy::{LISTED_OPTIONS_LIMIT, TableSolver};

@@ -5,9 +5,8 @@
 use grundy::Error;
 use grundy::rules::{
     GameGraph, Hackenbush, Maze, PRINTED_LINES, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
-    script_loopy, script_sum,
 };
-use grundy::solve::LoopyValue;
+use grundy::solve::{LoopyValue, script_loopy, script_sum};
 use grundy::{Nimber, Options, Ruleset};
 
 fn script(source: &str) -> ScriptGame {

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use grundy::rules::{PairGame, ScriptGame, ScriptLimits, ScriptPosition, script_sum};
+use grundy::rules::{PairGame, ScriptGame, ScriptLimits, ScriptPosition};
+use grundy::solve::script_sum;
 use grundy::{Component, Error, HeapGame, TableSolver, analyze_sum};
 
 fn compile(source: &str) -> Result<ScriptGame, Error> {

@@ -21,9 +21,10 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use super::Arithmetic;
+use super::ValuesBy;
 use super::count::Residues;
 use crate::nim_field::XorBasis;
-use crate::rules::{CoinRule, ValuesBy};
+use crate::rules::CoinRule;
 use crate::{Error, Result};
 
 /// The most cells an exact count takes: `2^(cells - rank)` has about

@@ -9,10 +9,13 @@
 mod census;
 mod census_run;
 mod certificate;
+mod coins;
 mod count;
+mod fibonacci_nim;
 mod formula_text;
 mod grid_count;
 mod guess;
+mod hackenbush;
 mod misere;
 mod period;
 mod quotient;
@@ -25,15 +28,21 @@ pub use census::{
 };
 pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, parse_rows, read_rows};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
+pub use coins::{
+    COIN_MOVES_LISTED, COIN_PERIOD_FIRST, COIN_PERIOD_MAX, CoinGrid, CoinMove, CoinPeriod, CoinRow,
+    GridMove, ValuesBy, analyze_coins, analyze_grid,
+};
 pub use count::{
     Arithmetic, ByFormula, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource,
     NimSumCounts, TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT, UNORDERED_WORK_LIMIT,
     count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, periodic_counts,
     range_histogram, value_histogram,
 };
+pub use fibonacci_nim::{TakeOutcome, zeckendorf};
 pub use grid_count::{EXACT_GRID_CELLS, GridCounts, TableBudget, count_grid};
 pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
+pub use hackenbush::{HackenbushSum, analyze_hackenbush, hackenbush_move_counts};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
 use period::find_period_given;
 pub use period::{Periodicity, find_period, period_candidate};

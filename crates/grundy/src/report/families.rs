@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::{Decimal, Winner};
-use crate::analysis::GridCounts;
-use crate::rules::{
-    CoinGrid, CoinRow, Hackenbush, HackenbushSum, Ratio, ScriptGame, TakeOutcome, ValuesBy,
-};
+use crate::analysis::HackenbushSum;
+use crate::analysis::TakeOutcome;
+use crate::analysis::{CoinGrid, CoinRow, GridCounts, ValuesBy};
+use crate::rules::{Hackenbush, Ratio, ScriptGame};
 use crate::solve::Outcomes;
 use crate::{Nimber, Result};
 

@@ -20,22 +20,16 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-pub(crate) use coins::nim_product;
-pub use coins::{
-    COIN_MOVES_LISTED, COIN_PERIOD_FIRST, COIN_PERIOD_MAX, CoinGrid, CoinMove, CoinPeriod, CoinRow,
-    CoinRule, CoinTable, GridMove, ValuesBy, analyze_coins, analyze_grid, tartan_table,
-};
+pub use coins::CoinRule;
 pub use divisor::DivisorGame;
-pub use fibonacci_nim::{FibonacciNim, Ratio, TakeOutcome, zeckendorf};
-pub use graph::{GameGraph, GraphValues};
-pub use hackenbush::{
-    Hackenbush, HackenbushSum, REVALUE_BUDGET, analyze_hackenbush, hackenbush_move_counts,
-};
+pub use fibonacci_nim::{FibonacciNim, Ratio};
+pub use graph::GameGraph;
+pub use hackenbush::Hackenbush;
 pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
-    ExploredGame, LoopyScript, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits,
-    ScriptMove, ScriptPosition, ScriptSum, script_loopy, script_sum,
+    ExploredGame, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits, ScriptPosition,
+    StateLister,
 };
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;

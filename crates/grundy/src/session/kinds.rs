@@ -5,15 +5,14 @@
 //! reports; the rules and solvers stay behind this module.
 
 use crate::Component;
+use crate::analysis::{analyze_coins, analyze_grid, analyze_hackenbush, hackenbush_move_counts};
 use crate::report::{
     CoinGridReport, CoinRowReport, CoinTableReport, CoinValuesReport, FibonacciNimReport,
     GraphReport, GraphSumReport, HackenbushReport, LoopyGraphReport, LoopySumReport, MazeReport,
     MoveCountReport,
 };
-use crate::rules::{
-    FibonacciNim, GameGraph, Hackenbush, Maze, Ratio, analyze_coins, analyze_grid,
-    analyze_hackenbush, hackenbush_move_counts, tartan_table,
-};
+use crate::rules::{FibonacciNim, GameGraph, Hackenbush, Maze, Ratio};
+use crate::solve::tartan_table;
 use crate::spec::coin_rules;
 use crate::{Error, Result};
 

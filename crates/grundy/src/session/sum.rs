@@ -24,10 +24,9 @@ use std::fmt::Write as _;
 
 use crate::report::{MoveCountReport, PartsSumReport, PositionSumReport, SumReport};
 use crate::rules::{
-    CoinRule, CoinTable, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits,
-    ScriptPosition, nim_product, script_loopy,
+    CoinRule, GameGraph, Hackenbush, Maze, PairGame, ScriptGame, ScriptLimits, ScriptPosition,
 };
-use crate::solve::{LoopyValue, MemoSolver};
+use crate::solve::{CoinTable, LoopyValue, MemoSolver, nim_product, script_loopy};
 use crate::spec::{GameSpec, Question, parse_size, read_input};
 use crate::sum::{
     HeapTables, ListedPart, PartMoves, SumPart, analyze_sum, move_counts, play_parts,

@@ -18,13 +18,19 @@
 
 mod checkpoint;
 mod clock;
+mod coins;
 mod crew;
+mod graph;
+mod hackenbush;
 mod load;
 mod loopy;
+mod maze;
 mod memo;
+mod pair;
 mod plain;
 mod premark;
 mod probe;
+mod scripted;
 mod sparse;
 mod stream;
 mod sweep;
@@ -32,13 +38,18 @@ mod table;
 mod wanted;
 mod window;
 
+pub use crate::game::Adjacency;
 pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};
+pub use coins::{CoinTable, nim_product, tartan_table};
+pub use graph::GraphValues;
+pub use hackenbush::REVALUE_BUDGET;
 pub use loopy::{
-    Adjacency, LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values,
-    retrograde, sum_outcome, sum_retrograde,
+    LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values, retrograde,
+    sum_outcome, sum_retrograde,
 };
 pub use memo::{DEFAULT_POSITION_BUDGET, Memo, MemoSolver};
 pub use plain::Plain;
+pub use scripted::{LoopyScript, ScriptMove, ScriptSum, script_loopy, script_sum};
 pub use sparse::{Pipeline, SparseSolver, SparseStats};
 pub use stream::{STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
 pub use sweep::{Outcomes, sweep_outcomes};

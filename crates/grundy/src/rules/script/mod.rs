@@ -29,6 +29,9 @@
 //! which may be JSON or a server's: it is kept in a small log instead (see
 //! [`ScriptGame::printed`]).
 //!
+//! This module describes a scripted game: its positions and their options.
+//! Its values, sums and sweeps are solved in `solve/scripted.rs`.
+//!
 //! A sweep ([`ScriptGame::outcomes`]) runs the script on several threads
 //! (every core by default, [`ScriptGame::with_threads`]): the calls of
 //! `options` for different states are independent, so each thread asks the
@@ -50,11 +53,11 @@ use std::time::{Duration, Instant};
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Scope};
 use rustc_hash::FxHashMap;
 
-use crate::solve::{Adjacency, LoopyValue, Outcomes, loopy_values, sweep_outcomes};
-use crate::{
-    Cancel, Error, MemoSolver, Options, PositionMove, PositionSum, Result, Ruleset, ValueTable,
-    analyze_positions,
-};
+use crate::{Cancel, Error, Options, Result, Ruleset};
+
+/// Lists the states one move from a state (pushing them on the vector), as
+/// a forward sweep asks for them: in increasing order.
+pub type StateLister<'a> = dyn FnMut(u64, &mut Vec<u64>) -> Result<()> + 'a;
 
 /// What a script may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -659,48 +662,9 @@ impl ScriptGame {
         &self.name
     }
 
-    /// `g(0..=to)` for a script whose positions are heaps.
-    pub fn heap_values(&self, to: u64) -> Result<ValueTable> {
-        let heaps = self.heaps_to(to)?;
-        let explored = self.explore(&heaps)?;
-        values_of(&explored, &heaps)
-    }
-
-    /// `g(0..=to)` with the explored game behind it, whose options a caller
-    /// can list without calling the script again.
-    ///
-    /// A script's move may make a heap larger (`options(3)` may list `4`
-    /// in a game that still ends), so the table goes past `to` when it must:
-    /// it holds the value of every heap in every option of the heaps
-    /// `0..=to`, and looking those up never runs past its end.
-    pub fn heap_table(&self, to: u64) -> Result<(ExploredGame, ValueTable)> {
-        let mut heaps = self.heaps_to(to)?;
-        let mut explored = self.explore(&heaps)?;
-        let reach = heaps
-            .iter()
-            .filter_map(|heap| explored.ranges.get(heap))
-            .flat_map(|&(first, end)| first..end)
-            .flat_map(|i| explored.options.get(i))
-            .filter_map(|part| match part {
-                ScriptPosition::Heap(h) => Some(*h),
-                ScriptPosition::Tuple(_) => None,
-            })
-            .fold(to, u64::max);
-        if reach > to {
-            heaps = self.heaps_to(reach)?;
-            self.grow(
-                &mut explored,
-                &heaps[heaps.len() - (reach - to) as usize..],
-                false,
-            )?;
-        }
-        let values = values_of(&explored, &heaps)?;
-        Ok((explored, values))
-    }
-
     /// The heaps `0..=to`, refused when they are more positions than a run
     /// may explore.
-    fn heaps_to(&self, to: u64) -> Result<Vec<ScriptPosition>> {
+    pub(crate) fn heaps_to(&self, to: u64) -> Result<Vec<ScriptPosition>> {
         let limit = self.limits.positions;
         let count = to
             .checked_add(1)
@@ -736,7 +700,7 @@ impl ScriptGame {
 
     /// Adds to `explored` every position reachable from `starts` that it
     /// lacks.
-    fn grow(
+    pub(crate) fn grow(
         &self,
         explored: &mut ExploredGame,
         starts: &[ScriptPosition],
@@ -946,9 +910,9 @@ impl ScriptGame {
         Ok(())
     }
 
-    /// Who wins from each state `0..states` of a game that need not be a
-    /// sum: `options(s)` lists single states, each smaller than `s` (see
-    /// [`sweep_outcomes`]).
+    /// Runs `sweep` with the options of the states `0..states`, listed by
+    /// the script (`options(s)`: single states), for a sweep that asks
+    /// for them in increasing order (the solver's forward sweep).
     ///
     /// The script is asked for batches of [`SWEEP_BATCH`] states, on as
     /// many threads as [`ScriptGame::with_threads`] allows: each thread
@@ -958,12 +922,11 @@ impl ScriptGame {
     /// printed log do not depend on the number of threads; each call of
     /// `options` keeps its operations limit, and the time limit and the
     /// [`Cancel`] token the caller runs under stop every thread.
-    pub fn outcomes(
+    pub fn list_states<T>(
         &self,
         states: u64,
-        memory_limit: u64,
-        progress: &mut dyn FnMut(u64) -> bool,
-    ) -> Result<Outcomes> {
+        sweep: &mut dyn FnMut(&mut StateLister<'_>) -> T,
+    ) -> T {
         *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) =
             Some(Instant::now() + self.limits.time);
         let batches = states.div_ceil(SWEEP_BATCH);
@@ -971,7 +934,7 @@ impl ScriptGame {
             .threads
             .min(usize::try_from(batches).unwrap_or(usize::MAX));
         if threads <= 1 {
-            return self.sweep_batches(states, memory_limit, progress, &mut |k| {
+            return self.sweep_batches(sweep, &mut |k| {
                 let from = k * SWEEP_BATCH;
                 self.batch_options(from, states.min(from + SWEEP_BATCH))
             });
@@ -997,12 +960,12 @@ impl ScriptGame {
             let found = if started == 0 {
                 // No thread could be started: the sweep runs here.
                 ahead.stop();
-                self.sweep_batches(states, memory_limit, progress, &mut |k| {
+                self.sweep_batches(sweep, &mut |k| {
                     let from = k * SWEEP_BATCH;
                     self.batch_options(from, states.min(from + SWEEP_BATCH))
                 })
             } else {
-                self.sweep_batches(states, memory_limit, progress, &mut |k| ahead.take(k))
+                self.sweep_batches(sweep, &mut |k| ahead.take(k))
             };
             helpers.cancel();
             ahead.stop();
@@ -1010,16 +973,14 @@ impl ScriptGame {
         })
     }
 
-    /// [`sweep_outcomes`] over the batches `next(0)`, `next(1)`, ..., each
-    /// asked for when the sweep reaches its first state; the log gets what
-    /// each printed as it is taken.
-    fn sweep_batches(
+    /// Runs `sweep` over the batches `next(0)`, `next(1)`, ..., each asked
+    /// for when the sweep reaches its first state; the log gets what each
+    /// printed as it is taken.
+    fn sweep_batches<T>(
         &self,
-        states: u64,
-        memory_limit: u64,
-        progress: &mut dyn FnMut(u64) -> bool,
+        sweep: &mut dyn FnMut(&mut StateLister<'_>) -> T,
         next: &mut dyn FnMut(u64) -> Batch,
-    ) -> Result<Outcomes> {
+    ) -> T {
         let mut batch = Batch::default();
         let mut at = None;
         let mut listed = |s: u64, out: &mut Vec<u64>| {
@@ -1041,7 +1002,7 @@ impl ScriptGame {
                 })),
             }
         };
-        sweep_outcomes(states, memory_limit, &mut listed, progress)
+        sweep(&mut listed)
     }
 
     /// Appends the options in `value` to `out`: `Some(parts)` for each, or
@@ -1077,7 +1038,7 @@ impl ScriptGame {
         Ok(())
     }
 
-    fn error(&self, message: String) -> Error {
+    pub(crate) fn error(&self, message: String) -> Error {
         Error::Script {
             script: self.name.clone(),
             message,
@@ -1125,12 +1086,6 @@ fn script_int(n: u64) -> Result<INT> {
         text: n.to_string(),
         reason: format!("a script's heaps are at most {} (2^63 - 1)", INT::MAX),
     })
-}
-
-/// The values of `heaps`, all explored, in order.
-fn values_of(explored: &ExploredGame, heaps: &[ScriptPosition]) -> Result<ValueTable> {
-    let mut solver = MemoSolver::new(explored);
-    heaps.iter().map(|heap| solver.value(heap)).collect()
 }
 
 /// Whether `value` is a non-empty array of integers only (a tuple; an
@@ -1320,8 +1275,8 @@ fn split_count(m: u64, k: u64, cap: u64) -> Option<u64> {
 #[derive(Debug)]
 pub struct ExploredGame {
     /// Where each position's options lie in `options`.
-    ranges: FxHashMap<ScriptPosition, (usize, usize)>,
-    options: Options<ScriptPosition>,
+    pub(crate) ranges: FxHashMap<ScriptPosition, (usize, usize)>,
+    pub(crate) options: Options<ScriptPosition>,
 }
 
 impl ExploredGame {
@@ -1346,92 +1301,6 @@ impl Ruleset for ExploredGame {
             }
         }
     }
-}
-
-/// The positions of a scripted game that may cycle, explored from some
-/// starts and numbered, with their generalized Sprague–Grundy values (see
-/// [`loopy_values`]).
-#[derive(Clone, Debug)]
-pub struct LoopyScript {
-    /// Every position explored; the starts come first, in order (repeats
-    /// kept once).
-    pub positions: Vec<ScriptPosition>,
-    /// The generalized value of each.
-    pub values: Vec<LoopyValue>,
-    numbers: FxHashMap<ScriptPosition, u32>,
-    starts: Vec<usize>,
-    targets: Vec<u32>,
-}
-
-impl LoopyScript {
-    /// The explored positions as a graph.
-    pub fn adjacency(&self) -> Adjacency<'_> {
-        Adjacency {
-            starts: &self.starts,
-            targets: &self.targets,
-        }
-    }
-
-    /// The number of `position`, if it was explored.
-    pub fn index(&self, position: &ScriptPosition) -> Option<usize> {
-        self.numbers.get(position).map(|&n| n as usize)
-    }
-}
-
-/// Explores a scripted game from `starts` and gives every position reached
-/// its generalized value, cycles allowed. Every option must be a single
-/// position: a move that leaves a sum has no value to combine once play
-/// can cycle.
-pub fn script_loopy(game: &ScriptGame, starts: &[ScriptPosition]) -> Result<LoopyScript> {
-    let explored = game.explore(starts)?;
-    let mut positions: Vec<ScriptPosition> = Vec::with_capacity(explored.len());
-    let mut numbers: FxHashMap<ScriptPosition, u32> = FxHashMap::default();
-    for p in starts.iter().chain(explored.ranges.keys()) {
-        if !numbers.contains_key(p) {
-            numbers.insert(p.clone(), positions.len() as u32);
-            positions.push(p.clone());
-        }
-    }
-    let mut adjacency_starts = vec![0usize];
-    let mut targets = Vec::new();
-    for p in &positions {
-        let (first, end) = explored.ranges[p];
-        for i in first..end {
-            match explored.options.get(i) {
-                [single] => targets.push(numbers[single]),
-                _ => {
-                    return Err(game.error(format!(
-                        "options({p}): the game has a cycle, and a move that leaves a sum of \
-                         positions has no value then; list single positions"
-                    )));
-                }
-            }
-        }
-        adjacency_starts.push(targets.len());
-    }
-    let values = loopy_values(Adjacency {
-        starts: &adjacency_starts,
-        targets: &targets,
-    })?;
-    Ok(LoopyScript {
-        positions,
-        values,
-        numbers,
-        starts: adjacency_starts,
-        targets,
-    })
-}
-
-/// Positions of a scripted game played together.
-pub type ScriptSum = PositionSum<ScriptPosition>;
-
-/// A winning move in a [`ScriptSum`].
-pub type ScriptMove = PositionMove<ScriptPosition>;
-
-/// The values of `positions` played together, who wins, and every winning
-/// move.
-pub fn script_sum(game: &ScriptGame, positions: &[ScriptPosition]) -> Result<ScriptSum> {
-    analyze_positions(&game.explore(positions)?, positions)
 }
 
 #[cfg(test)]
