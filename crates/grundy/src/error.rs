@@ -441,9 +441,36 @@ pub(crate) fn human_bytes(bytes: u128) -> String {
     }
 }
 
+/// `bytes` as [`human_bytes`] writes it, next to `other` (a need and its
+/// limit): exact, with thousands grouped, when the two would read the same
+/// rounded ("63.7 MiB over 63.7 MiB" says nothing).
+pub(crate) fn human_bytes_near(bytes: u128, other: u128) -> String {
+    if bytes == other || human_bytes(bytes) != human_bytes(other) {
+        return human_bytes(bytes);
+    }
+    let digits = bytes.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped} bytes")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::human_bytes;
+    use super::{human_bytes, human_bytes_near};
+
+    #[test]
+    fn a_need_just_over_its_limit_reads_exactly() {
+        let limit = 66_794_291u128;
+        assert_eq!(human_bytes(limit), human_bytes(limit + 1000));
+        assert_eq!(human_bytes_near(limit + 1000, limit), "66,795,291 bytes");
+        assert_eq!(human_bytes_near(limit, limit + 1000), "66,794,291 bytes");
+        assert_eq!(human_bytes_near(4 << 30, 1 << 30), "4.0 GiB");
+    }
 
     #[test]
     fn byte_counts_read_naturally() {

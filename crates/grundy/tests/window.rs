@@ -185,6 +185,24 @@ fn the_stream_reads_back_its_histogram_and_refuses_damage() {
     // unfinished, not with a heap count read from the values.
     let cut = refused(&clean[..clean.len() / 2]);
     assert!(cut.contains("did not finish"), "{cut}");
+    // A root checksum that is not the chunks' is refused by a read of
+    // any part, not only by one of every chunk.
+    let mut bytes = clean.clone();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let stream = ValueStream::open(&path).unwrap();
+    for read in [
+        stream.values(0, 10),
+        stream.histogram(100).map(|_| Vec::new()),
+    ] {
+        match read {
+            Err(grundy::Error::Stream { reason, .. }) => {
+                assert!(reason.contains("root"), "{reason}")
+            }
+            other => panic!("a wrong root not refused: {other:?}"),
+        }
+    }
 }
 
 #[test]

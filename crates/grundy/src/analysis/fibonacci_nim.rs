@@ -2,7 +2,7 @@
 //! take, by Whinihan's theorem (Zeckendorf representations) for the ratio
 //! 2 and by a table for other ratios.
 
-use crate::error::human_bytes;
+use crate::error::human_bytes_near;
 use crate::rules::{FibonacciNim, Ratio};
 use crate::{Error, Result};
 
@@ -53,8 +53,8 @@ impl FibonacciNim {
         if needed > u128::from(memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
-                needed: human_bytes(needed),
-                limit: human_bytes(u128::from(memory_limit)),
+                needed: human_bytes_near(needed, u128::from(memory_limit)),
+                limit: human_bytes_near(u128::from(memory_limit), needed),
             });
         }
         let mut least = vec![u64::MAX];

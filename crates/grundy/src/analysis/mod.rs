@@ -218,8 +218,8 @@ fn check_histogram_fits(solver: &TableSolver, to: u64, largest: u64) -> Result<(
         return Err(crate::Error::HistogramTooLarge {
             to,
             values,
-            needed: crate::error::human_bytes(needed),
-            limit: crate::error::human_bytes(u128::from(solver.memory_limit())),
+            needed: crate::error::human_bytes_near(needed, u128::from(solver.memory_limit())),
+            limit: crate::error::human_bytes_near(u128::from(solver.memory_limit()), needed),
         });
     }
     Ok(())

@@ -156,8 +156,14 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     if needed > options.memory_limit {
         return Err(Error::PeriodSearchTooLarge {
             heaps: largest_window as u64,
-            needed: crate::error::human_bytes(u128::from(needed)),
-            limit: crate::error::human_bytes(u128::from(options.memory_limit)),
+            needed: crate::error::human_bytes_near(
+                u128::from(needed),
+                u128::from(options.memory_limit),
+            ),
+            limit: crate::error::human_bytes_near(
+                u128::from(options.memory_limit),
+                u128::from(needed),
+            ),
         });
     }
     let theorem = Theorem::for_game(&HeapGame::TakeBreak(code.clone()));

@@ -88,8 +88,11 @@ impl Maze {
     pub(crate) fn too_large(&self, needed: u128, memory_limit: u64) -> Error {
         Error::MemoryLimit {
             what: format!("the table of a map of {} squares", self.squares()),
-            needed: format!("at least {}", crate::error::human_bytes(needed)),
-            limit: crate::error::human_bytes(u128::from(memory_limit)),
+            needed: format!(
+                "at least {}",
+                crate::error::human_bytes_near(needed, u128::from(memory_limit))
+            ),
+            limit: crate::error::human_bytes_near(u128::from(memory_limit), needed),
         }
     }
 

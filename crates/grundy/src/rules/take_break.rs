@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 use crate::bitset::xor_translate_into;
 use crate::cancel::{self, Ticker};
-use crate::error::human_bytes;
+use crate::error::human_bytes_near;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
 /// What one code digit allows after removing its number of tokens.
@@ -432,8 +432,8 @@ impl Compositions {
             if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
                 return Err(Error::TableTooLarge {
                     to: values.len() as u64,
-                    needed: human_bytes(needed),
-                    limit: human_bytes(u128::from(limit)),
+                    needed: human_bytes_near(needed, u128::from(limit)),
+                    limit: human_bytes_near(u128::from(limit), needed),
                 });
             }
             self.exact.push(m, values, words, &mut set);

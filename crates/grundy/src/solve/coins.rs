@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::bitset::{contains, first_absent, xor_translate_into};
-use crate::error::human_bytes;
+use crate::error::human_bytes_near;
 use crate::rules::CoinRule;
 use crate::{Error, Nimber, Result, nim_field};
 
@@ -62,8 +62,8 @@ pub fn tartan_table(
     if side * side * 4 > u128::from(memory_limit) {
         return Err(Error::TableTooLarge {
             to,
-            needed: human_bytes(side * side * 4),
-            limit: human_bytes(u128::from(memory_limit)),
+            needed: human_bytes_near(side * side * 4, u128::from(memory_limit)),
+            limit: human_bytes_near(u128::from(memory_limit), side * side * 4),
         });
     }
     let across = columns.values(to, memory_limit, &mut |_| true)?;
@@ -126,8 +126,8 @@ impl CoinRule {
             if needed > u128::from(memory_limit) {
                 return Err(Error::TableTooLarge {
                     to,
-                    needed: human_bytes(needed),
-                    limit: human_bytes(u128::from(memory_limit)),
+                    needed: human_bytes_near(needed, u128::from(memory_limit)),
+                    limit: human_bytes_near(u128::from(memory_limit), needed),
                 });
             }
             return std::iter::once(Ok(Nimber::ZERO))
@@ -185,8 +185,8 @@ impl CoinRule {
             |words: u128| (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * 4;
         let too_large = |needed: u128| Error::TableTooLarge {
             to: to as u64,
-            needed: human_bytes(needed),
-            limit: human_bytes(u128::from(memory_limit)),
+            needed: human_bytes_near(needed, u128::from(memory_limit)),
+            limit: human_bytes_near(u128::from(memory_limit), needed),
         };
         if bytes(words) > u128::from(memory_limit) {
             return Err(too_large(bytes(words)));

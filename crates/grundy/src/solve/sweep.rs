@@ -9,7 +9,7 @@
 //! (so a state without options is lost), the definition of normal play.
 //! One bit per state: 2^32 states take 512 MiB.
 
-use crate::error::human_bytes;
+use crate::error::human_bytes_near;
 use crate::{Error, Result};
 
 /// The outcome of every state `0..states`: one bit each.
@@ -89,8 +89,8 @@ pub fn sweep_outcomes(
     if needed > u128::from(memory_limit) || usize::try_from(states / 64 + 1).is_err() {
         return Err(Error::TableTooLarge {
             to: states.saturating_sub(1),
-            needed: human_bytes(needed),
-            limit: human_bytes(u128::from(memory_limit)),
+            needed: human_bytes_near(needed, u128::from(memory_limit)),
+            limit: human_bytes_near(u128::from(memory_limit), needed),
         });
     }
     let mut losing = vec![0u64; states.div_ceil(64) as usize];

@@ -223,8 +223,8 @@ impl TableSolver {
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,
-                needed: human_bytes(needed),
-                limit: human_bytes(u128::from(self.memory_limit)),
+                needed: crate::error::human_bytes_near(needed, u128::from(self.memory_limit)),
+                limit: crate::error::human_bytes_near(u128::from(self.memory_limit), needed),
             });
         }
         Ok(())

@@ -44,7 +44,7 @@ use super::sparse::{BLOCK, Cell, FarPartners, Folded, Resume, Run, Scratch, Spli
 use super::stream::{StreamState, StreamWriter};
 use super::wanted::Fold;
 use super::{SparseSolver, SparseStats};
-use crate::error::human_bytes;
+use crate::error::human_bytes_near;
 use crate::{Error, Result};
 
 /// How much a windowed run keeps in memory. The defaults (2^20 each, a few
@@ -434,8 +434,8 @@ impl SparseSolver {
         if bytes > options.memory_limit {
             return Err(Error::TableTooLarge {
                 to,
-                needed: human_bytes(u128::from(bytes)),
-                limit: human_bytes(u128::from(options.memory_limit)),
+                needed: human_bytes_near(u128::from(bytes), u128::from(options.memory_limit)),
+                limit: human_bytes_near(u128::from(options.memory_limit), u128::from(bytes)),
             });
         }
         let width = |width: u8| Error::Stream {
@@ -680,8 +680,8 @@ impl SparseSolver {
                          back from the stream)",
                         window.heaps()
                     ),
-                    needed: human_bytes(u128::from(bytes)),
-                    limit: human_bytes(u128::from(options.memory_limit)),
+                    needed: human_bytes_near(u128::from(bytes), u128::from(options.memory_limit)),
+                    limit: human_bytes_near(u128::from(options.memory_limit), u128::from(bytes)),
                 });
             }
             partners.readers.resize_with(far, || (0, Vec::new()));
@@ -728,8 +728,8 @@ impl SparseSolver {
                 end - 1,
                 n / 2
             ),
-            needed: human_bytes(bytes),
-            limit: human_bytes(u128::from(options.memory_limit)),
+            needed: human_bytes_near(bytes, u128::from(options.memory_limit)),
+            limit: human_bytes_near(u128::from(options.memory_limit), bytes),
         })
     }
 
