@@ -342,6 +342,12 @@ pub struct HackenbushArgs {
     /// ones, without listing them (pictures of millions of edges).
     #[arg(long)]
     pub count_moves: bool,
+    /// The most machine-word operations finding or counting the cuts of
+    /// pictures with cycles may take: an edge on a cycle that is not a loop
+    /// costs a revaluation of its picture (the default, 10^9, is about five
+    /// seconds).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

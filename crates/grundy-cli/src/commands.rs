@@ -645,7 +645,7 @@ pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Fai
             "give one or more trees, e.g. '(()())', or --graph FILE".into(),
         ));
     }
-    match session::hackenbush(&pictures, args.count_moves)? {
+    match session::hackenbush(&pictures, args.count_moves, Some(args.work_limit))? {
         HackenbushAnswer::Sum(report) => output::print(out, args.format, &report),
         HackenbushAnswer::Moves(report) => output::print(out, args.format, &report),
     }

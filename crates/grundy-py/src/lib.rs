@@ -430,7 +430,7 @@ fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py
         })
         .collect();
     let answer = py
-        .detach(|| session::hackenbush(&written, false))
+        .detach(|| session::hackenbush(&written, false, None))
         .map_err(to_py)?;
     let HackenbushAnswer::Sum(report) = answer else {
         unreachable!("a sum is asked")

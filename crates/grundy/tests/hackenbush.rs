@@ -4,6 +4,7 @@
 
 use grundy::analysis::analyze_hackenbush;
 use grundy::rules::Hackenbush;
+use grundy::solve::HACKENBUSH_WORK;
 use grundy::{MemoSolver, Nimber, Options, Ruleset};
 use proptest::prelude::*;
 
@@ -138,7 +139,7 @@ proptest! {
     #[test]
     fn winning_cuts_are_exactly_the_cuts_to_zero(a in edges(4, 7), b in edges(4, 7)) {
         let pictures = [picture(&a), picture(&b)];
-        let found = analyze_hackenbush(&pictures);
+        let found = analyze_hackenbush(&pictures, u64::MAX).unwrap();
         prop_assert_eq!(found.nim_sum, found.values[0] ^ found.values[1]);
         let mut expected = Vec::new();
         for (i, p) in pictures.iter().enumerate() {
@@ -159,7 +160,7 @@ proptest! {
         let value = drawn.value().get();
         for target in 0..=value.max(8) + 2 {
             let target = Nimber::new(target);
-            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+            prop_assert_eq!(drawn.cuts_to(target, u64::MAX).unwrap(), cuts_by_revaluing(&drawn, target), "target {}", target.get());
         }
     }
 
@@ -168,7 +169,7 @@ proptest! {
         let drawn = picture(&edges);
         for target in 0..=16 {
             let target = Nimber::new(target);
-            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+            prop_assert_eq!(drawn.cuts_to(target, u64::MAX).unwrap(), cuts_by_revaluing(&drawn, target), "target {}", target.get());
         }
     }
 
@@ -184,7 +185,7 @@ proptest! {
         let drawn = picture(&all);
         for target in 0..=16 {
             let target = Nimber::new(target);
-            prop_assert_eq!(drawn.cuts_to(target), cuts_by_revaluing(&drawn, target), "target {}", target.get());
+            prop_assert_eq!(drawn.cuts_to(target, u64::MAX).unwrap(), cuts_by_revaluing(&drawn, target), "target {}", target.get());
         }
     }
 }
@@ -204,7 +205,7 @@ proptest! {
     #[test]
     fn cuts_by_value_of_trees_match_revaluing_every_cut(edges in parent_trees(60)) {
         let drawn = picture(&edges);
-        prop_assert_eq!(drawn.cuts_by_value().unwrap(), counts_by_revaluing(&drawn));
+        prop_assert_eq!(drawn.cuts_by_value(u64::MAX).unwrap(), counts_by_revaluing(&drawn));
     }
 
     #[test]
@@ -215,7 +216,7 @@ proptest! {
         let mut all = tree.clone();
         all.extend(extra);
         let drawn = picture(&all);
-        prop_assert_eq!(drawn.cuts_by_value().unwrap(), counts_by_revaluing(&drawn));
+        prop_assert_eq!(drawn.cuts_by_value(u64::MAX).unwrap(), counts_by_revaluing(&drawn));
     }
 }
 
@@ -224,7 +225,7 @@ fn a_million_edges_are_counted_by_the_value_they_leave() {
     // A stalk of n: cutting edge e leaves a stalk of e, one cut per value.
     let n = 1_000_000;
     let stalk = Hackenbush::tree(&format!("{}{}", "(".repeat(n), ")".repeat(n))).unwrap();
-    let counts = stalk.cuts_by_value().unwrap();
+    let counts = stalk.cuts_by_value(u64::MAX).unwrap();
     assert_eq!(counts.len(), n);
     assert!(
         counts
@@ -240,24 +241,38 @@ fn a_million_edges_are_counted_by_the_value_they_leave() {
         comb = format!("({tooth}{comb})");
     }
     let comb = Hackenbush::tree(&comb).unwrap();
-    let counts = comb.cuts_by_value().unwrap();
+    let counts = comb.cuts_by_value(u64::MAX).unwrap();
     assert_eq!(counts.iter().map(|c| c.1).sum::<u64>(), 1000 * 1000);
-    let winning = comb.cuts_to(Nimber::ZERO).len() as u64;
+    let winning = comb.cuts_to(Nimber::ZERO, u64::MAX).unwrap().len() as u64;
     assert_eq!(
         counts.iter().find(|c| c.0.is_zero()).map_or(0, |c| c.1),
         winning
     );
-    // A cycle worth revaluing per edge past the budget is refused.
-    let ring: String = (0..100_000)
-        .map(|i| format!("v{i} v{}\n", (i + 1) % 100_000))
-        .collect();
-    let ring = Hackenbush::parse(&format!("g v0\n{ring}")).unwrap();
-    assert!(
-        ring.cuts_by_value()
-            .unwrap_err()
-            .to_string()
-            .contains("budget")
-    );
+    // A cycle worth revaluing per edge past the work limit is refused
+    // before any revaluation, for counting and for listing the cuts, and
+    // at any size once the limit is below one revaluation: the work is
+    // counted, not timed.
+    let ring = |size: usize| {
+        let edges: String = (0..size)
+            .map(|i| format!("v{i} v{}\n", (i + 1) % size))
+            .collect();
+        Hackenbush::parse(&format!("g v0\n{edges}")).unwrap()
+    };
+    let big = ring(100_000);
+    for refused in [
+        big.cuts_by_value(HACKENBUSH_WORK).unwrap_err(),
+        // The cycle part must be worth 0 for the picture to be worth 1.
+        big.cuts_to(Nimber::new(1), HACKENBUSH_WORK).unwrap_err(),
+    ] {
+        assert!(
+            matches!(refused, grundy::Error::WorkLimit { limit, .. } if limit == HACKENBUSH_WORK),
+            "{refused}"
+        );
+    }
+    let small = ring(50);
+    assert!(small.cuts_to(Nimber::new(1), 100).is_err());
+    assert!(small.cuts_by_value(100).is_err());
+    assert!(small.cuts_to(Nimber::new(1), HACKENBUSH_WORK).is_ok());
 }
 
 #[test]
@@ -268,12 +283,20 @@ fn a_stalk_of_100000_edges_finds_its_winning_cuts_in_one_pass() {
     assert_eq!(stalk.value().get(), n as u32);
     // Cutting edge e (from 0, ground up) leaves a stalk of e edges.
     for target in [0, 1, 77_777, n as u32 - 1] {
-        assert_eq!(stalk.cuts_to(Nimber::new(target)), [target as usize]);
+        assert_eq!(
+            stalk.cuts_to(Nimber::new(target), u64::MAX).unwrap(),
+            [target as usize]
+        );
     }
-    assert!(stalk.cuts_to(Nimber::new(n as u32)).is_empty());
+    assert!(
+        stalk
+            .cuts_to(Nimber::new(n as u32), u64::MAX)
+            .unwrap()
+            .is_empty()
+    );
     // Played against a stalk of 12: the one winning cut leaves 12.
     let short = Hackenbush::tree(&format!("{}{}", "(".repeat(12), ")".repeat(12))).unwrap();
-    let found = analyze_hackenbush(&[stalk, short]);
+    let found = analyze_hackenbush(&[stalk, short], u64::MAX).unwrap();
     assert_eq!(found.winning_cuts, [(0, 12)]);
 }
 
@@ -284,6 +307,6 @@ fn a_bush_of_100000_twigs_finds_its_winning_cuts_in_one_pass() {
     // One edge carrying 100,000 twigs (an even number): worth 1 + 0.
     assert_eq!(bush.value().get(), 1);
     // Cutting a twig leaves 1 + 1 = 2; cutting the trunk leaves 0.
-    assert_eq!(bush.cuts_to(Nimber::ZERO), [0]);
-    assert_eq!(bush.cuts_to(Nimber::new(2)).len(), n);
+    assert_eq!(bush.cuts_to(Nimber::ZERO, u64::MAX).unwrap(), [0]);
+    assert_eq!(bush.cuts_to(Nimber::new(2), u64::MAX).unwrap().len(), n);
 }

@@ -221,7 +221,7 @@ fn each_kind_alone_moves_as_its_own_engine_says() {
     // A picture.
     for tree in ["(()(()))", "((())(()()))", "(()()())"] {
         let picture = Hackenbush::tree(tree).unwrap();
-        let alone = analyze_hackenbush(std::slice::from_ref(&picture));
+        let alone = analyze_hackenbush(std::slice::from_ref(&picture), u64::MAX).unwrap();
         let report = parts(&[tree.into(), "nim:0".into()]);
         assert_eq!(
             report.winning_moves.len(),

@@ -102,8 +102,15 @@ pub enum HackenbushAnswer {
 }
 
 /// Green Hackenbush `pictures` played together, or with `count_moves`
-/// each one's cuts counted by value.
-pub fn hackenbush(pictures: &[Picture], count_moves: bool) -> Result<HackenbushAnswer> {
+/// each one's cuts counted by value; the cuts of pictures with cycles
+/// within `work_limit` machine-word operations (default
+/// [`HACKENBUSH_WORK`](crate::solve::HACKENBUSH_WORK)).
+pub fn hackenbush(
+    pictures: &[Picture],
+    count_moves: bool,
+    work_limit: Option<u64>,
+) -> Result<HackenbushAnswer> {
+    let work_limit = work_limit.unwrap_or(crate::solve::HACKENBUSH_WORK);
     if pictures.is_empty() {
         return Err(Error::EmptySum);
     }
@@ -123,7 +130,7 @@ pub fn hackenbush(pictures: &[Picture], count_moves: bool) -> Result<HackenbushA
         .collect::<Result<Vec<_>>>()?;
     let names: Vec<String> = pictures.iter().map(|p| p.name.clone()).collect();
     if count_moves {
-        let counts = hackenbush_move_counts(&parsed)?;
+        let counts = hackenbush_move_counts(&parsed, work_limit)?;
         let components: Vec<Component> = parsed
             .iter()
             .enumerate()
@@ -138,7 +145,7 @@ pub fn hackenbush(pictures: &[Picture], count_moves: bool) -> Result<HackenbushA
             &counts,
         )));
     }
-    let sum = analyze_hackenbush(&parsed);
+    let sum = analyze_hackenbush(&parsed, work_limit)?;
     Ok(HackenbushAnswer::Sum(HackenbushReport::new(
         &names, &parsed, &sum,
     )))

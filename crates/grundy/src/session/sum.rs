@@ -796,7 +796,7 @@ impl SumPart for PicturePart<'_> {
     }
 
     fn reached(&self) -> Result<Vec<LoopyValue>> {
-        let by_value = self.0.cuts_by_value()?;
+        let by_value = self.0.cuts_by_value(crate::solve::HACKENBUSH_WORK)?;
         Ok(by_value
             .into_iter()
             .map(|(v, _)| LoopyValue::Finite(v))
@@ -805,7 +805,7 @@ impl SumPart for PicturePart<'_> {
 
     fn moves_to(&self, target: &LoopyValue, listed: usize) -> Result<PartMoves> {
         let cuts = match finite(target) {
-            Some(target) => self.0.cuts_to(target),
+            Some(target) => self.0.cuts_to(target, crate::solve::HACKENBUSH_WORK)?,
             None => Vec::new(),
         };
         let all = cuts.into_iter().map(|e| self.cut(e)).collect();

@@ -6,10 +6,14 @@
 use crate::rules::Hackenbush;
 use crate::{Error, Nimber, Result};
 
-/// The most steps [`Hackenbush::cuts_by_value`] spends revaluing the
-/// picture for edges on cycles (each revaluation costs the picture's
-/// vertices and edges).
-pub const REVALUE_BUDGET: u64 = 1 << 31;
+/// The default work limit of finding or counting a picture's cuts, in
+/// machine-word operations ([`Hackenbush::cuts_to`]): about five seconds.
+pub const HACKENBUSH_WORK: u64 = 1_000_000_000;
+
+/// Machine-word operations counted for each vertex and edge a revaluation
+/// visits (it builds the adjacency, walks it depth first and values the
+/// parts: a few passes of a few words each).
+const WORDS_PER_VISIT: u128 = 8;
 
 const NO_NODE: u32 = u32::MAX;
 
@@ -332,7 +336,11 @@ impl Hackenbush {
     /// `g(p) ^ 1` is. Erasing any other edge on a cycle reshapes its part,
     /// so the picture is revalued in full for it (linear time per such
     /// edge, as before), but only when some value of that part would do.
-    pub fn cuts_to(&self, target: Nimber) -> Vec<usize> {
+    ///
+    /// The revaluations are refused with [`Error::WorkLimit`] before any is
+    /// made when they would pass `work_limit` machine-word operations
+    /// (eight for each vertex and edge of the picture, per revaluation).
+    pub fn cuts_to(&self, target: Nimber, work_limit: u64) -> Result<Vec<usize>> {
         const UNSEEN: usize = usize::MAX;
         let fused = self.fuse(None);
         let Fused {
@@ -360,26 +368,62 @@ impl Hackenbush {
                 });
             }
         }
-        (0..self.edges.len())
+        let reshaping = (0..self.edges.len())
             .filter(|&e| {
+                let (a, b) = self.edges[e];
+                a != b
+                    && order[a] != UNSEEN
+                    && need[part[a]].is_some()
+                    && ![a, b].iter().any(|&w| bridge_into(w, e))
+            })
+            .count();
+        self.check_revaluations(reshaping, work_limit, "finding the winning cuts")?;
+        let mut cuts = Vec::new();
+        for e in 0..self.edges.len() {
+            let wins = {
                 let (a, b) = self.edges[e];
                 if order[a] == UNSEEN {
                     // Not connected to the ground: erasing it changes nothing.
-                    return value[0] == target;
-                }
-                if let Some(w) = [a, b].into_iter().find(|&w| bridge_into(w, e)) {
+                    value[0] == target
+                } else if let Some(w) = [a, b].into_iter().find(|&w| bridge_into(w, e)) {
                     let base = part[self.other_end(e, w)];
                     let branch = Nimber::new(value[w].get() + 1);
-                    return need[base] == Some(value[base] ^ branch);
-                }
-                let home = part[a];
-                if a == b {
+                    need[base] == Some(value[base] ^ branch)
+                } else if a == b {
                     // A loop is worth 1 and nothing else depends on it.
-                    return need[home] == Some(value[home] ^ Nimber::new(1));
+                    let home = part[a];
+                    need[home] == Some(value[home] ^ Nimber::new(1))
+                } else if need[part[a]].is_some() {
+                    crate::cancel::check()?;
+                    self.value_without(Some(e)) == target
+                } else {
+                    false
                 }
-                need[home].is_some() && self.value_without(Some(e)) == target
-            })
-            .collect()
+            };
+            if wins {
+                cuts.push(e);
+            }
+        }
+        Ok(cuts)
+    }
+
+    /// Refuses `revaluations` of the whole picture (for `what`) past
+    /// `work_limit` machine-word operations.
+    fn check_revaluations(&self, revaluations: usize, work_limit: u64, what: &str) -> Result<()> {
+        let size = (self.names.len() + self.edges.len()) as u128;
+        let cost = revaluations as u128 * size * WORDS_PER_VISIT;
+        if cost > u128::from(work_limit) {
+            return Err(Error::WorkLimit {
+                what: format!(
+                    "{what} of a picture of {} edges revalues it for each of its {revaluations} \
+                     edges on cycles that are not loops, which",
+                    self.edges.len()
+                ),
+                at_least: cost,
+                limit: work_limit,
+            });
+        }
+        Ok(())
     }
 
     /// How many edges leave the picture worth each value once erased:
@@ -397,8 +441,9 @@ impl Hackenbush {
     /// tag, with tries merged node by node, that is `O(E log E)` for `E`
     /// edges instead of revaluing the picture once per edge. An edge on a
     /// cycle that is not a loop reshapes its part; the picture is revalued
-    /// for each such edge, within [`REVALUE_BUDGET`] steps.
-    pub fn cuts_by_value(&self) -> Result<Vec<(Nimber, u64)>> {
+    /// for each such edge, within `work_limit` machine-word operations (as
+    /// for [`Hackenbush::cuts_to`]).
+    pub fn cuts_by_value(&self, work_limit: u64) -> Result<Vec<(Nimber, u64)>> {
         const UNSEEN: usize = usize::MAX;
         let fused = self.fuse(None);
         let bridge_into = |w: usize, e: usize| fused.is_bridge_into(w, e);
@@ -417,20 +462,9 @@ impl Hackenbush {
                 reshaping.push(e);
             }
         }
-        let size = (self.names.len() + self.edges.len()) as u64;
-        let cost = reshaping.len() as u64 * size;
-        if cost > REVALUE_BUDGET {
-            return Err(Error::InvalidHackenbush {
-                line: 0,
-                reason: format!(
-                    "counting cuts by value revalues the picture for each of its {} edges on \
-                     cycles that are not loops: about {cost} steps, past the budget of \
-                     {REVALUE_BUDGET}",
-                    reshaping.len()
-                ),
-            });
-        }
+        self.check_revaluations(reshaping.len(), work_limit, "counting the cuts")?;
         for e in reshaping {
+            crate::cancel::check()?;
             *counts.entry(self.value_without(Some(e)).get()).or_default() += 1;
         }
         // Every value of a part is at most the edges of its subtree.

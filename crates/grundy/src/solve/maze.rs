@@ -8,16 +8,30 @@ use crate::{Nimber, Result};
 /// from the lowest one set, so that a column holding one large value (every
 /// column of a one-row map does) takes one word, not one per 64 values
 /// below it.
+///
+/// `full` counts the words from 0 that hold every value: a mex never looks
+/// at them again. A segment whose values run `0, 1, 2, …` (a long
+/// corridor, the row of a one-row map) then costs a word a square, not
+/// one per 64 values below it (which made long corridors quadratic).
 #[derive(Clone, Default)]
 struct Segment {
     /// The index of `words[0]` among all words.
     first: usize,
     words: Vec<u64>,
+    /// Words `0..full` are all ones (so `first` is 0 when `full > 0`).
+    full: usize,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Words a mex looked at, for the scaling test.
+    static SCANNED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl Segment {
     fn clear(&mut self) {
         self.words.clear();
+        self.full = 0;
     }
 
     /// Word `i` of the whole bitset.
@@ -42,6 +56,11 @@ impl Segment {
             self.words.resize(i + 1, 0);
         }
         self.words[i] |= 1 << (value % 64);
+        if self.first == 0 {
+            while self.words.get(self.full) == Some(&u64::MAX) {
+                self.full += 1;
+            }
+        }
     }
 
     /// The smallest number in neither this segment nor `other`.
@@ -54,11 +73,17 @@ impl Segment {
             }
         };
         let words = end(self).max(end(other));
-        (0..words)
-            .map(|i| self.word(i) | other.word(i))
-            .enumerate()
-            .find(|&(_, word)| word != u64::MAX)
-            .map_or(words as u64 * 64, |(i, word)| {
+        // Below either segment's full words the union is full too.
+        let start = self.full.max(other.full);
+        (start..words)
+            .map(|i| {
+                #[cfg(test)]
+                SCANNED.with(|s| s.set(s.get() + 1));
+                self.word(i) | other.word(i)
+            })
+            .zip(start..)
+            .find(|&(word, _)| word != u64::MAX)
+            .map_or(words as u64 * 64, |(word, i)| {
                 i as u64 * 64 + u64::from(word.trailing_ones())
             })
     }
@@ -127,5 +152,33 @@ impl Maze {
             crate::cancel::check()?;
         }
         Ok(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SCANNED;
+    use crate::rules::Maze;
+
+    /// Words the mexes of a map's values look at.
+    fn scanned(map: &str) -> u64 {
+        SCANNED.with(|s| s.set(0));
+        Maze::parse(map).unwrap().values(1 << 30).unwrap();
+        SCANNED.with(|s| s.get())
+    }
+
+    #[test]
+    fn corridors_cost_a_word_a_square() {
+        for squares in [1 << 12, 1 << 16] {
+            let row = format!("A{}", ".".repeat(squares - 1));
+            let column = format!("A\n{}", ".\n".repeat(squares - 1));
+            for map in [row, column] {
+                let words = scanned(&map);
+                assert!(
+                    words <= 2 * squares as u64,
+                    "{squares} squares: {words} words"
+                );
+            }
+        }
     }
 }

@@ -42,7 +42,7 @@ pub use crate::game::Adjacency;
 pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};
 pub use coins::{CoinTable, nim_product, tartan_table};
 pub use graph::GraphValues;
-pub use hackenbush::REVALUE_BUDGET;
+pub use hackenbush::HACKENBUSH_WORK;
 pub use loopy::{
     LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values, retrograde,
     sum_outcome, sum_retrograde,
