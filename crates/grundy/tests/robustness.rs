@@ -304,3 +304,31 @@ fn maze_values_take_linear_time_in_the_squares() {
         );
     }
 }
+
+#[test]
+fn a_script_too_slow_to_compile_is_refused_before_parsing_under_its_time_limit() {
+    // Rhai's parser scans every function at each name: 30,000 functions of
+    // two names each are about 10^10 lookups.
+    let source: String = (0..30_000)
+        .map(|i| format!("fn f{i}(x) {{ x + {i} }}\n"))
+        .chain(["fn options(n) { [] }\n".to_owned()])
+        .collect();
+    let (functions, names, estimate) = grundy::rules::compile_estimate(&source);
+    assert!(functions > 30_000 && names > 120_000, "{functions} {names}");
+    let limits = ScriptLimits {
+        time: std::time::Duration::from_secs(1),
+        ..ScriptLimits::default()
+    };
+    assert!(estimate > limits.time);
+    match ScriptGame::compile("many.rhai", &source, limits) {
+        Err(Error::Refused { knob, reason }) => {
+            assert_eq!(knob, grundy::Knob::TimeLimit);
+            assert!(reason.contains("30001 functions"), "{reason}");
+        }
+        Err(other) => panic!("refused otherwise: {other}"),
+        Ok(_) => panic!("compiled past its time limit"),
+    }
+    // A small script is not.
+    let small = "fn options(n) { if n > 0 { [n - 1] } else { [] } }";
+    assert!(ScriptGame::compile("small.rhai", small, limits).is_ok());
+}

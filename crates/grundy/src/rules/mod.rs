@@ -29,7 +29,7 @@ pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
     ExploredGame, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits, ScriptPosition,
-    StateLister,
+    StateLister, compile_estimate,
 };
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;

@@ -355,17 +355,30 @@ fn bodies(ast: &AST) -> Option<Vec<Vec<Stmt>>> {
         .iter_fn_def()
         .map(|f| Some((at(f.body.start_position())?, at(f.body.end_position())?)))
         .collect::<Option<Vec<_>>>()?;
+    // The bodies by where they start: disjoint (functions do not nest), so
+    // the one body that may span a statement is the last to start at or
+    // before it, found by binary search (a scan of every body for every
+    // statement made scripts of many functions quadratic to compile).
+    let mut by_start: Vec<usize> = (0..spans.len()).collect();
+    by_start.sort_unstable_by_key(|&f| spans[f].0);
+    if by_start
+        .windows(2)
+        .any(|pair| spans[pair[0]].1 >= spans[pair[1]].0)
+    {
+        return None;
+    }
     let mut bodies = vec![Vec::new(); spans.len()];
     let mut placed = true;
     ast.walk(&mut |path: &[ASTNode]| {
         if let [ASTNode::Stmt(statement)] = path {
-            let spans = &spans;
-            let mut spanning = at(statement.position()).into_iter().flat_map(|p| {
-                (0..spans.len()).filter(move |&f| spans[f].0 <= p && p <= spans[f].1)
+            let spanning = at(statement.position()).and_then(|p| {
+                let after = by_start.partition_point(|&f| spans[f].0 <= p);
+                let f = by_start[after.checked_sub(1)?];
+                (p <= spans[f].1).then_some(f)
             });
-            match (spanning.next(), spanning.next()) {
-                (Some(f), None) => bodies[f].push((*statement).clone()),
-                _ => placed = false,
+            match spanning {
+                Some(f) => bodies[f].push((*statement).clone()),
+                None => placed = false,
             }
         }
         placed

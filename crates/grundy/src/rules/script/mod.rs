@@ -83,6 +83,42 @@ impl Default for ScriptLimits {
     }
 }
 
+/// Rhai's parser compares a name with every function defined before it:
+/// about this long per comparison (measured at about 0.7 ns; counted high,
+/// so that a refusal errs toward scripts that would have run).
+const COMPILE_NANOS_PER_LOOKUP: f64 = 1.5;
+
+/// An upper bound on the work of compiling `source`: the words `fn` (at
+/// least the functions it defines), the words (at least the names it
+/// uses), and the time their product takes at
+/// [`COMPILE_NANOS_PER_LOOKUP`]. Words in comments and strings count too,
+/// so the bound errs high. One pass over the text.
+pub fn compile_estimate(source: &str) -> (u64, u64, Duration) {
+    let (mut functions, mut names) = (0u64, 0u64);
+    let mut word = String::new();
+    let mut end_word = |word: &mut String| {
+        if !word.is_empty() {
+            names += 1;
+            functions += u64::from(word == "fn");
+            word.clear();
+        }
+    };
+    for c in source.chars() {
+        if c == '_' || c.is_alphanumeric() && (c.is_alphabetic() || !word.is_empty()) {
+            word.push(c);
+        } else {
+            end_word(&mut word);
+        }
+    }
+    end_word(&mut word);
+    let nanos = functions as f64 * names as f64 * COMPILE_NANOS_PER_LOOKUP;
+    (
+        functions,
+        names,
+        Duration::from_secs_f64((nanos / 1e9).min(1e12)),
+    )
+}
+
 /// A position of a scripted game: a heap or a tuple.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub enum ScriptPosition {
@@ -469,7 +505,25 @@ impl ScriptGame {
     /// assert_eq!(game.heap_values(50)?, TableSolver::new().values(&code, 50)?);
     /// # Ok::<(), grundy::Error>(())
     /// ```
+    ///
+    /// Rhai's parser looks through every function defined so far at each
+    /// name a script uses, so compiling takes time proportional to their
+    /// product: a script whose estimate (from a count of its words) passes
+    /// the time limit is refused before it is parsed ([`compile_estimate`]).
     pub fn compile(name: &str, source: &str, limits: ScriptLimits) -> Result<ScriptGame> {
+        let (functions, names, estimate) = compile_estimate(source);
+        if estimate > limits.time {
+            return Err(Error::Refused {
+                reason: format!(
+                    "{name}: compiling it would take about {:.0} s ({functions} functions, \
+                     {names} names: Rhai's parser looks through the functions at each name), \
+                     past the time limit of {} s",
+                    estimate.as_secs_f64(),
+                    limits.time.as_secs_f64()
+                ),
+                knob: crate::Knob::TimeLimit,
+            });
+        }
         let mut engine = Engine::new();
         // The operations limit is kept by `on_progress` below, per call of
         // `options` even within a sweep's batch.
