@@ -518,7 +518,8 @@ impl ScriptGame {
                     "{name}: compiling it would take about {:.0} s ({functions} functions, \
                      {names} names: Rhai's parser looks through the functions at each name), \
                      past the time limit of {} s",
-                    estimate.as_secs_f64(),
+                    // Rounded up: never "about 60 s, past 60 s".
+                    estimate.as_secs_f64().ceil(),
                     limits.time.as_secs_f64()
                 ),
                 knob: crate::Knob::TimeLimit,
