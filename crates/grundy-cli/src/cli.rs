@@ -321,6 +321,11 @@ pub struct CoinsArgs {
     /// The most memory tables may take, e.g. 512MiB.
     #[arg(long, default_value = "4GiB")]
     pub memory_limit: String,
+    /// The most machine-word operations a coin table (a rule without a
+    /// closed form) or the cuts of a Hackenbush picture with cycles may
+    /// take (the default, 10^9, is seconds).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -604,6 +609,11 @@ pub struct SumArgs {
     /// billions; its value needs no listing).
     #[arg(long, value_name = "N", default_value = "1e7", value_parser = size)]
     pub max_options: u64,
+    /// The most machine-word operations a coin table (a rule without a
+    /// closed form) or the cuts of a Hackenbush picture with cycles may
+    /// take (the default, 10^9, is seconds).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

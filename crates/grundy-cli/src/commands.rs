@@ -426,6 +426,7 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
         script: script_limits(&args.script)?,
         solver: &solver(&args.table)?,
         max_options: args.max_options,
+        work_limit: args.work_limit,
         files: true,
     };
     match session::sum(&query)? {
@@ -473,6 +474,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             script: limits,
             solver: &solver,
             max_options: args.max_options,
+            work_limit: args.work_limit,
             files: true,
         };
         return output::print(out, args.format, &session::count_moves(&query)?);
@@ -606,7 +608,7 @@ pub fn coins(args: &CoinsArgs, out: &mut impl Write) -> Result<(), Failure> {
         },
         "coins",
     );
-    let answer = session::coins(&args.rule, question, limit, &mut |n| {
+    let answer = session::coins(&args.rule, question, limit, args.work_limit, &mut |n| {
         bar.set_position(n as u64);
         true
     });

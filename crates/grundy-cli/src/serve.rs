@@ -733,6 +733,7 @@ fn summed(request: &SumRequest) -> Result<Value, ApiError> {
         script: ScriptLimits::default(),
         solver: &bounded(),
         max_options: LISTING.search,
+        work_limit: grundy::session::DEFAULT_WORK,
         files: false,
     };
     let answer = grundy::session::sum(&query).map_err(engine_error)?;
@@ -1041,6 +1042,7 @@ mod tests {
             script: ScriptLimits::default(),
             solver: &bounded(),
             max_options: LISTING.search,
+            work_limit: grundy::session::DEFAULT_WORK,
             files: false,
         };
         let SumAnswer::Parts(report) = grundy::session::sum(&query).unwrap() else {

@@ -143,6 +143,7 @@ fn sum_report<'py>(
             script: Default::default(),
             solver: &solver,
             max_options: grundy::LISTED_OPTIONS_LIMIT,
+            work_limit: session::DEFAULT_WORK,
             files: true,
         })
     });
@@ -333,6 +334,7 @@ fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
             rule,
             CoinsQuestion::Values(to),
             grundy::TableSolver::new().memory_limit(),
+            session::DEFAULT_WORK,
             progress,
         )
     })?;
@@ -355,6 +357,7 @@ fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<
             rule,
             CoinsQuestion::Row(heads),
             grundy::TableSolver::new().memory_limit(),
+            session::DEFAULT_WORK,
             progress,
         )
     })?;

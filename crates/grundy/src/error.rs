@@ -451,7 +451,7 @@ pub(crate) fn human_bytes_near(bytes: u128, other: u128) -> String {
     let digits = bytes.to_string();
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(digit);

@@ -76,7 +76,7 @@ pub use crate::analysis::{
     MisereQuotient, NimSumCounts, Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::ScriptLimits;
-pub use crate::solve::{Engine, LoopyValue, Outcome, Outcomes};
+pub use crate::solve::{DEFAULT_WORK, Engine, LoopyValue, Outcome, Outcomes};
 pub use crate::sum::{PositionMove, PositionSum};
 
 use std::fmt;

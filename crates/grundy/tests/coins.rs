@@ -23,7 +23,7 @@ fn rule(spec: &str) -> CoinRule {
 }
 
 fn values(spec: &str, to: u64) -> Vec<u64> {
-    let table = rule(spec).table(to, &[], LIMIT).unwrap();
+    let table = rule(spec).table(to, &[], LIMIT, u64::MAX).unwrap();
     table.values[1..].iter().map(|&v| u64::from(v)).collect()
 }
 
@@ -52,7 +52,10 @@ fn grunt_is_grundys_game_shifted_by_one() {
         .collect();
     assert_eq!(values("grunt", grundy.len() as u64), grundy);
     let by_engine = rule("grunt").values(5000, LIMIT, &mut |_| true).unwrap();
-    let by_definition = rule("grunt").table(5000, &[], LIMIT).unwrap().values;
+    let by_definition = rule("grunt")
+        .table(5000, &[], LIMIT, u64::MAX)
+        .unwrap()
+        .values;
     assert_eq!(by_engine, by_definition);
 }
 
@@ -148,7 +151,9 @@ fn every_row_of_up_to_nine_coins_is_the_nim_sum_of_its_heads() {
         let coins = 9;
         let row = Row { spec, coins };
         let mut solver = MemoSolver::new(&row);
-        let table = rule(spec).table(coins as u64, &[], LIMIT).unwrap();
+        let table = rule(spec)
+            .table(coins as u64, &[], LIMIT, u64::MAX)
+            .unwrap();
         for heads in 0u32..1 << coins {
             let from_values: Nimber = (1..=coins)
                 .filter(|n| heads >> (n - 1) & 1 == 1)
@@ -171,7 +176,7 @@ fn winning_moves_are_legal_and_lead_to_p_positions() {
         let mut solver = MemoSolver::new(&row);
         for heads in 0u32..1 << coins {
             let list: Vec<usize> = (1..=coins).filter(|n| heads >> (n - 1) & 1 == 1).collect();
-            let found = analyze_coins(&rule(spec), &list, LIMIT).unwrap();
+            let found = analyze_coins(&rule(spec), &list, LIMIT, u64::MAX).unwrap();
             assert_eq!(
                 found.winning_moves.is_empty(),
                 found.nim_sum.is_zero(),
@@ -258,7 +263,7 @@ fn tartan_products_agree_with_search_on_small_grids() {
             height: 3,
         };
         let mut solver = MemoSolver::new(&grid);
-        let table = tartan_table(&rule(columns), &rule(rows), 4, LIMIT).unwrap();
+        let table = tartan_table(&rule(columns), &rule(rows), 4, LIMIT, u64::MAX).unwrap();
         for heads in 0u32..1 << 12 {
             let coins: Vec<(usize, usize)> = (1..=3)
                 .flat_map(|y| (1..=4).map(move |x| (x, y)))
@@ -267,7 +272,7 @@ fn tartan_products_agree_with_search_on_small_grids() {
             let expected = solver.value(&heads).unwrap();
             let from_table: Nimber = coins.iter().map(|&(x, y)| table[y][x]).sum();
             assert_eq!(from_table, expected, "{columns}*{rows} {heads:b}");
-            let found = analyze_grid(&rule(columns), &rule(rows), &coins, LIMIT).unwrap();
+            let found = analyze_grid(&rule(columns), &rule(rows), &coins, LIMIT, u64::MAX).unwrap();
             assert_eq!(found.nim_sum, expected);
             assert_eq!(
                 found.winning_move.is_some(),
@@ -300,7 +305,7 @@ fn tartan_products_agree_with_search_on_small_grids() {
 fn a_ruler_grid_of_20000_coins_a_side_is_quadratic_not_cubic() {
     let ruler = rule("ruler");
     let heads = [(20_000, 20_000), (3, 5)];
-    let found = analyze_grid(&ruler, &ruler, &heads, 1 << 30).unwrap();
+    let found = analyze_grid(&ruler, &ruler, &heads, 1 << 30, u64::MAX).unwrap();
     let move_ = found.winning_move.expect("the nim-sum is not 0");
     // Turning S x T changes the nim-sum by g(S) ⊗ g(T), the sums of the
     // turned coins' values: it must cancel the nim-sum.
@@ -325,7 +330,8 @@ fn positions_by_nim_sum(
     let cells: Vec<u64> = match rows_rule {
         Some(rows_rule) => {
             let side = columns.max(rows) as u64;
-            let table = tartan_table(&rule(columns_rule), &rule(rows_rule), side, LIMIT).unwrap();
+            let table =
+                tartan_table(&rule(columns_rule), &rule(rows_rule), side, LIMIT, u64::MAX).unwrap();
             (1..=rows)
                 .flat_map(|y| (1..=columns).map(move |x| (x, y)))
                 .map(|(x, y)| u64::from(table[y][x].get()))
@@ -513,7 +519,7 @@ fn rules_of_runs_are_counted_through_their_proven_periods() {
         let computed = found.values.len() - 1;
         assert!(found.last_coin_needed <= computed, "{spec}");
         let far = 3 * computed + 5000;
-        let table = r.table(far as u64, &[], LIMIT).unwrap().values;
+        let table = r.table(far as u64, &[], LIMIT, u64::MAX).unwrap().values;
         for n in n0..=far {
             assert_eq!(table[n], table[n0 + (n - n0) % p], "{spec}: coin {n}");
         }
@@ -600,7 +606,7 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
         }
         other => panic!("{other:?}"),
     }
-    let table = turn4.table(100, &[], LIMIT).unwrap();
+    let table = turn4.table(100, &[], LIMIT, u64::MAX).unwrap();
     let mut direct = grundy::nim_field::XorBasis::new();
     for v in &table.values[1..] {
         direct.insert(u64::from(v.get()));
@@ -638,4 +644,45 @@ fn grid_counts_refuse_what_they_cannot_do_within_their_limits() {
     assert!(count("ruler", None, 4, 2, modulo).is_err());
     assert!(count("ruler", Some("ruler"), 0, 4, modulo).is_err());
     assert!(count("ruler", Some("ruler"), 4, 0, Arithmetic::Exact).is_err());
+}
+
+#[test]
+fn tables_past_the_work_limit_are_refused_and_the_limit_counts_work_not_time() {
+    let refused = |found: grundy::Result<_>| match found {
+        Err(grundy::Error::WorkLimit {
+            at_least, limit, ..
+        }) => {
+            assert!(at_least > u128::from(limit));
+        }
+        Err(other) => panic!("refused otherwise: {other}"),
+        Ok(_) => panic!("not refused"),
+    };
+    let limit = grundy::session::DEFAULT_WORK;
+    // Rules whose moves are listed: refused before the table starts.
+    refused(
+        rule("grunt")
+            .table(1_000_000, &[], LIMIT, limit)
+            .map(|_| ()),
+    );
+    refused(analyze_coins(&rule("ruler"), &[1_000_000], LIMIT, limit).map(|_| ()));
+    refused(
+        analyze_grid(
+            &rule("grunt"),
+            &rule("grunt"),
+            &[(1_000_000, 1_000_000)],
+            LIMIT,
+            limit,
+        )
+        .map(|_| ()),
+    );
+    // turn(7)'s bitsets grow with its values: refused once sure to pass.
+    refused(
+        rule("turn(7)")
+            .table(1_000_000, &[], LIMIT, limit)
+            .map(|_| ()),
+    );
+    // The same tables within a limit they fit run.
+    assert!(rule("grunt").table(2000, &[], LIMIT, limit).is_ok());
+    assert!(analyze_coins(&rule("ruler"), &[2000], LIMIT, limit).is_ok());
+    refused(rule("grunt").table(2000, &[], LIMIT, 1000).map(|_| ()));
 }

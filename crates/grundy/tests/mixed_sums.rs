@@ -41,6 +41,7 @@ fn ask(components: &[String]) -> SumAnswer {
         script: Default::default(),
         solver: &solver,
         max_options: LISTED_OPTIONS_LIMIT,
+        work_limit: grundy::session::DEFAULT_WORK,
         files: true,
     };
     match sum(&query) {
@@ -169,7 +170,7 @@ fn each_kind_alone_moves_as_its_own_engine_says() {
     // A row of coins.
     let ruler: CoinRule = "ruler".parse().unwrap();
     for heads in [[3, 4, 6], [1, 2, 7], [5, 9, 12]] {
-        let row = analyze_coins(&ruler, &heads, 1 << 30).unwrap();
+        let row = analyze_coins(&ruler, &heads, 1 << 30, u64::MAX).unwrap();
         let written = format!("ruler:{}", heads.map(|h| h.to_string()).join(","));
         let report = parts(&[written, "nim:0".into()]);
         assert_eq!(
@@ -186,7 +187,7 @@ fn each_kind_alone_moves_as_its_own_engine_says() {
         [(1, 1), (3, 2), (6, 4)],
         [(2, 2), (3, 5), (7, 1)],
     ] {
-        let grid = analyze_grid(&ruler, &turtles, &heads, 1 << 30).unwrap();
+        let grid = analyze_grid(&ruler, &turtles, &heads, 1 << 30, u64::MAX).unwrap();
         let written: Vec<String> = heads.iter().map(|(c, r)| format!("{c},{r}")).collect();
         let report = parts(&[
             format!("ruler*turtles:{}", written.join("+")),
@@ -335,6 +336,7 @@ fn components_are_refused_with_a_reason() {
             script: Default::default(),
             solver: &solver,
             max_options: LISTED_OPTIONS_LIMIT,
+            work_limit: grundy::session::DEFAULT_WORK,
             files,
         };
         match sum(&query) {

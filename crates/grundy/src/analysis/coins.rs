@@ -92,12 +92,20 @@ pub const COIN_MOVES_LISTED: usize = 1000;
 /// use grundy::analysis::analyze_coins;
 /// use grundy::rules::CoinRule;
 /// let ruler: CoinRule = "ruler".parse()?;
-/// let row = analyze_coins(&ruler, &[3, 4, 6], 1 << 20)?;
+/// let row = analyze_coins(&ruler, &[3, 4, 6], 1 << 20, u64::MAX)?;
 /// assert_eq!(row.nim_sum.get(), 1 ^ 4 ^ 2);
 /// assert!(!row.winning_moves.is_empty());
 /// # Ok::<(), grundy::Error>(())
 /// ```
-pub fn analyze_coins(rule: &CoinRule, heads: &[usize], memory_limit: u64) -> Result<CoinRow> {
+///
+/// The table behind it is bounded by `memory_limit` and `work_limit`
+/// ([`CoinRule::table`]).
+pub fn analyze_coins(
+    rule: &CoinRule,
+    heads: &[usize],
+    memory_limit: u64,
+    work_limit: u64,
+) -> Result<CoinRow> {
     let mut heads = heads.to_vec();
     heads.sort_unstable();
     heads.dedup();
@@ -108,7 +116,7 @@ pub fn analyze_coins(rule: &CoinRule, heads: &[usize], memory_limit: u64) -> Res
         });
     }
     let last = heads.last().copied().unwrap_or(0);
-    let table = rule.table(last as u64, &heads, memory_limit)?;
+    let table = rule.table(last as u64, &heads, memory_limit, work_limit)?;
     let valued: Vec<(usize, Nimber)> = heads.iter().map(|&h| (h, table.values[h])).collect();
     let values: Vec<Nimber> = valued.iter().map(|&(_, v)| v).collect();
     let nim_sum: Nimber = values.iter().copied().sum();
@@ -175,6 +183,7 @@ pub fn analyze_grid(
     rows: &CoinRule,
     heads: &[(usize, usize)],
     memory_limit: u64,
+    work_limit: u64,
 ) -> Result<CoinGrid> {
     if let Some(&(x, y)) = heads.iter().find(|&&(x, y)| x == 0 || y == 0) {
         return Err(Error::InvalidPosition {
@@ -191,8 +200,8 @@ pub fn analyze_grid(
     let mut ys: Vec<usize> = heads.iter().map(|h| h.1).collect();
     xs.sort_unstable();
     ys.sort_unstable();
-    let across = columns.table(width as u64, &xs, memory_limit)?;
-    let down = rows.table(height as u64, &ys, memory_limit)?;
+    let across = columns.table(width as u64, &xs, memory_limit, work_limit)?;
+    let down = rows.table(height as u64, &ys, memory_limit, work_limit)?;
     let valued: Vec<(usize, usize, Nimber)> = heads
         .iter()
         .map(|&(x, y)| (x, y, nim_product(across.values[x], down.values[y])))

@@ -393,7 +393,7 @@ mod tests {
             "ruler",
         ] {
             let rule: CoinRule = rule.parse().unwrap();
-            let table = rule.table(600, &[], LIMIT).unwrap();
+            let table = rule.table(600, &[], LIMIT, u64::MAX).unwrap();
             for n in 1..=600 {
                 assert_eq!(
                     rule.closed_form(n as u64),
@@ -416,7 +416,7 @@ mod tests {
         ] {
             let rule: CoinRule = spec.parse().unwrap();
             // By the definition: no closed form is used.
-            let table = rule.table(300, &[], LIMIT).unwrap();
+            let table = rule.table(300, &[], LIMIT, u64::MAX).unwrap();
             let mut computed = XorBasis::new();
             for to in 1..=300 {
                 computed.insert(u64::from(table.values[to].get()));
@@ -431,7 +431,7 @@ mod tests {
         let (span, by) = rule.value_span(20, LIMIT, u64::MAX, &mut |_| true).unwrap();
         assert_eq!(by, ValuesBy::Table);
         let mut computed = XorBasis::new();
-        for v in &rule.table(20, &[], LIMIT).unwrap().values {
+        for v in &rule.table(20, &[], LIMIT, u64::MAX).unwrap().values {
             computed.insert(u64::from(v.get()));
         }
         assert_eq!(span, computed);
@@ -496,7 +496,7 @@ mod tests {
         for spec in ONE_OF_EACH_RULE {
             let rule: CoinRule = spec.parse().unwrap();
             let all: Vec<usize> = (1..=12).collect();
-            let table = rule.table(12, &all, LIMIT).unwrap();
+            let table = rule.table(12, &all, LIMIT, u64::MAX).unwrap();
             for n in 1..=12 {
                 for v in 0..32 {
                     let target = Nimber::new(v);
@@ -525,10 +525,10 @@ mod tests {
     #[test]
     fn a_row_lists_every_winning_move_and_each_leaves_a_p_position() {
         let rule: CoinRule = "mock-turtles".parse().unwrap();
-        let row = analyze_coins(&rule, &[3, 5, 9], LIMIT).unwrap();
+        let row = analyze_coins(&rule, &[3, 5, 9], LIMIT, u64::MAX).unwrap();
         assert!(row.complete);
         let all: Vec<usize> = (1..=9).collect();
-        let table = rule.table(9, &all, LIMIT).unwrap();
+        let table = rule.table(9, &all, LIMIT, u64::MAX).unwrap();
         let heads = [3, 5, 9];
         // Brute force: every move from every head that leaves nim-sum 0.
         let mut expected = 0;
@@ -564,7 +564,7 @@ mod tests {
         for rule in ONE_OF_EACH_RULE {
             let rule: CoinRule = rule.parse().unwrap();
             let all: Vec<usize> = (1..=40).collect();
-            let table = rule.table(40, &all, LIMIT).unwrap();
+            let table = rule.table(40, &all, LIMIT, u64::MAX).unwrap();
             for n in 1..=40 {
                 for v in 0..256 {
                     let v = Nimber::new(v);
@@ -588,7 +588,7 @@ mod tests {
     fn tables_refuse_past_the_memory_limit() {
         let rule: CoinRule = "turn(5)".parse().unwrap();
         assert!(matches!(
-            rule.table(1 << 40, &[], LIMIT),
+            rule.table(1 << 40, &[], LIMIT, u64::MAX),
             Err(Error::TableTooLarge { .. })
         ));
         assert!(rule.value(0, LIMIT).is_err());

@@ -42,12 +42,14 @@ pub enum CoinsAnswer {
 }
 
 /// Answers `question` of the coin-turning rule (or product) `rule`,
-/// within `memory_limit` bytes; `progress` hears the coins done of a long
-/// table and stops it by returning `false`.
+/// within `memory_limit` bytes and `work_limit` machine-word operations
+/// ([`CoinRule::table`](crate::rules::CoinRule)); `progress` hears the
+/// coins done of a long table and stops it by returning `false`.
 pub fn coins(
     rule: &str,
     question: CoinsQuestion,
     memory_limit: u64,
+    work_limit: u64,
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<CoinsAnswer> {
     let (columns, rows) = coin_rules(rule)?;
@@ -57,19 +59,19 @@ pub fn coins(
     };
     Ok(match (rows, question) {
         (None, CoinsQuestion::Values(to)) => {
-            let values = columns.values(to, memory_limit, progress)?;
+            let values = columns.values_within(to, memory_limit, work_limit, progress)?;
             CoinsAnswer::Values(CoinValuesReport::new(columns.to_string(), &values))
         }
         (Some(rows), CoinsQuestion::Values(to)) => {
-            let table = tartan_table(&columns, &rows, to, memory_limit)?;
+            let table = tartan_table(&columns, &rows, to, memory_limit, work_limit)?;
             CoinsAnswer::Table(CoinTableReport::new(format!("{columns}*{rows}"), &table))
         }
         (None, CoinsQuestion::Row(heads)) => {
-            let row = analyze_coins(&columns, &heads, memory_limit)?;
+            let row = analyze_coins(&columns, &heads, memory_limit, work_limit)?;
             CoinsAnswer::Row(CoinRowReport::new(columns.to_string(), &row))
         }
         (Some(rows), CoinsQuestion::Grid(heads)) => {
-            let grid = analyze_grid(&columns, &rows, &heads, memory_limit)?;
+            let grid = analyze_grid(&columns, &rows, &heads, memory_limit, work_limit)?;
             CoinsAnswer::Grid(CoinGridReport::new(format!("{columns}*{rows}"), &grid))
         }
         (None, CoinsQuestion::Grid(_)) => {

@@ -65,6 +65,9 @@ pub struct SumQuery<'a> {
     pub solver: &'a TableSolver,
     /// The most options a heap's listing may have.
     pub max_options: u64,
+    /// The most machine-word operations a coin table or the cuts of a
+    /// Hackenbush picture with cycles may take.
+    pub work_limit: u64,
     /// Whether components may name files (graphs, mazes, scripts,
     /// pictures): a server reads none of its own.
     pub files: bool,
@@ -409,6 +412,7 @@ impl Read {
         let games = self.games();
         let tables = HeapTables::new(&games, &components, query.solver, query.max_options)?;
         let limit = query.solver.memory_limit();
+        let work = query.work_limit;
         let graph_values = self
             .graphs
             .iter()
@@ -426,9 +430,9 @@ impl Read {
                     None => Box::new(tables.part(Component { game, heap })),
                 },
                 Piece::Pair { game, at } => Box::new(pair_part(game, *at, limit)?),
-                Piece::Coins { rule, heads } => Box::new(CoinRow::new(rule, heads, limit)?),
-                Piece::Grid { rules, heads } => Box::new(CoinGrid::new(rules, heads, limit)?),
-                Piece::Picture(picture) => Box::new(PicturePart(picture)),
+                Piece::Coins { rule, heads } => Box::new(CoinRow::new(rule, heads, limit, work)?),
+                Piece::Grid { rules, heads } => Box::new(CoinGrid::new(rules, heads, limit, work)?),
+                Piece::Picture(picture) => Box::new(PicturePart(picture, work)),
                 Piece::Graph { graph, node } => {
                     let (graph, values) = (&self.graphs[*graph].1, &graph_values[*graph]);
                     Box::new(ListedPart {
@@ -608,11 +612,16 @@ struct CoinRow<'r> {
 }
 
 impl<'r> CoinRow<'r> {
-    fn new(rule: &'r CoinRule, heads: &[usize], memory_limit: u64) -> Result<Self> {
+    fn new(
+        rule: &'r CoinRule,
+        heads: &[usize],
+        memory_limit: u64,
+        work_limit: u64,
+    ) -> Result<Self> {
         let heads: BTreeSet<usize> = heads.iter().copied().collect();
         let keep: Vec<usize> = heads.iter().copied().collect();
         let last = keep.last().copied().unwrap_or(0);
-        let table = rule.table(last as u64, &keep, memory_limit)?;
+        let table = rule.table(last as u64, &keep, memory_limit, work_limit)?;
         let value = heads.iter().map(|&h| table.values[h]).sum();
         Ok(CoinRow {
             rule,
@@ -683,13 +692,23 @@ struct CoinGrid<'r> {
 }
 
 impl<'r> CoinGrid<'r> {
-    fn new(rules: &'r (CoinRule, CoinRule), heads: &[(usize, usize)], limit: u64) -> Result<Self> {
+    fn new(
+        rules: &'r (CoinRule, CoinRule),
+        heads: &[(usize, usize)],
+        limit: u64,
+        work_limit: u64,
+    ) -> Result<Self> {
         let heads: BTreeSet<(usize, usize)> = heads.iter().copied().collect();
         let xs: BTreeSet<usize> = heads.iter().map(|h| h.0).collect();
         let ys: BTreeSet<usize> = heads.iter().map(|h| h.1).collect();
         let table = |rule: &CoinRule, keep: &BTreeSet<usize>| {
             let keep: Vec<usize> = keep.iter().copied().collect();
-            rule.table(keep.last().copied().unwrap_or(0) as u64, &keep, limit)
+            rule.table(
+                keep.last().copied().unwrap_or(0) as u64,
+                &keep,
+                limit,
+                work_limit,
+            )
         };
         let tables = (table(&rules.0, &xs)?, table(&rules.1, &ys)?);
         let value = heads
@@ -781,7 +800,7 @@ impl SumPart for CoinGrid<'_> {
 }
 
 /// A Green Hackenbush picture: a move cuts one edge.
-struct PicturePart<'p>(&'p Hackenbush);
+struct PicturePart<'p>(&'p Hackenbush, u64);
 
 impl PicturePart<'_> {
     fn cut(&self, edge: usize) -> String {
@@ -796,7 +815,7 @@ impl SumPart for PicturePart<'_> {
     }
 
     fn reached(&self) -> Result<Vec<LoopyValue>> {
-        let by_value = self.0.cuts_by_value(crate::solve::HACKENBUSH_WORK)?;
+        let by_value = self.0.cuts_by_value(self.1)?;
         Ok(by_value
             .into_iter()
             .map(|(v, _)| LoopyValue::Finite(v))
@@ -805,7 +824,7 @@ impl SumPart for PicturePart<'_> {
 
     fn moves_to(&self, target: &LoopyValue, listed: usize) -> Result<PartMoves> {
         let cuts = match finite(target) {
-            Some(target) => self.0.cuts_to(target, crate::solve::HACKENBUSH_WORK)?,
+            Some(target) => self.0.cuts_to(target, self.1)?,
             None => Vec::new(),
         };
         let all = cuts.into_iter().map(|e| self.cut(e)).collect();

@@ -52,11 +52,15 @@ impl CoinTable {
 
 /// Values of the product game `columns * rows` on coins `(x, y)`, `1 <= x, y
 /// <= to`: `table[y][x] = g_columns(x) ⊗ g_rows(y)` (Tartan theorem).
+///
+/// The rules' tables are bounded by `memory_limit` and `work_limit` (as
+/// [`CoinRule::table`]).
 pub fn tartan_table(
     columns: &CoinRule,
     rows: &CoinRule,
     to: u64,
     memory_limit: u64,
+    work_limit: u64,
 ) -> Result<Vec<Vec<Nimber>>> {
     let side = u128::from(to) + 1;
     if side * side * 4 > u128::from(memory_limit) {
@@ -66,8 +70,8 @@ pub fn tartan_table(
             limit: human_bytes_near(u128::from(memory_limit), side * side * 4),
         });
     }
-    let across = columns.values(to, memory_limit, &mut |_| true)?;
-    let down = rows.values(to, memory_limit, &mut |_| true)?;
+    let across = columns.values_within(to, memory_limit, work_limit, &mut |_| true)?;
+    let down = rows.values_within(to, memory_limit, work_limit, &mut |_| true)?;
     Ok(down
         .iter()
         .map(|&gy| across.iter().map(|&gx| nim_product(gx, gy)).collect())
@@ -94,7 +98,7 @@ impl CoinRule {
         if let Some(v) = self.closed_form(n) {
             return Ok(v);
         }
-        let table = self.table(n, &[], memory_limit)?;
+        let table = self.table(n, &[], memory_limit, super::DEFAULT_WORK)?;
         Ok(u64::from(table.values[n as usize]))
     }
 
@@ -112,8 +116,9 @@ impl CoinRule {
     }
 
     /// [`CoinRule::values`] within `work_limit` machine-word operations of
-    /// a `turn(k)` or `turn(=k)` table ([`Error::WorkLimit`] as soon as the
-    /// table is sure to pass it).
+    /// a table by the definition ([`Error::WorkLimit`] as soon as the table
+    /// is sure to pass it; see [`CoinRule::table`]). Grunt's values are
+    /// Grundy's game's, from its heap engine, with `progress` too.
     pub(crate) fn values_within(
         &self,
         to: u64,
@@ -142,9 +147,10 @@ impl CoinRule {
         if *self == CoinRule::Grunt {
             // Coin n + 1 is heap n of Grundy's game, computed by its engine.
             let grundy: crate::HeapGame = "grundy".parse()?;
-            let heaps = crate::TableSolver::new()
+            let mut heaps = crate::ValueTable::new();
+            crate::TableSolver::new()
                 .with_memory_limit(memory_limit)
-                .values(&grundy, to.saturating_sub(1))?;
+                .extend(&grundy, &mut heaps, to.saturating_sub(1), progress)?;
             return Ok(std::iter::once(Nimber::ZERO)
                 .chain(heaps.iter().take(to as usize))
                 .collect());
@@ -162,8 +168,34 @@ impl CoinRule {
     /// (`turn(k)`) or `reach[k - 1]` (`turn(=k)`), and then joins them:
     /// `reach[j] |= reach[j - 1] ^ g(n)`. Values stay below twice the coin
     /// count, so a table of `N` coins costs `O(N k N / 64)` word operations.
-    pub fn table(&self, to: u64, keep: &[usize], memory_limit: u64) -> Result<CoinTable> {
-        self.table_with_progress(to, keep, memory_limit, u64::MAX, &mut |_| true)
+    /// The other rules list each coin's moves: `n` runs for the ruler
+    /// (closed form aside), `n / 2` symmetric sets for Grunt, the allowed
+    /// run lengths for `runs(...)`.
+    ///
+    /// A table that would pass `work_limit` machine-word operations (a move
+    /// listed counts as one) is refused with [`Error::WorkLimit`]: before
+    /// it starts where the count is known (the listed rules), as soon as it
+    /// is sure to pass it otherwise.
+    pub fn table(
+        &self,
+        to: u64,
+        keep: &[usize],
+        memory_limit: u64,
+        work_limit: u64,
+    ) -> Result<CoinTable> {
+        self.table_with_progress(to, keep, memory_limit, work_limit, &mut |_| true)
+    }
+
+    /// The moves listed by a table of coins `1..=to` of a rule whose moves
+    /// are listed ([`CoinRule::each_completion`]), at most.
+    fn listed_moves(&self, to: u64) -> u128 {
+        let to = u128::from(to);
+        match *self {
+            CoinRule::Ruler => to * (to + 1) / 2,
+            CoinRule::Grunt => to * (to + 1) / 4 + to,
+            CoinRule::Runs(mask) => to * u128::from(mask.count_ones()),
+            CoinRule::UpTo(_) | CoinRule::Exactly(_) => 0,
+        }
     }
 
     fn table_with_progress(
@@ -190,6 +222,14 @@ impl CoinRule {
         };
         if bytes(words) > u128::from(memory_limit) {
             return Err(too_large(bytes(words)));
+        }
+        let listed = self.listed_moves(to as u64);
+        if listed > u128::from(work_limit) {
+            return Err(Error::WorkLimit {
+                what: format!("a table of {self} to coin {to}, listing every move,"),
+                at_least: listed,
+                limit: work_limit,
+            });
         }
         let mut values = vec![Nimber::ZERO; coins];
         let mut options = FxHashMap::default();

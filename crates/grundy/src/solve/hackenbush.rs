@@ -8,7 +8,7 @@ use crate::{Error, Nimber, Result};
 
 /// The default work limit of finding or counting a picture's cuts, in
 /// machine-word operations ([`Hackenbush::cuts_to`]): about five seconds.
-pub const HACKENBUSH_WORK: u64 = 1_000_000_000;
+pub const HACKENBUSH_WORK: u64 = super::DEFAULT_WORK;
 
 /// Machine-word operations counted for each vertex and edge a revaluation
 /// visits (it builds the adjacency, walks it depth first and values the

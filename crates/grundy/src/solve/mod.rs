@@ -43,6 +43,11 @@ pub use checkpoint::{CHECKPOINT_FORMAT, CHUNK_HEAPS, Checkpoint, MAX_HEADER};
 pub use coins::{CoinTable, nim_product, tartan_table};
 pub use graph::GraphValues;
 pub use hackenbush::HACKENBUSH_WORK;
+
+/// The default work limit of computations counted in machine-word
+/// operations (coin tables, counts of many heaps, Hackenbush cuts): about
+/// ten seconds of one core for the cheapest operations.
+pub const DEFAULT_WORK: u64 = 1_000_000_000;
 pub use loopy::{
     LoopySum, LoopyValue, Outcome, Retrograde, analyze_loopy_sum, loopy_values, retrograde,
     sum_outcome, sum_retrograde,
