@@ -36,11 +36,18 @@
 //! - option listings by a [`Listing`] cap, applied while the options are
 //!   visited, so a heap with 190 million options answers with the first
 //!   thousand and `"truncated": true`;
-//! - concurrency: at most [`MAX_COMPUTING`] requests compute at once, and
-//!   one more is answered 503 at once rather than queued;
+//! - concurrency: at most [`MAX_COMPUTING`] requests compute at once; past
+//!   them [`QUICK_SLOTS`] more compute within [`QUICK_DEADLINE`] (so a
+//!   cheap request is answered while costly ones hold every slot), and one
+//!   more is answered 503 at once rather than queued;
 //! - clients: a request's headers must arrive within 10 s of the
 //!   connection being ready for them and its body within
-//!   [`BODY_TIMEOUT`], at most [`MAX_BODY`] bytes.
+//!   [`BODY_TIMEOUT`], at most [`MAX_BODY`] bytes; a write that makes no
+//!   progress for [`WRITE_TIMEOUT`] (a client that sends requests and
+//!   reads no answer) drops the connection; at most [`MAX_CONNECTIONS`]
+//!   connections are open (below the descriptor limit), and
+//!   [`CONNECTIONS_PER_CLIENT`] from one address: a connection past
+//!   either is closed as it is accepted.
 //!
 //! Work runs on blocking threads, off the server's event loop. SIGINT
 //! (Ctrl-C) and SIGTERM stop the server: it stops accepting, waits up to
@@ -95,8 +102,39 @@ pub const DEADLINE: Duration = Duration::from_secs(3);
 static KEPT_DEADLINE: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
 
 fn deadline() -> Duration {
-    KEPT_DEADLINE.get().copied().unwrap_or(DEADLINE)
+    quick_lane().unwrap_or_else(|| KEPT_DEADLINE.get().copied().unwrap_or(DEADLINE))
 }
+
+tokio::task_local! {
+    /// Set while a request computes in the quick lane: its deadline.
+    static QUICK_LANE: Duration;
+}
+
+std::thread_local! {
+    /// [`QUICK_LANE`] on the blocking thread a request's work runs on.
+    static QUICK_WORK: std::cell::Cell<Option<Duration>> = const { std::cell::Cell::new(None) };
+}
+
+/// The quick lane's deadline, when the request (or its work) is in it.
+fn quick_lane() -> Option<Duration> {
+    QUICK_LANE
+        .try_with(|&quick| quick)
+        .ok()
+        .or_else(|| QUICK_WORK.with(std::cell::Cell::get))
+}
+
+/// Requests that may compute past [`MAX_COMPUTING`], each within
+/// [`QUICK_DEADLINE`].
+pub const QUICK_SLOTS: usize = 4;
+/// How long a request in the quick lane may compute.
+pub const QUICK_DEADLINE: Duration = Duration::from_millis(250);
+/// How long a write to a client may wait for it to read.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most connections open at once (file descriptors are 1,024 by
+/// default).
+pub const MAX_CONNECTIONS: usize = 512;
+/// The most connections open at once from one address.
+pub const CONNECTIONS_PER_CLIENT: usize = 64;
 /// How long past the deadline a computation that has not stopped (work the
 /// token cannot reach) is waited for before the request is answered anyway.
 const GRACE: Duration = Duration::from_secs(2);
@@ -127,11 +165,20 @@ struct Patience {
     headers: Duration,
     /// For requests in flight once a stop signal came.
     shutdown: Duration,
+    /// For a write to make progress: a client that does not read its
+    /// answers is dropped after this.
+    write: Duration,
+    /// Connections open at once, in all and from one address.
+    connections: usize,
+    per_client: usize,
 }
 
 const PATIENCE: Patience = Patience {
     headers: Duration::from_secs(10),
     shutdown: Duration::from_secs(5),
+    write: WRITE_TIMEOUT,
+    connections: MAX_CONNECTIONS,
+    per_client: CONNECTIONS_PER_CLIENT,
 };
 
 /// The routes of the playground.
@@ -139,9 +186,19 @@ pub fn router() -> Router {
     routes(MAX_COMPUTING)
 }
 
-/// The routes, with at most `computing` requests computing at once.
+/// The slots requests compute in: the main ones, and the quick lane's.
+struct Slots {
+    main: Semaphore,
+    quick: Semaphore,
+}
+
+/// The routes, with at most `computing` requests computing at once (and
+/// [`QUICK_SLOTS`] quick ones).
 fn routes(computing: usize) -> Router {
-    let slots = Arc::new(Semaphore::new(computing));
+    let slots = Arc::new(Slots {
+        main: Semaphore::new(computing),
+        quick: Semaphore::new(QUICK_SLOTS),
+    });
     let computed = Router::new()
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
@@ -169,11 +226,16 @@ fn routes(computing: usize) -> Router {
         .layer(middleware::from_fn(read_body))
 }
 
-/// Lets a request compute when a slot is free; answers 503 otherwise, so
-/// that a flood of costly requests is refused rather than queued.
-async fn admit(State(slots): State<Arc<Semaphore>>, request: Request, next: Next) -> Response {
-    match slots.try_acquire() {
-        Ok(_slot) => next.run(request).await,
+/// Lets a request compute when a slot is free, else in the quick lane
+/// (within [`QUICK_DEADLINE`]: a cheap request is answered however busy
+/// the server is); answers 503 when both are full, so that a flood of
+/// costly requests is refused rather than queued.
+async fn admit(State(slots): State<Arc<Slots>>, request: Request, next: Next) -> Response {
+    if let Ok(_slot) = slots.main.try_acquire() {
+        return next.run(request).await;
+    }
+    match slots.quick.try_acquire() {
+        Ok(_slot) => QUICK_LANE.scope(QUICK_DEADLINE, next.run(request)).await,
         Err(_) => failure(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the playground is busy ({MAX_COMPUTING} requests computing); try again"),
@@ -217,7 +279,7 @@ pub fn run(address: SocketAddr, deadline: Duration) -> Result<(), crate::Failure
     let _ = KEPT_DEADLINE.set(deadline);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(MAX_COMPUTING)
+        .max_blocking_threads(MAX_COMPUTING + QUICK_SLOTS)
         .enable_all()
         .build()?;
     let served = runtime.block_on(async move {
@@ -265,11 +327,12 @@ async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(patience.headers);
     let connections = GracefulShutdown::new();
+    let open = Arc::new(OpenConnections::default());
     let mut stop = std::pin::pin!(stop);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of file descriptors, say: wait for some to close.
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -278,12 +341,18 @@ async fn serve(
             },
             () = &mut stop => break,
         };
+        // Past the caps the connection is closed at once (dropped).
+        let Some(held) = open.admit(peer.ip(), &patience) else {
+            continue;
+        };
+        let stream = WriteTimeout::new(stream, patience.write);
         let service = TowerToHyperService::new(app.clone());
         let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             // A client that hangs up or sends garbage ends its connection,
             // not the server.
             let _ = connection.await;
+            drop(held);
         });
     }
     drop(listener);
@@ -293,6 +362,138 @@ async fn serve(
             "stopping with requests still open after {} s",
             patience.shutdown.as_secs_f64()
         ),
+    }
+}
+
+/// The connections open, in all and by address.
+#[derive(Default)]
+struct OpenConnections {
+    by_address: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>,
+}
+
+/// A connection counted open until dropped.
+struct Held {
+    open: Arc<OpenConnections>,
+    address: std::net::IpAddr,
+}
+
+impl OpenConnections {
+    /// Counts a connection from `address` open, unless that passes the
+    /// caps of `patience`.
+    fn admit(self: &Arc<Self>, address: std::net::IpAddr, patience: &Patience) -> Option<Held> {
+        let mut open = self
+            .by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let total: usize = open.values().sum();
+        let mine = open.entry(address).or_default();
+        if total >= patience.connections || *mine >= patience.per_client {
+            return None;
+        }
+        *mine += 1;
+        Some(Held {
+            open: Arc::clone(self),
+            address,
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut open = self
+            .open
+            .by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// A connection whose writes fail once one has waited `limit` for the
+/// client to read: hyper has read timeouts (headers) but none for writes,
+/// and a client that pipelines requests and never reads would hold its
+/// connection forever.
+struct WriteTimeout<S> {
+    inner: S,
+    limit: Duration,
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<S> WriteTimeout<S> {
+    fn new(inner: S, limit: Duration) -> Self {
+        WriteTimeout {
+            inner,
+            limit,
+            waiting: None,
+        }
+    }
+
+    /// `polled` (a write or flush), failing once it has been pending for
+    /// the limit.
+    fn within<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        polled: std::task::Poll<std::io::Result<T>>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        use std::task::Poll;
+        if polled.is_ready() {
+            self.waiting = None;
+            return polled;
+        }
+        let limit = self.limit;
+        let waiting = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match waiting.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing for the write timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for WriteTimeout<S> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for WriteTimeout<S> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.within(cx, polled)
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = std::pin::Pin::new(&mut this.inner).poll_flush(cx);
+        this.within(cx, polled)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
     }
 }
 
@@ -327,7 +528,20 @@ async fn blocking<T: Send + 'static>(
     let token = Cancel::with_time_limit(deadline());
     let _cancel_when_dropped = token.cancel_on_drop();
     let running = token.clone();
-    let job = tokio::task::spawn_blocking(move || running.run(work));
+    let quick = quick_lane();
+    let job = tokio::task::spawn_blocking(move || {
+        /// Clears the thread's lane however the work ends (a panic too):
+        /// the thread serves other requests next.
+        struct InLane;
+        impl Drop for InLane {
+            fn drop(&mut self) {
+                QUICK_WORK.with(|lane| lane.set(None));
+            }
+        }
+        QUICK_WORK.with(|lane| lane.set(quick));
+        let _in_lane = InLane;
+        running.run(work)
+    });
     match tokio::time::timeout(deadline() + GRACE, job).await {
         Ok(Ok(result)) => result,
         Ok(Err(_)) => Err(failure(
@@ -338,8 +552,19 @@ async fn blocking<T: Send + 'static>(
     }
 }
 
-/// The answer to work past the [`DEADLINE`].
+/// The answer to work past the [`DEADLINE`] (or, in the quick lane, past
+/// [`QUICK_DEADLINE`]: the server is busy).
 fn too_long() -> ApiError {
+    if quick_lane().is_some() {
+        return failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the playground is busy ({MAX_COMPUTING} requests computing): only requests that \
+                 take under {} s are answered now; try again",
+                QUICK_DEADLINE.as_secs_f64()
+            ),
+        );
+    }
     failure(
         StatusCode::SERVICE_UNAVAILABLE,
         format!(
@@ -1457,32 +1682,107 @@ mod tests {
         assert!(started.elapsed() < HANG, "{:?}", started.elapsed());
     }
 
-    /// With every computing slot taken, a request is refused at once, and
-    /// the catalogue, which computes nothing, still answers.
+    /// With every computing slot taken by costly requests, a cheap request
+    /// is still answered (the quick lane), a costly one is refused as busy
+    /// at the quick lane's deadline, and one past the quick lane at once;
+    /// the catalogue, which computes nothing, answers throughout.
     #[test]
-    fn a_full_server_answers_busy_instead_of_queuing() {
+    fn a_full_server_answers_cheap_requests_and_refuses_costly_ones() {
         let app = routes(1);
+        let costly = || {
+            Request::get("/api/analyze?game=0.%7B62%7D&to=20000")
+                .body(Body::empty())
+                .unwrap()
+        };
+        let cheap = || {
+            Request::get("/api/analyze?game=kayles&to=10")
+                .body(Body::empty())
+                .unwrap()
+        };
         runtime().block_on(async {
-            let slow = Request::get("/api/analyze?game=0.%7B62%7D&to=20000")
-                .body(Body::empty())
-                .unwrap();
-            let slow = tokio::spawn(call(app.clone(), slow));
+            let slow = tokio::spawn(call(app.clone(), costly()));
             tokio::time::sleep(Duration::from_millis(300)).await;
-            let second = Request::get("/api/analyze?game=kayles&to=10")
-                .body(Body::empty())
-                .unwrap();
-            let (status, body) = call(app.clone(), second).await;
+            for _ in 0..20 {
+                let (status, body) = call(app.clone(), cheap()).await;
+                assert_eq!(status, StatusCode::OK, "{body}");
+            }
+            let (status, body) = call(app.clone(), costly()).await;
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
             assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+            // Every quick slot taken too: refused at once.
+            let quick: Vec<_> = (0..QUICK_SLOTS)
+                .map(|_| tokio::spawn(call(app.clone(), costly())))
+                .collect();
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let (status, body) = call(app.clone(), cheap()).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
             let games = Request::get("/api/games").body(Body::empty()).unwrap();
             assert_eq!(call(app.clone(), games).await.0, StatusCode::OK);
+            for refused in quick {
+                assert_eq!(refused.await.unwrap().0, StatusCode::SERVICE_UNAVAILABLE);
+            }
             let (status, _) = slow.await.unwrap();
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-            // The slot is free again.
-            let third = Request::get("/api/analyze?game=kayles&to=10")
-                .body(Body::empty())
+            // The slot is free again: a costly request computes in it.
+            assert_eq!(call(app, cheap()).await.0, StatusCode::OK);
+        });
+    }
+
+    /// A client that pipelines requests and reads no answer is dropped at
+    /// the write timeout, and connections past the cap from one address
+    /// are closed as they are accepted (on loopback, bounded).
+    #[test]
+    fn clients_that_never_read_or_open_too_many_connections_are_dropped() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        runtime().block_on(async {
+            let patience = Patience {
+                headers: HANG,
+                shutdown: Duration::from_millis(300),
+                write: Duration::from_millis(300),
+                connections: MAX_CONNECTIONS,
+                per_client: 4,
+            };
+            let (address, stop, server) = start(patience).await;
+            // 4,000 catalogues asked at once fill the sockets' buffers.
+            let mut greedy = tokio::net::TcpStream::connect(address).await.unwrap();
+            let requests = "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n".repeat(4000);
+            let _ = greedy.write_all(requests.as_bytes()).await;
+            tokio::time::sleep(Duration::from_millis(1000)).await;
+            // Dropped: what was sent arrives, then the end, long before the
+            // header timeout would have closed a connection kept alive.
+            let mut answers = Vec::new();
+            let read = tokio::time::timeout(HANG / 2, greedy.read_to_end(&mut answers)).await;
+            assert!(read.is_ok(), "a client that never read was kept");
+            drop(greedy);
+            // Four idle connections are kept; a fifth is closed at once.
+            let mut idle = Vec::new();
+            for _ in 0..4 {
+                idle.push(tokio::net::TcpStream::connect(address).await.unwrap());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let mut fifth = tokio::net::TcpStream::connect(address).await.unwrap();
+            let mut byte = [0u8; 1];
+            let closed = tokio::time::timeout(HANG / 2, fifth.read(&mut byte)).await;
+            assert!(
+                matches!(closed, Ok(Ok(0)) | Ok(Err(_))),
+                "a connection past the cap was kept"
+            );
+            // One of the four leaves: a new connection is served.
+            drop(idle.pop());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let mut next = tokio::net::TcpStream::connect(address).await.unwrap();
+            next.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .await
                 .unwrap();
-            assert_eq!(call(app, third).await.0, StatusCode::OK);
+            let mut answer = Vec::new();
+            tokio::time::timeout(HANG / 2, next.read_to_end(&mut answer))
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(answer.starts_with(b"HTTP/1.1 200"));
+            stop.send(()).unwrap();
+            drop(idle);
+            server.await.unwrap();
         });
     }
 
@@ -1569,6 +1869,7 @@ mod tests {
             let patience = Patience {
                 headers: Duration::from_millis(300),
                 shutdown: Duration::from_millis(300),
+                ..PATIENCE
             };
             let (address, stop, server) = start(patience).await;
             let started = std::time::Instant::now();
@@ -1603,6 +1904,7 @@ mod tests {
             let patience = Patience {
                 headers: Duration::from_secs(60),
                 shutdown: Duration::from_millis(300),
+                ..PATIENCE
             };
             let (address, stop, server) = start(patience).await;
             let mut half = tokio::net::TcpStream::connect(address).await.unwrap();
