@@ -733,13 +733,34 @@ pub fn move_counts<G: HeapRuleset + fmt::Display>(
             let known = &known[component.game];
             let mut seen = rustc_hash::FxHashSet::default();
             let mut counts = BTreeMap::new();
+            // The distinct options are kept to count each once: their bytes
+            // (a set entry and the heaps left) count against the memory
+            // limit, as the listing goes.
+            let limit = u128::from(solver.memory_limit());
+            let mut kept = 0u128;
             let _ = games[component.game].visit_options(component.heap, &mut |option| {
-                if seen.insert(leaves(option)) {
+                let left = leaves(option);
+                let bytes = OPTION_ENTRY_BYTES + 8 * left.len() as u128;
+                if seen.insert(left) {
+                    kept += bytes;
+                    if kept > limit {
+                        return ControlFlow::Break(());
+                    }
                     let reached: Nimber = option.iter().map(|&part| known.at(part)).sum();
                     *counts.entry(reached).or_insert(0u64) += 1;
                 }
                 ControlFlow::Continue(())
             });
+            if kept > limit {
+                return Err(Error::MemoryLimit {
+                    what: format!(
+                        "the options of heap {} of {}, kept to count each once,",
+                        component.heap, games[component.game]
+                    ),
+                    needed: format!("more than {}", crate::error::human_bytes_near(kept, limit)),
+                    limit: crate::error::human_bytes_near(limit, kept),
+                });
+            }
             // The counts are complete unless a token cut the visit short.
             crate::cancel::check()?;
             Ok(MoveCounts {
@@ -749,6 +770,12 @@ pub fn move_counts<G: HeapRuleset + fmt::Display>(
         })
         .collect()
 }
+
+/// The bytes an option kept in a set takes besides its heaps: the set's
+/// entry (a vector's pointer, length and capacity, the table's slot and
+/// its spare room, and the old table while it grows) and the allocation's
+/// own header.
+const OPTION_ENTRY_BYTES: u128 = 64;
 
 /// The default for the most options of one heap that [`analyze_sum`]
 /// (every winning move) and [`move_counts`] list one by one: listing 10^7

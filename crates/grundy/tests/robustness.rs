@@ -332,3 +332,20 @@ fn a_script_too_slow_to_compile_is_refused_before_parsing_under_its_time_limit()
     let small = "fn options(n) { if n > 0 { [n - 1] } else { [] } }";
     assert!(ScriptGame::compile("small.rhai", small, limits).is_ok());
 }
+
+#[test]
+fn options_kept_to_count_them_are_held_to_the_memory_limit() {
+    // 0.{2+} at heap 60 has 831,819 distinct options (splits into any
+    // number of heaps): tens of megabytes kept, past a limit of one.
+    let game: grundy::HeapGame = "0.{2+}".parse().unwrap();
+    let heap = grundy::Component { game: 0, heap: 60 };
+    let small = grundy::TableSolver::new().with_memory_limit(1 << 20);
+    match grundy::move_counts(std::slice::from_ref(&game), &[heap], &small, u64::MAX) {
+        Err(Error::MemoryLimit { what, .. }) => assert!(what.contains("heap 60"), "{what}"),
+        other => panic!("not refused: {:?}", other.map(|_| ())),
+    }
+    let counts =
+        grundy::move_counts(&[game], &[heap], &grundy::TableSolver::new(), u64::MAX).unwrap();
+    let total: u64 = counts[0].by_value.iter().map(|&(_, n)| n).sum();
+    assert_eq!(total, 831_819);
+}
