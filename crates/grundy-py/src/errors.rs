@@ -70,3 +70,51 @@ pub fn detached<T: Send>(
         None => result.map_err(to_py),
     }
 }
+
+/// Runs `work` on a helper thread under a [`grundy::Cancel`] token while
+/// this thread, without the GIL, waits for it and checks for signals every
+/// 100 ms: Ctrl-C cancels the token (the engine stops at its next check)
+/// and raises `KeyboardInterrupt`. For long calls that report no progress
+/// (the misère searches), which [`detached`] could not interrupt.
+pub fn watched<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> grundy::Result<T> + Send,
+) -> PyResult<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    let token = grundy::Cancel::new();
+    std::thread::scope(|scope| {
+        let (send, mut receive) = std::sync::mpsc::channel();
+        let running = token.clone();
+        let worker = scope.spawn(move || {
+            let _ = send.send(running.run(work));
+        });
+        let mut raised: Option<PyErr> = None;
+        let result = loop {
+            let (back, waited) = py.detach(move || {
+                let waited = receive.recv_timeout(std::time::Duration::from_millis(100));
+                (receive, waited)
+            });
+            receive = back;
+            match waited {
+                Ok(result) => break Some(result),
+                Err(RecvTimeoutError::Timeout) => {
+                    if raised.is_none()
+                        && let Err(error) = py.check_signals()
+                    {
+                        raised = Some(error);
+                        token.cancel();
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        // A panic in the work is an error here, not a crash.
+        let joined = worker.join();
+        match (raised, result, joined) {
+            (Some(error), _, _) => Err(error),
+            (None, Some(result), _) => result.map_err(to_py),
+            (None, None, _) => Err(GrundyError::new_err("the computation failed")),
+        }
+    })
+}
+

@@ -15,7 +15,7 @@ use grundy::{Component, HeapRuleset, TableSolver, ValueTable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::{detached, to_py};
+use crate::errors::{detached, to_py, watched};
 use crate::results::{
     Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis, document,
 };
@@ -449,7 +449,7 @@ impl Game {
     /// past `budget` positions.
     #[pyo3(signature = (heaps, *, budget = 5_000_000))]
     fn misere(&self, py: Python<'_>, heaps: Vec<usize>, budget: usize) -> PyResult<MisereAnalysis> {
-        let found = detached(py, |_| session::misere_sum(&self.rules, &heaps, 3, budget));
+        let found = watched(py, || session::misere_sum(&self.rules, &heaps, 3, budget));
         let (value, moves) = self.rules.checked(found)?;
         MisereAnalysis::new(py, &heaps, value, moves)
     }
@@ -464,7 +464,7 @@ impl Game {
         terms: usize,
         budget: usize,
     ) -> PyResult<Vec<Genus>> {
-        let found = detached(py, |_| session::genera(&self.rules, to, terms, budget));
+        let found = watched(py, || session::genera(&self.rules, to, terms, budget));
         Ok(self
             .rules
             .checked(found)?
@@ -484,7 +484,7 @@ impl Game {
         max_fold: u32,
         budget: usize,
     ) -> PyResult<Quotient> {
-        let found = detached(py, |_| {
+        let found = watched(py, || {
             session::misere_quotient(&self.rules, max_heap, max_fold, budget, &[])
         });
         Ok(Quotient::new(self.rules.checked(found)?.0))

@@ -343,6 +343,10 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
             if self.memo.len() + self.listed >= self.budget {
                 return Err(Error::PositionBudget { limit: self.budget });
             }
+            // Ctrl-C, a server's deadline: checked every 4,096 positions.
+            if self.memo.len() % 4096 == 0 {
+                crate::cancel::check()?;
+            }
             self.memo.insert(state, value);
         }
         Ok(self.memo[&key])
