@@ -344,7 +344,7 @@ impl<'g, G: HeapRuleset + ?Sized> Misere<'g, G> {
                 return Err(Error::PositionBudget { limit: self.budget });
             }
             // Ctrl-C, a server's deadline: checked every 4,096 positions.
-            if self.memo.len() % 4096 == 0 {
+            if self.memo.len().is_multiple_of(4096) {
                 crate::cancel::check()?;
             }
             self.memo.insert(state, value);
