@@ -10,7 +10,7 @@ use grundy::session::{ExplicitGame, LoopyValue, Outcome};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::to_py;
+use crate::errors::{GrundyError, to_py};
 use crate::results::SumAnalysis;
 
 /// A move that leaves several independent games, for `Rules` options:
@@ -131,7 +131,21 @@ impl GeneralRules {
             }
             let position = self.positions[p as usize].bind(py).clone();
             let mut listed = Vec::new();
-            for item in options.bind(py).call1((position,))?.try_iter()? {
+            let called = options.bind(py).call1((position.clone(),))?;
+            for (i, item) in called.try_iter()?.enumerate() {
+                // An endless iterator raises instead of filling memory, and
+                // Ctrl-C is heard as it goes.
+                if i >= self.max_positions {
+                    return Err(GrundyError::new_err(format!(
+                        "options({}) listed more than {} options (max_positions): list each \
+                         option once",
+                        position.repr()?,
+                        self.max_positions
+                    )));
+                }
+                if i % 4096 == 4095 {
+                    py.check_signals()?;
+                }
                 let item = item?;
                 let parts: Vec<Bound<'_, PyAny>> = match item.cast::<Sum>() {
                     Ok(sum) => sum.get().parts.bind(py).iter().collect(),

@@ -92,3 +92,10 @@ def test_ctrl_c_stops_a_misere_search_that_reports_no_progress():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert ran.stdout.strip() == "interrupted", ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize("endless", [itertools.count, lambda: itertools.repeat(0)])
+def test_rules_whose_options_never_end_raise(endless):
+    rules = grundy.Rules(lambda p: endless(), max_positions=1000)
+    with pytest.raises(grundy.GrundyError, match="listed more than 1000 options"):
+        rules.value(0)
