@@ -117,4 +117,3 @@ pub fn watched<T: Send>(
         }
     })
 }
-
