@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""The hostile requests of issue 16 (cases 1-6) against a real `grundy serve`.
+"""The hostile requests of issues 16 (cases 1-6) and 50 against a real
+`grundy serve`.
 
 Starts the server on 127.0.0.1 (a free port), fires COPIES of each hostile
 request at once, then measures `/api/games` (must answer in under 100 ms),
 checks that the server still computes a small answer, and times how long
 SIGTERM takes to stop it. Prints one line per request kind and the figures.
+Issue 50's cases follow: a client that pipelines requests and never reads,
+1,030 idle connections at once, and cheap requests while 16 clients loop on
+costly ones.
 
     python3 bench/hostile.py [--grundy target/release/grundy] [--copies 3]
 
@@ -66,6 +70,76 @@ def slow_client(address, hold, results):
             results.append((gone, time.monotonic() - started))
     except OSError:
         results.append((True, time.monotonic() - started))
+
+
+def pipeliner(address, results):
+    """Sends 4,000 requests at once and reads nothing (issue 50): how long
+    until the server drops the connection (None: kept past 30 s)."""
+    started = time.monotonic()
+    with socket.create_connection(address) as s:
+        s.setblocking(False)
+        burst = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n" * 4000
+        try:
+            s.sendall(burst)
+        except (BlockingIOError, OSError):
+            pass
+        s.setblocking(True)
+        time.sleep(12)
+        s.settimeout(30)
+        try:
+            while s.recv(1 << 20):
+                pass
+            results.append(time.monotonic() - started)
+        except (socket.timeout, OSError):
+            results.append(time.monotonic() - started if s.fileno() >= 0 else None)
+
+
+def many_connections(address, count):
+    """Opens `count` idle connections (issue 50): how many the server
+    closed at once, and whether a new request is served meanwhile."""
+    held = []
+    closed = 0
+    for _ in range(count):
+        try:
+            s = socket.create_connection(address, timeout=5)
+        except OSError:
+            closed += 1
+            continue
+        held.append(s)
+    time.sleep(0.5)
+    for s in held:
+        s.settimeout(0.01)
+        try:
+            if s.recv(1) == b"":
+                closed += 1
+        except socket.timeout:
+            pass
+        except OSError:
+            closed += 1
+    served = request(address, "GET", "/api/games", timeout=10)[0]
+    for s in held:
+        s.close()
+    return closed, served
+
+
+def fairness(address, clients, seconds):
+    """Cheap compute requests while `clients` loop on costly ones (issue
+    50): the statuses of the cheap ones."""
+    stop = time.monotonic() + seconds
+    def loop():
+        while time.monotonic() < stop:
+            request(address, "GET", q("0.{62}", 200))
+    loopers = [threading.Thread(target=loop) for _ in range(clients)]
+    for t in loopers:
+        t.start()
+    time.sleep(0.5)
+    statuses = []
+    while time.monotonic() < stop - 0.5:
+        statuses.append(request(address, "GET", q("kayles", 10))[0])
+        time.sleep(0.05)
+    for t in loopers:
+        t.join()
+    return statuses
 
 
 def q(game, to, script=None):
@@ -153,6 +227,22 @@ def main():
     small = request(address, "POST", "/api/position", {"game": "kayles", "heaps": [4, 7]})
     print(f"still computing: POST /api/position kayles [4, 7] -> {small[0]} in {small[1] * 1000:.1f} ms")
 
+    # Issue 50: the server cannot be locked out.
+    dropped = []
+    greedy = threading.Thread(target=pipeliner, args=(address, dropped))
+    greedy.start()
+    closed, served = many_connections(address, 1030)
+    print(f"1,030 idle connections: {closed} closed as accepted (caps: 512 in all, 64 an "
+          f"address), a new request meanwhile -> {served}")
+    statuses = fairness(address, 16, 8.0)
+    cheap_ok = sum(1 for s in statuses if s == "200")
+    print(f"16 clients looping on 0.{{62}} to 200: cheap requests {cheap_ok}/{len(statuses)} "
+          f"answered 200")
+    greedy.join()
+    kept = dropped[0] if dropped else None
+    print("a client that pipelines 4,000 requests and reads nothing: "
+          + (f"dropped after {kept:.1f} s" if kept is not None else "kept (not dropped)"))
+
     # SIGTERM with one client holding a half-sent request.
     holder = socket.create_connection(address)
     holder.sendall(b"GET /api/ga")
@@ -166,8 +256,9 @@ def main():
         server.kill()
         print("SIGTERM: the server did not stop within 30 s (killed)")
     holder.close()
-    verdict = ok and max(ms) < 100
-    print("verdict:", "pass" if verdict else "FAIL", "(/api/games under 100 ms afterwards)")
+    verdict = ok and max(ms) < 100 and cheap_ok == len(statuses) and kept is not None
+    print("verdict:", "pass" if verdict else "FAIL",
+          "(/api/games under 100 ms afterwards; every cheap request answered; the pipeliner dropped)")
     return 0 if verdict else 1
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The command-line cases of issue 16 (7-12, and the CLI halves of 2, 3, 5),
-# each as the issue writes it, under `timeout 60` and `ulimit -v 4000000`:
+# The command-line cases of issue 16 (7-12, and the CLI halves of 2, 3, 5)
+# and of issue 50 (marked 50), each as the issue writes it, under `timeout 60` and `ulimit -v 4000000`:
 # the exit code, the seconds taken and the first line of stderr (or of
 # stdout when it succeeds). Fixtures go to a temporary directory.
 #
@@ -115,3 +115,29 @@ c["values"][3] ^= 1
 json.dump(c, open("tampered.json", "w"))
 P
 run 12 check tampered.json
+# Issue 50: commands whose cost grew with the input without a budget.
+python3 -c "print('A' + '.' * 4999999)" > row5m.txt
+run 50 maze row5m.txt
+python3 -c "print('A\n' + '.\n' * 1999999, end='')" > column2m.txt
+run 50 maze column2m.txt
+python3 -c "
+n = 20000
+print('g v0'); print('\n'.join(f'v{i} v{i + 1}' for i in range(n - 1))); print(f'v{n - 1} g')" > ring20k.txt
+run 50 hackenbush --graph ring20k.txt
+python3 -c "
+n = 300
+print('\n'.join(f'v{i} v{j}' for i in range(n) for j in range(i + 1, n))); print('g v0')" > k300.txt
+run 50 hackenbush --graph k300.txt
+python3 -c "
+n = 100000
+print('\n'.join(f'fn f{i}(x) {{ x + {i} }}' for i in range(n)))
+print('fn options(n) { if n == 0 { [] } else { [n - 1] } }')" > fns100k.rhai
+run 50 values fns100k.rhai --to 3
+run 50 coins 'turn(7)' --to 1e6
+run 50 coins 'grunt*grunt' 1000000,1000000
+run 50 fibonacci-nim 1e6 --ratio 1000000
+run 50 count '0.{2+}' --moves 100 --max-options 1e12
+run 50 analyze grundy --to 1e6 --threads 30000
+run 50 census '0.?' --max 1024 --output fam.jsonl
+run 50 census '4.?' --max 1024 --output fam.jsonl
+run 50 sum '0.{2+}' 100000

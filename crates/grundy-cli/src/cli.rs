@@ -370,6 +370,10 @@ pub struct FibonacciNimArgs {
     /// (`3/2`, `1.618`), in exact arithmetic.
     #[arg(long, value_name = "C", default_value = "2")]
     pub ratio: String,
+    /// The most takes the table of least winning takes may try (heap `n`
+    /// tries up to its least winning take: about N^2 / 2 for large ratios).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,

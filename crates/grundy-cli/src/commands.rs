@@ -657,7 +657,7 @@ pub fn hackenbush(args: &HackenbushArgs, out: &mut impl Write) -> Result<(), Fai
 pub fn fibonacci_nim(args: &FibonacciNimArgs, out: &mut impl Write) -> Result<(), Failure> {
     let heap = parse_size(&args.heap)?;
     let limit = args.limit.as_deref().map(parse_size).transpose()?;
-    let report = session::fibonacci_nim(heap, limit, &args.ratio)?;
+    let report = session::fibonacci_nim(heap, limit, &args.ratio, Some(args.work_limit))?;
     output::print(out, args.format, &report)
 }
 

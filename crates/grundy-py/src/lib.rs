@@ -470,7 +470,7 @@ fn fibonacci_nim<'py>(
         RatioArg::Written(text) => text,
     };
     let report = py
-        .detach(|| session::fibonacci_nim(heap, limit, &ratio))
+        .detach(|| session::fibonacci_nim(heap, limit, &ratio, None))
         .map_err(to_py)?;
     document(py, &report)
 }

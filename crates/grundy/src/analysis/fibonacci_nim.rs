@@ -48,7 +48,18 @@ pub fn zeckendorf(mut n: u64) -> Vec<u64> {
 impl FibonacciNim {
     /// `w(0..=to)`, the least winning take of each heap when any take is
     /// allowed (`u64::MAX` for the empty heap, where the mover has lost).
-    pub fn least_winning_takes(&self, to: u64, memory_limit: u64) -> Result<Vec<u64>> {
+    ///
+    /// Heap `n` tries the takes `1..=w(n)`, so the table costs the sum of
+    /// the least winning takes: about `to^2 / 2` where they grow with the
+    /// heap (a large ratio makes the game Nim-like). It stops with
+    /// [`Error::WorkLimit`] once the takes tried pass `work_limit`, and at
+    /// the thread's [`Cancel`](crate::Cancel) token.
+    pub fn least_winning_takes(
+        &self,
+        to: u64,
+        memory_limit: u64,
+        work_limit: u64,
+    ) -> Result<Vec<u64>> {
         let needed = (u128::from(to) + 1) * 8;
         if needed > u128::from(memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
@@ -58,25 +69,42 @@ impl FibonacciNim {
             });
         }
         let mut least = vec![u64::MAX];
+        let mut tried = 0u128;
         for n in 1..=to {
             // Taking everything always wins, so the search ends by t = n.
             let w = (1..=n)
                 .find(|&t| least[(n - t) as usize] > self.ratio.limit_after(t).min(n - t))
                 .unwrap_or(n);
             least.push(w);
+            tried += u128::from(w);
+            if tried > u128::from(work_limit) {
+                return Err(Error::WorkLimit {
+                    what: format!(
+                        "the table of Fibonacci Nim (ratio {}) to heap {to}, past heap {n},",
+                        self.ratio
+                    ),
+                    at_least: tried,
+                    limit: work_limit,
+                });
+            }
+            if n.is_multiple_of(4096) {
+                crate::cancel::check()?;
+            }
         }
         Ok(least)
     }
 
     /// Who wins `(heap, limit)` and with which takes: by Whinihan's theorem
     /// for `c = 2` when the heap is past `table_to`, else from the table
-    /// of least winning takes (every winning take listed).
+    /// of least winning takes (every winning take listed), within
+    /// `memory_limit` and `work_limit` ([`FibonacciNim::least_winning_takes`]).
     pub fn outcome(
         &self,
         heap: u64,
         limit: u64,
         table_to: u64,
         memory_limit: u64,
+        work_limit: u64,
     ) -> Result<TakeOutcome> {
         let limit = limit.min(heap);
         let zeckendorf = (self.ratio == Ratio::whole(2)).then(|| zeckendorf(heap));
@@ -97,7 +125,7 @@ impl FibonacciNim {
                 zeckendorf: Some(terms),
             });
         }
-        let least = self.least_winning_takes(heap, memory_limit)?;
+        let least = self.least_winning_takes(heap, memory_limit, work_limit)?;
         let winning_takes: Vec<u64> = (1..=limit)
             .filter(|&t| least[(heap - t) as usize] > self.ratio.limit_after(t).min(heap - t))
             .collect();
@@ -126,7 +154,7 @@ mod tests {
     fn whinihans_theorem_matches_search() {
         let game = FibonacciNim::FIBONACCI;
         let mut solver = MemoSolver::new(&game);
-        let least = game.least_winning_takes(150, 1 << 20).unwrap();
+        let least = game.least_winning_takes(150, 1 << 20, u64::MAX).unwrap();
         for heap in 1..=150u64 {
             assert_eq!(
                 least[heap as usize],
@@ -135,8 +163,10 @@ mod tests {
             );
             for limit in 1..=heap {
                 let wins = !solver.value(&(heap, limit)).unwrap().is_zero();
-                let by_theorem = game.outcome(heap, limit, 0, 1 << 20).unwrap();
-                let by_table = game.outcome(heap, limit, u64::MAX, 1 << 20).unwrap();
+                let by_theorem = game.outcome(heap, limit, 0, 1 << 20, u64::MAX).unwrap();
+                let by_table = game
+                    .outcome(heap, limit, u64::MAX, 1 << 20, u64::MAX)
+                    .unwrap();
                 assert_eq!(by_theorem.first_player_wins, wins, "({heap}, {limit})");
                 assert_eq!(by_table.first_player_wins, wins, "({heap}, {limit})");
                 for &take in by_theorem
@@ -162,7 +192,9 @@ mod tests {
             let mut solver = MemoSolver::new(&game);
             for heap in 1..=80u64 {
                 for limit in 1..=heap {
-                    let found = game.outcome(heap, limit, u64::MAX, 1 << 20).unwrap();
+                    let found = game
+                        .outcome(heap, limit, u64::MAX, 1 << 20, u64::MAX)
+                        .unwrap();
                     let wins = !solver.value(&(heap, limit)).unwrap().is_zero();
                     assert_eq!(
                         found.first_player_wins, wins,
@@ -170,7 +202,7 @@ mod tests {
                     );
                 }
             }
-            assert!(game.outcome(1 << 40, 5, 1000, 1 << 20).is_err());
+            assert!(game.outcome(1 << 40, 5, 1000, 1 << 20, u64::MAX).is_err());
         }
     }
 
@@ -197,5 +229,24 @@ mod tests {
         ] {
             assert!(bad.parse::<Ratio>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_table_past_its_work_limit_is_refused() {
+        // A ratio of 10^6 makes the game Nim-like: the least winning take
+        // of heap n is n itself, and the table tries n^2 / 2 takes.
+        let game = FibonacciNim {
+            ratio: Ratio::new(1_000_000, 1).unwrap(),
+        };
+        match game.least_winning_takes(100_000, 1 << 30, 1_000_000) {
+            Err(Error::WorkLimit { limit, .. }) => assert_eq!(limit, 1_000_000),
+            other => panic!("not refused: {:?}", other.map(|t| t.len())),
+        }
+        assert_eq!(
+            game.least_winning_takes(1000, 1 << 30, 1_000_000)
+                .unwrap()
+                .len(),
+            1001
+        );
     }
 }

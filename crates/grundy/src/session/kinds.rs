@@ -162,12 +162,20 @@ const FIBONACCI_MEMORY: u64 = 1 << 30;
 
 /// Fibonacci Nim (or its generalization where a take may be `ratio` times
 /// the last, written `2`, `3/2`, `1.5`) from `heap` with the first take at
-/// most `limit` (all but one token when not given): who wins and how.
-pub fn fibonacci_nim(heap: u64, limit: Option<u64>, ratio: &str) -> Result<FibonacciNimReport> {
+/// most `limit` (all but one token when not given): who wins and how; a
+/// table within `work_limit` takes tried (default
+/// [`DEFAULT_WORK`](crate::solve::DEFAULT_WORK)).
+pub fn fibonacci_nim(
+    heap: u64,
+    limit: Option<u64>,
+    ratio: &str,
+    work_limit: Option<u64>,
+) -> Result<FibonacciNimReport> {
+    let work_limit = work_limit.unwrap_or(crate::solve::DEFAULT_WORK);
     let ratio: Ratio = ratio.parse()?;
     let limit = limit.unwrap_or(FibonacciNim::opening_limit(heap));
     let game = FibonacciNim { ratio };
-    let found = game.outcome(heap, limit, FIBONACCI_TABLE, FIBONACCI_MEMORY)?;
+    let found = game.outcome(heap, limit, FIBONACCI_TABLE, FIBONACCI_MEMORY, work_limit)?;
     Ok(FibonacciNimReport::new(heap, limit, ratio, &found))
 }
 
