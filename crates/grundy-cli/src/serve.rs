@@ -39,7 +39,8 @@
 //! - concurrency: at most [`MAX_COMPUTING`] requests compute at once; past
 //!   them [`QUICK_SLOTS`] more compute within [`QUICK_DEADLINE`] (so a
 //!   cheap request is answered while costly ones hold every slot), and one
-//!   more is answered 503 at once rather than queued;
+//!   more is answered 503 at once rather than queued; one address has at
+//!   most [`COMPUTING_PER_CLIENT`] requests computing;
 //! - clients: a request's headers must arrive within 10 s of the
 //!   connection being ready for them and its body within
 //!   [`BODY_TIMEOUT`], at most [`MAX_BODY`] bytes; a write that makes no
@@ -134,7 +135,10 @@ pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// default).
 pub const MAX_CONNECTIONS: usize = 512;
 /// The most connections open at once from one address.
-pub const CONNECTIONS_PER_CLIENT: usize = 64;
+pub const CONNECTIONS_PER_CLIENT: usize = 128;
+/// The most requests one address may have computing at once, so that no
+/// client holds every slot.
+pub const COMPUTING_PER_CLIENT: usize = 4;
 /// How long past the deadline a computation that has not stopped (work the
 /// token cannot reach) is waited for before the request is answered anyway.
 const GRACE: Duration = Duration::from_secs(2);
@@ -186,10 +190,59 @@ pub fn router() -> Router {
     routes(MAX_COMPUTING)
 }
 
-/// The slots requests compute in: the main ones, and the quick lane's.
+/// The slots requests compute in: the main ones, and the quick lane's;
+/// and how many each client address has computing.
 struct Slots {
     main: Semaphore,
     quick: Semaphore,
+    by_client: std::sync::Mutex<std::collections::HashMap<Option<std::net::IpAddr>, usize>>,
+}
+
+/// The address a connection comes from, put on each of its requests (none
+/// for requests made in process, as the tests make them).
+#[derive(Clone, Copy, Debug)]
+struct ClientAddress(std::net::IpAddr);
+
+/// A request counted computing for its client until dropped.
+struct Computing<'s> {
+    slots: &'s Slots,
+    client: Option<std::net::IpAddr>,
+}
+
+impl Slots {
+    /// Counts a request of `client` computing, unless it has
+    /// [`COMPUTING_PER_CLIENT`] already.
+    fn begin(&self, client: Option<std::net::IpAddr>) -> Option<Computing<'_>> {
+        let mut counts = self
+            .by_client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = counts.entry(client).or_default();
+        if *count >= COMPUTING_PER_CLIENT {
+            return None;
+        }
+        *count += 1;
+        Some(Computing {
+            slots: self,
+            client,
+        })
+    }
+}
+
+impl Drop for Computing<'_> {
+    fn drop(&mut self) {
+        let mut counts = self
+            .slots
+            .by_client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.client);
+            }
+        }
+    }
 }
 
 /// The routes, with at most `computing` requests computing at once (and
@@ -198,6 +251,7 @@ fn routes(computing: usize) -> Router {
     let slots = Arc::new(Slots {
         main: Semaphore::new(computing),
         quick: Semaphore::new(QUICK_SLOTS),
+        by_client: Default::default(),
     });
     let computed = Router::new()
         .route("/api/analyze", get(analyze_game))
@@ -229,8 +283,24 @@ fn routes(computing: usize) -> Router {
 /// Lets a request compute when a slot is free, else in the quick lane
 /// (within [`QUICK_DEADLINE`]: a cheap request is answered however busy
 /// the server is); answers 503 when both are full, so that a flood of
-/// costly requests is refused rather than queued.
+/// costly requests is refused rather than queued, and when its client has
+/// [`COMPUTING_PER_CLIENT`] requests computing, so that one client cannot
+/// hold every slot.
 async fn admit(State(slots): State<Arc<Slots>>, request: Request, next: Next) -> Response {
+    let client = request
+        .extensions()
+        .get::<ClientAddress>()
+        .map(|address| address.0);
+    let Some(_computing) = slots.begin(client) else {
+        return failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "you have {COMPUTING_PER_CLIENT} requests computing, the most one client may; \
+                 wait for their answers"
+            ),
+        )
+        .into_response();
+    };
     if let Ok(_slot) = slots.main.try_acquire() {
         return next.run(request).await;
     }
@@ -346,7 +416,8 @@ async fn serve(
             continue;
         };
         let stream = WriteTimeout::new(stream, patience.write);
-        let service = TowerToHyperService::new(app.clone());
+        let tagged = app.clone().layer(axum::Extension(ClientAddress(peer.ip())));
+        let service = TowerToHyperService::new(tagged);
         let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             // A client that hangs up or sends garbage ends its connection,
