@@ -235,7 +235,8 @@ fn a_game_whose_rare_heaps_are_not_sparse_is_refused_by_the_window_s_limit() {
         Err(e @ grundy::Error::MemoryLimit { .. }) => {
             let text = e.to_string();
             assert!(
-                text.contains("rare heaps past its tail") && text.contains("over the limit of 1,048,576 bytes"),
+                text.contains("rare heaps past its tail")
+                    && text.contains("over the limit of 1,048,576 bytes"),
                 "{text}"
             );
         }
