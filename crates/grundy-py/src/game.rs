@@ -19,7 +19,7 @@ use crate::errors::{detached, to_py, watched};
 use crate::results::{
     Analysis, Genus, MisereAnalysis, NimSumCounts, Quotient, SumAnalysis, document,
 };
-use crate::rules::{PythonRules, Rules};
+use crate::user_rules::{PythonRules, Rules};
 use crate::values::{encode, to_array};
 
 /// `count_heaps`'s `by_formula`: `True` for the formula `guess` finds, or

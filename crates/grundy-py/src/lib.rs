@@ -13,8 +13,8 @@ mod errors;
 mod game;
 mod positions;
 mod results;
-mod rules;
 mod sweep;
+mod user_rules;
 mod values;
 
 use grundy::session::{
