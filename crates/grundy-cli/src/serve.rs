@@ -195,55 +195,13 @@ pub fn router() -> Router {
 struct Slots {
     main: Semaphore,
     quick: Semaphore,
-    by_client: std::sync::Mutex<std::collections::HashMap<Option<std::net::IpAddr>, usize>>,
+    by_client: Arc<Tally>,
 }
 
 /// The address a connection comes from, put on each of its requests (none
 /// for requests made in process, as the tests make them).
 #[derive(Clone, Copy, Debug)]
 struct ClientAddress(std::net::IpAddr);
-
-/// A request counted computing for its client until dropped.
-struct Computing<'s> {
-    slots: &'s Slots,
-    client: Option<std::net::IpAddr>,
-}
-
-impl Slots {
-    /// Counts a request of `client` computing, unless it has
-    /// [`COMPUTING_PER_CLIENT`] already.
-    fn begin(&self, client: Option<std::net::IpAddr>) -> Option<Computing<'_>> {
-        let mut counts = self
-            .by_client
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let count = counts.entry(client).or_default();
-        if *count >= COMPUTING_PER_CLIENT {
-            return None;
-        }
-        *count += 1;
-        Some(Computing {
-            slots: self,
-            client,
-        })
-    }
-}
-
-impl Drop for Computing<'_> {
-    fn drop(&mut self) {
-        let mut counts = self
-            .slots
-            .by_client
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(count) = counts.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&self.client);
-            }
-        }
-    }
-}
 
 /// The routes, with at most `computing` requests computing at once (and
 /// [`QUICK_SLOTS`] quick ones).
@@ -291,7 +249,10 @@ async fn admit(State(slots): State<Arc<Slots>>, request: Request, next: Next) ->
         .extensions()
         .get::<ClientAddress>()
         .map(|address| address.0);
-    let Some(_computing) = slots.begin(client) else {
+    let Some(_computing) = slots
+        .by_client
+        .take(client, COMPUTING_PER_CLIENT, usize::MAX)
+    else {
         return failure(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
@@ -397,7 +358,7 @@ async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(patience.headers);
     let connections = GracefulShutdown::new();
-    let open = Arc::new(OpenConnections::default());
+    let open = Arc::new(Tally::default());
     let mut stop = std::pin::pin!(stop);
     loop {
         let (stream, peer) = tokio::select! {
@@ -412,7 +373,8 @@ async fn serve(
             () = &mut stop => break,
         };
         // Past the caps the connection is closed at once (dropped).
-        let Some(held) = open.admit(peer.ip(), &patience) else {
+        let Some(held) = open.take(Some(peer.ip()), patience.per_client, patience.connections)
+        else {
             continue;
         };
         let stream = WriteTimeout::new(stream, patience.write);
@@ -436,50 +398,58 @@ async fn serve(
     }
 }
 
-/// The connections open, in all and by address.
+/// How many of something (connections open, requests computing) each
+/// client address holds, in all and by address: a holding is counted until
+/// its [`Holding`] is dropped. Requests made in process (the tests) have
+/// no address: `None`.
 #[derive(Default)]
-struct OpenConnections {
-    by_address: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>,
+struct Tally {
+    by_address: std::sync::Mutex<std::collections::HashMap<Option<std::net::IpAddr>, usize>>,
 }
 
-/// A connection counted open until dropped.
-struct Held {
-    open: Arc<OpenConnections>,
-    address: std::net::IpAddr,
+/// One holding of a [`Tally`], counted until dropped.
+struct Holding {
+    tally: Arc<Tally>,
+    address: Option<std::net::IpAddr>,
 }
 
-impl OpenConnections {
-    /// Counts a connection from `address` open, unless that passes the
-    /// caps of `patience`.
-    fn admit(self: &Arc<Self>, address: std::net::IpAddr, patience: &Patience) -> Option<Held> {
-        let mut open = self
+impl Tally {
+    /// Counts one more for `address`, unless it holds `per_address`
+    /// already or all addresses hold `in_all`.
+    fn take(
+        self: &Arc<Self>,
+        address: Option<std::net::IpAddr>,
+        per_address: usize,
+        in_all: usize,
+    ) -> Option<Holding> {
+        let mut held = self
             .by_address
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let total: usize = open.values().sum();
-        let mine = open.entry(address).or_default();
-        if total >= patience.connections || *mine >= patience.per_client {
+        let total: usize = held.values().sum();
+        let mine = held.entry(address).or_default();
+        if total >= in_all || *mine >= per_address {
             return None;
         }
         *mine += 1;
-        Some(Held {
-            open: Arc::clone(self),
+        Some(Holding {
+            tally: Arc::clone(self),
             address,
         })
     }
 }
 
-impl Drop for Held {
+impl Drop for Holding {
     fn drop(&mut self) {
-        let mut open = self
-            .open
+        let mut held = self
+            .tally
             .by_address
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(count) = open.get_mut(&self.address) {
+        if let Some(count) = held.get_mut(&self.address) {
             *count -= 1;
             if *count == 0 {
-                open.remove(&self.address);
+                held.remove(&self.address);
             }
         }
     }
