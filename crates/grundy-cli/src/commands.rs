@@ -429,7 +429,14 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
         work_limit: args.work_limit,
         files: true,
     };
-    match session::sum(&query)? {
+    let bar = progress::heaps(0, "values");
+    let answer = session::sum(&query, &mut |n, last| {
+        bar.set_length(last as u64 + 1);
+        bar.set_position(n as u64);
+        true
+    });
+    bar.finish_and_clear();
+    match answer? {
         SumAnswer::Heaps(report) => output::print(out, args.format, &report),
         SumAnswer::Pairs(report) => output::print(out, args.format, &report),
         SumAnswer::Parts(report) => output::print(out, args.format, &report),
@@ -477,7 +484,14 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             work_limit: args.work_limit,
             files: true,
         };
-        return output::print(out, args.format, &session::count_moves(&query)?);
+        let bar = progress::heaps(0, "values");
+        let counted = session::count_moves(&query, &mut |n, last| {
+            bar.set_length(last as u64 + 1);
+            bar.set_position(n as u64);
+            true
+        });
+        bar.finish_and_clear();
+        return output::print(out, args.format, &counted?);
     }
     if !args.ranges.is_empty() {
         let mut ranges = Vec::new();

@@ -1002,7 +1002,7 @@ fn summed(request: &SumRequest) -> Result<Value, ApiError> {
         work_limit: grundy::session::DEFAULT_WORK,
         files: false,
     };
-    let answer = grundy::session::sum(&query).map_err(engine_error)?;
+    let answer = grundy::session::sum(&query, &mut |_, _| true).map_err(engine_error)?;
     let document = match answer {
         SumAnswer::Heaps(report) => serde_json::to_value(report),
         SumAnswer::Pairs(report) => serde_json::to_value(report),
@@ -1311,7 +1311,8 @@ mod tests {
             work_limit: grundy::session::DEFAULT_WORK,
             files: false,
         };
-        let SumAnswer::Parts(report) = grundy::session::sum(&query).unwrap() else {
+        let SumAnswer::Parts(report) = grundy::session::sum(&query, &mut |_, _| true).unwrap()
+        else {
             panic!("a mix of kinds")
         };
         assert_eq!(found, serde_json::to_value(report).unwrap());

@@ -19,6 +19,10 @@ pub fn to_py(error: grundy::Error) -> PyErr {
         grundy::Error::Refused { knob, .. } => {
             GrundyError::new_err(format!("{error} ({})", keyword_for(*knob)))
         }
+        // Every function whose work is bounded takes the keyword.
+        grundy::Error::WorkLimit { .. } => {
+            GrundyError::new_err(format!("{error} (raise it with work_limit=)"))
+        }
         _ => GrundyError::new_err(error.to_string()),
     }
 }

@@ -26,7 +26,7 @@ use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 
-use errors::{GrundyError, detached, to_py};
+use errors::{GrundyError, detached, to_py, watched};
 use game::{FormulaArg, Game};
 use positions::{GeneralRules, Infinite, Sum};
 use results::{
@@ -96,13 +96,18 @@ enum SumComponent {
 /// `outcome`, `drawing_moves` and `move_count`). A component is a string
 /// in the component syntax (`"kayles:7"`, `"wythoff:3,5"`,
 /// `"graph:tasks.txt:start"`, `"ruler:3,4,6"`, `"(()())"`) or a `(Game,
-/// heap)` pair; `game` is the game of strings written as a bare position.
+/// heap)` pair; `game` is the game of strings written as a bare position;
+/// `work_limit` bounds coin tables and Hackenbush cuts.
 #[pyfunction]
-#[pyo3(signature = (components, *, game = None))]
+#[pyo3(
+    signature = (components, *, game = None, work_limit = session::DEFAULT_WORK),
+    text_signature = "(components, *, game=None, work_limit=1000000000)"
+)]
 fn sum_report<'py>(
     py: Python<'py>,
     components: Vec<SumComponent>,
     game: Option<String>,
+    work_limit: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     // Games are told apart by name in the answer: two Game objects with
     // the same name are numbered.
@@ -136,16 +141,17 @@ fn sum_report<'py>(
         });
     }
     let solver = grundy::TableSolver::new();
-    let mut found = detached(py, |_| {
-        session::sum(&SumQuery {
+    let mut found = detached(py, |watch| {
+        let query = SumQuery {
             game: game.as_deref(),
             items,
             script: Default::default(),
             solver: &solver,
             max_options: grundy::LISTED_OPTIONS_LIMIT,
-            work_limit: session::DEFAULT_WORK,
+            work_limit,
             files: true,
-        })
+        };
+        session::sum(&query, &mut |n, _| watch(n))
     });
     for component in &components {
         if let SumComponent::Heap(held, _) = component {
@@ -179,16 +185,17 @@ enum CountTo {
 /// (`start` is `--from`, heap 1 unless given; `heaps`, `order`
 /// (`"ordered"`, `"ordered-distinct"`, `"unordered"`, `"distinct"`),
 /// `modulo` (`--mod`), `nim_sum`, `all`, `by_formula`: `True` for the
-/// formula `guess` finds or a formula's text). The web's `/api/count`
-/// answers the same.
+/// formula `guess` finds or a formula's text, `work_limit` is
+/// `--work-limit`). The web's `/api/count` answers the same.
 #[pyfunction]
 #[pyo3(
     signature = (
         game, to, *, start = 1, heaps = None, order = "ordered", modulo = None, nim_sum = None,
-        all = false, by_formula = FormulaArg::Flag(false), max = None
+        all = false, by_formula = FormulaArg::Flag(false), max = None,
+        work_limit = session::DEFAULT_WORK
     ),
     text_signature = "(game, to, *, start=1, heaps=None, order='ordered', modulo=None, \
-                      nim_sum=None, all=False, by_formula=False, max=None)"
+                      nim_sum=None, all=False, by_formula=False, max=None, work_limit=1000000000)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn count_report<'py>(
@@ -203,6 +210,7 @@ fn count_report<'py>(
     all: bool,
     by_formula: FormulaArg,
     max: Option<u64>,
+    work_limit: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let to = match to {
         CountTo::Heap(n) => CountEnd::Last(n),
@@ -222,7 +230,10 @@ fn count_report<'py>(
             FormulaArg::Text(text) => ByFormula::Given(text.parse().map_err(to_py)?),
         },
         max,
-        budget: TupleBudget::default(),
+        budget: TupleBudget {
+            work: work_limit,
+            ..TupleBudget::default()
+        },
     };
     let (name, counted, held) = match &game {
         CountedGame::Spec(spec) => {
@@ -326,15 +337,19 @@ fn games() -> Vec<(
 
 /// Values of coins `1..=to` of a coin-turning rule (`turtles`,
 /// `mock-turtles`, `twins`, `ruler`, `grunt`, `turn(K)`, `turn(=K)`,
-/// `ruler(K)`).
+/// `ruler(K)`), within `work_limit` machine-word operations (`--work-limit`).
 #[pyfunction]
-fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
+#[pyo3(
+    signature = (rule, to, *, work_limit = session::DEFAULT_WORK),
+    text_signature = "(rule, to, *, work_limit=1000000000)"
+)]
+fn coin_values(py: Python<'_>, rule: &str, to: u64, work_limit: u64) -> PyResult<Vec<u32>> {
     let answer = detached(py, |progress| {
         session::coins(
             rule,
             CoinsQuestion::Values(to),
             grundy::TableSolver::new().memory_limit(),
-            session::DEFAULT_WORK,
+            work_limit,
             progress,
         )
     })?;
@@ -349,15 +364,25 @@ fn coin_values(py: Python<'_>, rule: &str, to: u64) -> PyResult<Vec<u32>> {
 /// A row of coins with heads on `heads` (numbered from 1): the document
 /// `grundy coins RULE HEADS --format json` prints (`heads`, `nim_sum`,
 /// `winner`, every winning move as `{"turn": [coins]}`, `complete`), with
-/// `values`, the `(coin, value)` pairs, as well.
+/// `values`, the `(coin, value)` pairs, as well; `work_limit` as for
+/// [`coin_values`].
 #[pyfunction]
-fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(
+    signature = (rule, heads, *, work_limit = session::DEFAULT_WORK),
+    text_signature = "(rule, heads, *, work_limit=1000000000)"
+)]
+fn coins<'py>(
+    py: Python<'py>,
+    rule: &str,
+    heads: Vec<usize>,
+    work_limit: u64,
+) -> PyResult<Bound<'py, PyAny>> {
     let answer = detached(py, |progress| {
         session::coins(
             rule,
             CoinsQuestion::Row(heads),
             grundy::TableSolver::new().memory_limit(),
-            session::DEFAULT_WORK,
+            work_limit,
             progress,
         )
     })?;
@@ -379,9 +404,16 @@ fn coins<'py>(py: Python<'py>, rule: &str, heads: Vec<usize>) -> PyResult<Bound<
 /// counted by nim-sum: the document `grundy count RULE --to X,Y --format
 /// json` prints (`total`, `p_positions`, `n_positions`, `rank`,
 /// `span_basis`, `per_nim_sum`, and `nim_sum` for the one asked), counts
-/// as decimal strings, modulo `modulo` when given.
+/// as decimal strings, modulo `modulo` when given; a coin table within
+/// `work_limit` machine-word operations.
 #[pyfunction]
-#[pyo3(signature = (rule, columns, rows = 1, *, nim_sum = None, modulo = None))]
+#[pyo3(
+    signature = (
+        rule, columns, rows = 1, *, nim_sum = None, modulo = None,
+        work_limit = session::DEFAULT_WORK
+    ),
+    text_signature = "(rule, columns, rows=1, *, nim_sum=None, modulo=None, work_limit=1000000000)"
+)]
 fn count_coins<'py>(
     py: Python<'py>,
     rule: &str,
@@ -389,6 +421,7 @@ fn count_coins<'py>(
     rows: u64,
     nim_sum: Option<u64>,
     modulo: Option<u64>,
+    work_limit: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let game = Counted::from_spec(&GameSpec::coins(rule).map_err(to_py)?, &Default::default())
         .map_err(to_py)?;
@@ -405,6 +438,10 @@ fn count_coins<'py>(
         to: Some(to),
         modulus: modulo,
         nim_sum,
+        budget: TupleBudget {
+            work: work_limit,
+            ..TupleBudget::default()
+        },
         ..CountQuery::default()
     };
     let solver = grundy::TableSolver::new();
@@ -422,9 +459,18 @@ fn count_coins<'py>(
 /// ground named `g`). Returns the document `grundy hackenbush --format
 /// json` prints (`pictures`, `nim_sum`, `winner`, `winning_cuts`: `[{"picture",
 /// "edge", "between"}]`, pictures from 0 and edges from 1), with `values`,
-/// each picture's value, as well.
+/// each picture's value, as well. The cuts of a picture with cycles take
+/// at most `work_limit` machine-word operations; Ctrl-C stops them.
 #[pyfunction]
-fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(
+    signature = (pictures, *, work_limit = session::DEFAULT_WORK),
+    text_signature = "(pictures, *, work_limit=1000000000)"
+)]
+fn hackenbush<'py>(
+    py: Python<'py>,
+    pictures: Vec<String>,
+    work_limit: u64,
+) -> PyResult<Bound<'py, PyAny>> {
     let written: Vec<Picture> = pictures
         .iter()
         .map(|text| Picture {
@@ -432,9 +478,9 @@ fn hackenbush<'py>(py: Python<'py>, pictures: Vec<String>) -> PyResult<Bound<'py
             text: text.clone(),
         })
         .collect();
-    let answer = py
-        .detach(|| session::hackenbush(&written, false, None))
-        .map_err(to_py)?;
+    let answer = watched(py, || {
+        session::hackenbush(&written, false, Some(work_limit))
+    })?;
     let HackenbushAnswer::Sum(report) = answer else {
         unreachable!("a sum is asked")
     };
@@ -456,22 +502,27 @@ enum RatioArg {
 /// not given; `limit` the
 /// largest take now, by default the opening `heap - 1`): the document
 /// `grundy fibonacci-nim --format json` prints (`heap`, `limit`, `ratio`,
-/// `winner`, `winning_takes`, `zeckendorf`).
+/// `winner`, `winning_takes`, `zeckendorf`); a table within `work_limit`
+/// takes tried, stopped by Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (heap, *, limit = None, ratio = None))]
+#[pyo3(
+    signature = (heap, *, limit = None, ratio = None, work_limit = session::DEFAULT_WORK),
+    text_signature = "(heap, *, limit=None, ratio=None, work_limit=1000000000)"
+)]
 fn fibonacci_nim<'py>(
     py: Python<'py>,
     heap: u64,
     limit: Option<u64>,
     ratio: Option<RatioArg>,
+    work_limit: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ratio = match ratio.unwrap_or(RatioArg::Whole(2)) {
         RatioArg::Whole(n) => n.to_string(),
         RatioArg::Written(text) => text,
     };
-    let report = py
-        .detach(|| session::fibonacci_nim(heap, limit, &ratio, None))
-        .map_err(to_py)?;
+    let report = watched(py, || {
+        session::fibonacci_nim(heap, limit, &ratio, Some(work_limit))
+    })?;
     document(py, &report)
 }
 

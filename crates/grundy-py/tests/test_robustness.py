@@ -70,10 +70,20 @@ def test_misere_questions_share_the_clis_bounds():
     assert kayles.misere([4, 7, 9]).winner in ("first", "second")
 
 
-def test_ctrl_c_stops_a_misere_search_that_reports_no_progress():
-    """A misère search runs on a helper thread while the caller waits for
-    signals: SIGINT raises KeyboardInterrupt instead of waiting for the
-    search (minutes for these heaps of 0.77)."""
+@pytest.mark.parametrize(
+    "call",
+    [
+        # A misère search reports no progress: it runs on a helper thread
+        # while the caller waits for signals (minutes for these heaps).
+        "grundy.Game('0.77').misere([30, 31, 33, 35, 37, 39, 41], budget=10**9)",
+        # The table of a many-part code toward a heap of a sum (tens of s).
+        "grundy.sum_report(['0.{2+}:100000', 'kayles:3'])",
+        # A Fibonacci Nim table (seconds before its work limit).
+        "grundy.fibonacci_nim(10**6, ratio=10**6)",
+    ],
+)
+def test_ctrl_c_stops_a_long_call(call):
+    """SIGINT raises KeyboardInterrupt instead of waiting for the call."""
     import subprocess
     import sys
 
@@ -82,7 +92,7 @@ def test_ctrl_c_stops_a_misere_search_that_reports_no_progress():
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
         "try:\n"
-        "    grundy.Game('0.77').misere([30, 31, 33, 35, 37, 39, 41], budget=10**9)\n"
+        f"    {call}\n"
         "    print('finished')\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted')\n"
@@ -99,3 +109,22 @@ def test_rules_whose_options_never_end_raise(endless):
     rules = grundy.Rules(lambda p: endless(), max_positions=1000)
     with pytest.raises(grundy.GrundyError, match="listed more than 1000 options"):
         rules.value(0)
+
+
+def test_work_limits_are_keywords_named_by_their_refusals():
+    with pytest.raises(grundy.GrundyError, match=r"raise it with work_limit="):
+        grundy.coin_values("turn(7)", 10**6)
+    assert len(grundy.coin_values("turn(7)", 100)) == 100
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.coin_values("turn(7)", 100, work_limit=1000)
+    with pytest.raises(grundy.GrundyError, match=r"past the limit of 1\.0e3"):
+        grundy.coins("turn(7)", [10**4], work_limit=1000)
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.sum_report(["turn(7):10000", "kayles:3"], work_limit=1000)
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.count_coins("turn(7)", 10**4, work_limit=1000)
+    ring = "\n".join(f"v{i} v{i + 1}" for i in range(199)) + "\nv199 g\ng v0"  # 201 edges: worth 1
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.hackenbush([ring], work_limit=10)
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.fibonacci_nim(10**6, ratio=10**6, work_limit=1000)

@@ -73,9 +73,9 @@ pub use sum::{
     Component, ExplainedHeap, ExplainedOption, ExplainedSum, HeapPart, HeapTables,
     LISTED_OPTIONS_LIMIT, ListedPart, Listing, MoveCounts, MoveReply, PartMove, PartMoves,
     PartsSum, PositionMove, PositionSum, SumAnalysis, SumPart, TokenSum, WINNING_MOVES_LISTED,
-    Winner, WinningMove, analyze_positions, analyze_positions_with, analyze_sum, explain_sum,
-    has_option, heaps_left, move_counts, play_move, play_parts, play_tokens, winning_move_counts,
-    winning_targets,
+    Winner, WinningMove, analyze_positions, analyze_positions_with, analyze_sum,
+    analyze_sum_watched, explain_sum, has_option, heaps_left, move_counts, play_move, play_parts,
+    play_tokens, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

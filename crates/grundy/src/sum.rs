@@ -204,7 +204,20 @@ pub fn analyze_sum<G: HeapRuleset + fmt::Display>(
     solver: &TableSolver,
     max_options: u64,
 ) -> Result<SumAnalysis> {
-    let known = known_values(games, components, solver)?;
+    analyze_sum_watched(games, components, solver, max_options, &mut |_, _| true)
+}
+
+/// [`analyze_sum`], telling `progress(n, last)` every few thousand heaps
+/// while a game's values are computed up to its largest heap `last`; when
+/// it returns `false` the analysis stops with [`Error::Interrupted`].
+pub fn analyze_sum_watched<G: HeapRuleset + fmt::Display>(
+    games: &[G],
+    components: &[Component],
+    solver: &TableSolver,
+    max_options: u64,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<SumAnalysis> {
+    let known = known_values(games, components, solver, progress)?;
     let values: Vec<Nimber> = components
         .iter()
         .map(|c| known[c.game].at(c.heap))
@@ -705,13 +718,15 @@ pub fn winning_move_counts(counts: &[MoveCounts]) -> (Nimber, Vec<u64>) {
 /// they reach. A move in component `i` wins exactly when it reaches
 /// `g_i ^ G`, so the winning moves of the sum number
 /// `sum_i counts[i].to_value(g_i ^ G)`. Heaps with more than `max_options`
-/// options are refused as by [`analyze_sum`].
+/// options are refused as by [`analyze_sum`]; `progress` hears the values
+/// computed as for [`analyze_sum_watched`].
 ///
 /// ```
 /// use grundy::{move_counts, Component, HeapGame, Nimber, TableSolver};
 /// let kayles: HeapGame = "kayles".parse().unwrap();
 /// let rows = [4, 7].map(|heap| Component { game: 0, heap });
-/// let counts = move_counts(&[kayles], &rows, &TableSolver::new(), grundy::LISTED_OPTIONS_LIMIT)?;
+/// let limit = grundy::LISTED_OPTIONS_LIMIT;
+/// let counts = move_counts(&[kayles], &rows, &TableSolver::new(), limit, &mut |_, _| true)?;
 /// let (nim_sum, winning) = grundy::winning_move_counts(&counts);
 /// assert_eq!(nim_sum, Nimber::new(3));
 /// assert_eq!(winning, [1, 1]); // row 4 -> 2, row 7 -> 2 + 3
@@ -722,8 +737,9 @@ pub fn move_counts<G: HeapRuleset + fmt::Display>(
     components: &[Component],
     solver: &TableSolver,
     max_options: u64,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Vec<MoveCounts>> {
-    let known = known_values(games, components, solver)?;
+    let known = known_values(games, components, solver, progress)?;
     for component in components {
         check_listable(&games[component.game], component.heap, max_options)?;
     }
@@ -930,11 +946,13 @@ fn residues_between(low: usize, high: usize, r: usize, p: usize) -> u64 {
 /// The values each game of a sum needs, up to the largest heap the
 /// components use: through a proven plain period for a long range of a
 /// game with a periodicity theorem, else a table; the tables together must
-/// fit the solver's memory limit.
+/// fit the solver's memory limit. `progress(n, last)` hears each table's
+/// heaps done (`false` stops it with [`Error::Interrupted`]).
 fn known_values<G: HeapRuleset + fmt::Display>(
     games: &[G],
     components: &[Component],
     solver: &TableSolver,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Vec<KnownValues>> {
     if let Some(bad) = components.iter().find(|c| c.game >= games.len()) {
         return Err(Error::InvalidComponent {
@@ -957,7 +975,9 @@ fn known_values<G: HeapRuleset + fmt::Display>(
             }),
             Some(heap) if heap as u64 > PERIOD_FIRST => {
                 let found =
-                    analyze_toward_proof(game, heap as u64, DEFAULT_MAX, solver, &mut |_| true)?;
+                    analyze_toward_proof(game, heap as u64, DEFAULT_MAX, solver, &mut |n| {
+                        progress(n, heap)
+                    })?;
                 found.and_then(|found| {
                     let period = found.proven_periodicity().filter(|p| p.saltus == 0)?;
                     Some(KnownValues {
@@ -983,10 +1003,14 @@ fn known_values<G: HeapRuleset + fmt::Display>(
         .zip(known)
         .map(|((game, largest), known)| match (known, largest) {
             (Some(known), _) => Ok(known),
-            (None, Some(heap)) => Ok(KnownValues {
-                table: solver.values(game, *heap as u64)?,
-                period: None,
-            }),
+            (None, Some(heap)) => {
+                let mut table = ValueTable::new();
+                solver.extend(game, &mut table, *heap as u64, &mut |n| progress(n, *heap))?;
+                Ok(KnownValues {
+                    table,
+                    period: None,
+                })
+            }
             (None, None) => unreachable!("a game without heaps is known"),
         })
         .collect()

@@ -340,12 +340,73 @@ fn options_kept_to_count_them_are_held_to_the_memory_limit() {
     let game: grundy::HeapGame = "0.{2+}".parse().unwrap();
     let heap = grundy::Component { game: 0, heap: 60 };
     let small = grundy::TableSolver::new().with_memory_limit(1 << 20);
-    match grundy::move_counts(std::slice::from_ref(&game), &[heap], &small, u64::MAX) {
+    match grundy::move_counts(
+        std::slice::from_ref(&game),
+        &[heap],
+        &small,
+        u64::MAX,
+        &mut |_, _| true,
+    ) {
         Err(Error::MemoryLimit { what, .. }) => assert!(what.contains("heap 60"), "{what}"),
         other => panic!("not refused: {:?}", other.map(|_| ())),
     }
-    let counts =
-        grundy::move_counts(&[game], &[heap], &grundy::TableSolver::new(), u64::MAX).unwrap();
+    let counts = grundy::move_counts(
+        &[game],
+        &[heap],
+        &grundy::TableSolver::new(),
+        u64::MAX,
+        &mut |_, _| true,
+    )
+    .unwrap();
     let total: u64 = counts[0].by_value.iter().map(|&(_, n)| n).sum();
     assert_eq!(total, 831_819);
+}
+
+#[test]
+fn a_sum_of_a_heap_too_long_to_compute_reports_progress_and_stops_when_told() {
+    // 0.{2+} (splits into any number of heaps) costs about n^2/4 to heap
+    // n: the table toward heap 10^5 reports its heaps and the whole one
+    // to reach, and stops at the first `false`.
+    let query = grundy::session::SumQuery {
+        game: Some("0.{2+}"),
+        items: vec![grundy::session::SumItem::Written("100000".into())],
+        script: ScriptLimits::default(),
+        solver: &grundy::TableSolver::new(),
+        max_options: grundy::LISTED_OPTIONS_LIMIT,
+        work_limit: grundy::session::DEFAULT_WORK,
+        files: false,
+    };
+    let mut heard = Vec::new();
+    let answer = grundy::session::sum(&query, &mut |n, last| {
+        heard.push((n, last));
+        false
+    });
+    assert!(
+        matches!(answer, Err(Error::Interrupted { .. })),
+        "not stopped"
+    );
+    assert_eq!(heard.len(), 1);
+    assert_eq!(heard[0].1, 100_000);
+    assert!(heard[0].0 < 100_000);
+}
+
+#[test]
+fn grunt_coins_count_their_returned_values_against_the_memory_limit() {
+    // Coin n + 1 of Grunt is heap n of Grundy's game: its table (3 bytes a
+    // heap at the peak) and the four-byte values returned must fit
+    // together, 7 bytes a coin.
+    let fits = |limit: u64, to: u64| {
+        grundy::session::coins(
+            "grunt",
+            grundy::session::CoinsQuestion::Values(to),
+            limit,
+            grundy::session::DEFAULT_WORK,
+            &mut |_| true,
+        )
+    };
+    match fits(7_000, 1_000) {
+        Err(Error::TableTooLarge { .. }) => {}
+        other => panic!("not refused: {:?}", other.map(|_| ())),
+    }
+    assert!(fits(7_100, 1_000).is_ok());
 }

@@ -384,19 +384,24 @@ def count_report(
     all: bool = False,
     by_formula: Union[bool, str] = False,
     max: Optional[int] = None,
+    work_limit: int = 1000000000,
 ) -> dict[str, Any]:
     """Heaps, positions or coins counted by value or nim-sum, as ``grundy
     count GAME --to N --format json`` prints them (``start`` is
     ``--from``; ``to`` a number or text such as ``"1e18"`` or a grid's
-    ``"X,Y"``)."""
+    ``"X,Y"``; ``work_limit`` is ``--work-limit``)."""
 
 def sum_report(
-    components: Sequence[Union[str, Tuple[Game, int]]], *, game: Optional[str] = None
+    components: Sequence[Union[str, Tuple[Game, int]]],
+    *,
+    game: Optional[str] = None,
+    work_limit: int = 1000000000,
 ) -> dict[str, Any]:
     """Components of any kinds played together, as ``grundy sum --format
     json`` prints them: a component is a string in the component syntax
     (``"kayles:7"``, ``"wythoff:3,5"``, ``"graph:tasks.txt:start"``,
-    ``"ruler:3,4,6"``, ``"(()())"``) or a ``(Game, heap)`` pair."""
+    ``"ruler:3,4,6"``, ``"(()())"``) or a ``(Game, heap)`` pair;
+    ``work_limit`` bounds coin tables and Hackenbush cuts."""
 
 def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "second"]:
     """Who wins the sum with perfect play."""
@@ -418,10 +423,13 @@ def check_certificate(text: str) -> None:
 def games() -> list[Tuple[str, Optional[str], str, str]]:
     """The built-in games: ``(name, code, description, example)``."""
 
-def coin_values(rule: str, to: int) -> list[int]:
-    """Values of coins 1..=to of a coin-turning rule."""
+def coin_values(rule: str, to: int, *, work_limit: int = 1000000000) -> list[int]:
+    """Values of coins 1..=to of a coin-turning rule, within ``work_limit``
+    machine-word operations."""
 
-def coins(rule: str, heads: Sequence[int]) -> dict[str, Any]:
+def coins(
+    rule: str, heads: Sequence[int], *, work_limit: int = 1000000000
+) -> dict[str, Any]:
     """A row of coins, as ``grundy coins --format json`` prints it: the
     heads, nim-sum, winner, every winning move (``{"turn": [coins]}``),
     ``complete``; and ``values``, the ``(coin, value)`` pairs."""
@@ -433,6 +441,7 @@ def count_coins(
     *,
     nim_sum: int | None = None,
     modulo: int | None = None,
+    work_limit: int = 1000000000,
 ) -> dict[str, Any]:
     """The positions (sets of heads) of a row of coins 1..=columns, or of
     the grid columns x rows of a product ``A*B``, by nim-sum, as ``grundy
@@ -441,13 +450,17 @@ def count_coins(
     when given), ``rank``, ``span_basis``, ``per_nim_sum`` and, when asked,
     ``nim_sum``."""
 
-def hackenbush(pictures: Sequence[str]) -> dict[str, Any]:
+def hackenbush(pictures: Sequence[str], *, work_limit: int = 1000000000) -> dict[str, Any]:
     """Green Hackenbush pictures (bracket trees or edge lists) played
     together, as ``grundy hackenbush --format json`` prints it: pictures,
     nim-sum, winner, every winning cut; and ``values``."""
 
 def fibonacci_nim(
-    heap: int, *, limit: Optional[int] = None, ratio: Union[int, str, None] = None
+    heap: int,
+    *,
+    limit: Optional[int] = None,
+    ratio: Union[int, str, None] = None,
+    work_limit: int = 1000000000,
 ) -> dict[str, Any]:
     """Fibonacci Nim, as ``grundy fibonacci-nim --format json`` prints it:
     the winner, the winning takes, the Zeckendorf representation. ``ratio``

@@ -29,7 +29,7 @@ use crate::rules::{
 use crate::solve::{CoinTable, LoopyValue, MemoSolver, nim_product, script_loopy};
 use crate::spec::{GameSpec, Question, parse_size, read_input};
 use crate::sum::{
-    HeapTables, ListedPart, PartMoves, SumPart, analyze_sum, move_counts, play_parts,
+    HeapTables, ListedPart, PartMoves, SumPart, analyze_sum_watched, move_counts, play_parts,
 };
 use crate::{Component, Error, Nimber, Options, Result, Ruleset, TableSolver};
 
@@ -121,12 +121,20 @@ struct Read {
     graphs: Vec<(String, GameGraph)>,
 }
 
-/// Analyses a sum of components of any kinds.
-pub fn sum(query: &SumQuery) -> Result<SumAnswer> {
+/// Analyses a sum of components of any kinds. `progress(n, last)` hears
+/// every few thousand heaps while a heap game's values are computed up to
+/// its largest heap `last`; `false` stops with [`Error::Interrupted`].
+pub fn sum(query: &SumQuery, progress: &mut dyn FnMut(usize, usize) -> bool) -> Result<SumAnswer> {
     let read = Read::all(query)?;
     if let Some(components) = read.heaps() {
         let games = read.games();
-        let found = analyze_sum(&games, &components, query.solver, query.max_options);
+        let found = analyze_sum_watched(
+            &games,
+            &components,
+            query.solver,
+            query.max_options,
+            progress,
+        );
         match games.iter().fold(found, |found, game| game.checked(found)) {
             Ok(analysis) => {
                 return Ok(SumAnswer::Heaps(SumReport::new(
@@ -145,12 +153,15 @@ pub fn sum(query: &SumQuery) -> Result<SumAnswer> {
     if let Some(answer) = read.one_pair_game(query.solver.memory_limit())? {
         return Ok(SumAnswer::Pairs(answer));
     }
-    read.parts(query)
+    read.parts(query, progress)
 }
 
 /// Each heap's moves counted by the value they reach, for a sum of heaps
-/// of heap games (`grundy count --moves`).
-pub fn count_moves(query: &SumQuery) -> Result<MoveCountReport> {
+/// of heap games (`grundy count --moves`); `progress` as for [`sum`].
+pub fn count_moves(
+    query: &SumQuery,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<MoveCountReport> {
     let read = Read::all(query)?;
     let Some(components) = read.heaps() else {
         return Err(Error::Unsupported {
@@ -160,7 +171,13 @@ pub fn count_moves(query: &SumQuery) -> Result<MoveCountReport> {
         });
     };
     let games = read.games();
-    let found = move_counts(&games, &components, query.solver, query.max_options);
+    let found = move_counts(
+        &games,
+        &components,
+        query.solver,
+        query.max_options,
+        progress,
+    );
     let counts = games
         .iter()
         .fold(found, |found, game| game.checked(found))?;
@@ -398,7 +415,11 @@ impl Read {
     }
 
     /// Every component as a [`SumPart`], played together.
-    fn parts(&self, query: &SumQuery) -> Result<SumAnswer> {
+    fn parts(
+        &self,
+        query: &SumQuery,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<SumAnswer> {
         let components: Vec<Component> = self
             .pieces
             .iter()
@@ -410,7 +431,13 @@ impl Read {
             })
             .collect();
         let games = self.games();
-        let tables = HeapTables::new(&games, &components, query.solver, query.max_options)?;
+        let tables = HeapTables::new(
+            &games,
+            &components,
+            query.solver,
+            query.max_options,
+            progress,
+        )?;
         let limit = query.solver.memory_limit();
         let work = query.work_limit;
         let graph_values = self

@@ -146,11 +146,15 @@ impl CoinRule {
         }
         if *self == CoinRule::Grunt {
             // Coin n + 1 is heap n of Grundy's game, computed by its engine.
+            // Its table and the four-byte values returned fit the limit
+            // together.
             let grundy: crate::HeapGame = "grundy".parse()?;
+            let solver = crate::TableSolver::new().with_memory_limit(memory_limit);
+            let last = to.saturating_sub(1);
+            let returned = (u128::from(to) + 1) * 4;
+            solver.check_bytes(to, solver.table_bytes(last) + returned)?;
             let mut heaps = crate::ValueTable::new();
-            crate::TableSolver::new()
-                .with_memory_limit(memory_limit)
-                .extend(&grundy, &mut heaps, to.saturating_sub(1), progress)?;
+            solver.extend(&grundy, &mut heaps, last, progress)?;
             return Ok(std::iter::once(Nimber::ZERO)
                 .chain(heaps.iter().take(to as usize))
                 .collect());

@@ -219,7 +219,9 @@ impl TableSolver {
         }
     }
 
-    fn check_bytes(&self, to: u64, needed: u128) -> Result<()> {
+    /// Checks up front that `needed` bytes, for heaps `0..=to`, fit the
+    /// memory limit.
+    pub(crate) fn check_bytes(&self, to: u64, needed: u128) -> Result<()> {
         if needed > u128::from(self.memory_limit) || usize::try_from(to).is_err() {
             return Err(Error::TableTooLarge {
                 to,

@@ -202,16 +202,18 @@ pub struct HeapTables<'g, G> {
 impl<'g, G: HeapRuleset + fmt::Display> HeapTables<'g, G> {
     /// The values the heaps `components` of `games` need; a heap whose
     /// options number more than `max_options` is refused when its moves
-    /// are listed.
+    /// are listed. `progress` hears the tables grow, as for
+    /// [`analyze_sum_watched`](crate::analyze_sum_watched).
     pub fn new(
         games: &'g [G],
         components: &[Component],
         solver: &TableSolver,
         max_options: u64,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Self> {
         Ok(HeapTables {
             games,
-            known: known_values(games, components, solver)?,
+            known: known_values(games, components, solver, progress)?,
             max_options,
         })
     }
