@@ -141,3 +141,7 @@ run 50 analyze grundy --to 1e6 --threads 30000
 run 50 census '0.?' --max 1024 --output fam.jsonl
 run 50 census '4.?' --max 1024 --output fam.jsonl
 run 50 sum '0.{2+}' 100000
+run 50 coins grunt --to 1e9
+printf 'a b\nb c\n' > x.txt
+run 50 sum graph:x.txt a
+run 50 sum kayles:3 graph:x.txt

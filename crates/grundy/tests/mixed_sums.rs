@@ -255,6 +255,39 @@ fn each_kind_alone_moves_as_its_own_engine_says() {
     // graph's own answer for the same total.
     let total = alone.nim_sum ^ grundy::Nimber::new(1);
     assert_eq!(report.nim_sum, Some(total));
+    // The graph as the game of bare nodes: the same sum without the coin.
+    let solver = TableSolver::new();
+    let game = format!("graph:{path}");
+    let query = SumQuery {
+        game: Some(&game),
+        items: ["start", "a", "b"]
+            .map(|n| SumItem::Written(n.into()))
+            .into(),
+        script: Default::default(),
+        solver: &solver,
+        max_options: LISTED_OPTIONS_LIMIT,
+        work_limit: grundy::session::DEFAULT_WORK,
+        files: true,
+    };
+    let Ok(SumAnswer::Parts(bare)) = sum(&query, &mut |_, _| true) else {
+        panic!("{game} with bare nodes is not a sum of parts");
+    };
+    assert_eq!(bare.nim_sum, Some(alone.nim_sum));
+    // A graph among components needs its node.
+    let query = SumQuery {
+        game: None,
+        items: vec![
+            SumItem::Written("nim:1".into()),
+            SumItem::Written(game.clone()),
+        ],
+        ..query
+    };
+    match sum(&query, &mut |_, _| true) {
+        Err(grundy::Error::InvalidPosition { reason, .. }) => {
+            assert!(reason.contains("graph:FILE:NODE"), "{reason}")
+        }
+        other => panic!("a graph without its node: {:?}", other.map(|_| ())),
+    }
 }
 
 #[test]

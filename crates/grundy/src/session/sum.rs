@@ -265,6 +265,12 @@ impl Read {
                 }
             },
         };
+        if graph_file(text) {
+            return Err(Error::InvalidPosition {
+                text: text.to_owned(),
+                reason: "a position of a graph is written graph:FILE:NODE".into(),
+            });
+        }
         let spec = GameSpec::parse(name)?;
         spec.kind().check(Question::Sum)?;
         if !query.files && spec.reads_file() {
@@ -495,7 +501,15 @@ impl Read {
 /// not a game whose positions follow.
 fn written_whole(text: &str) -> bool {
     let text = text.trim();
-    text.contains(':') || text.starts_with('(')
+    (text.contains(':') || text.starts_with('(')) && !graph_file(text)
+}
+
+/// Whether `text` is a graph without a node (`graph:FILE`): a game whose
+/// positions follow, not a component.
+fn graph_file(text: &str) -> bool {
+    text.get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("graph:"))
+        && !text[6..].contains(':')
 }
 
 /// Whether `text` names a whole component (a picture or a maze file).
