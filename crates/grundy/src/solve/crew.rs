@@ -18,14 +18,16 @@
 //! A worker also counts the options that take tokens and leave one heap
 //! of its own chunk, `j - t`, which it computed itself but has not
 //! committed, with the value it found for that heap ([`Guesses`]). Left
-//! out, these were the repairs: on 0.376, where `j - 1`, `j - 2` and
-//! `j - 3` are options, a quarter of the heaps on two threads, against 4%
-//! with the guesses (a simulation on 3000 heaps past 2^20 with the real
-//! values). A guess the committer changed (a repair, or a heap it took
-//! over) is checked at `j`: a wrong guess at or above `v'` did not count,
-//! one below `v'` must be the value of some option of `j` with a part past
-//! `L` all the same (every other value below `v'` being an option of parts
-//! below `L` or a right guess); otherwise `j` is computed again.
+//! out, these options cause most repairs: on 0.376, where `j - 1`, `j - 2`
+//! and `j - 3` are options, a quarter of the heaps on two threads would be
+//! repaired, and 4% are with the guesses (a simulation on 3000 heaps past
+//! 2^20 with the real values; see docs/engine-history.md, "Guesses, the
+//! advisor's margin and the load check"). A guess the committer changed
+//! (a repair, or a heap it took over) is checked at `j`: a wrong guess at
+//! or above `v'` did not count, one below `v'` must be the value of some
+//! option of `j` with a part past `L` all the same (every other value below
+//! `v'` being an option of parts below `L` or a right guess); otherwise `j`
+//! is computed again.
 //!
 //! This is the speculation of J. P. Grossman's parallel octal-game solver
 //! (every heap computed from a table that is a few heaps short, the few
@@ -88,12 +90,10 @@ const MOST_AHEAD: usize = 1 << 9;
 /// shorter for each heap. The rare gathers are made [`HEAPS`] heaps at a
 /// time ([`Premarks`](super::premark::Premarks)), each pass from the table
 /// committed when it starts. (Claimed a heap at a time, the slot store and
-/// the lock were the hottest instructions outside the gather and scan in a
-/// profile of Grundy's game on two threads. Chunks of 32 heaps against 16,
-/// two threads, `bench/rounds.py` medians of 8-10 rounds: Officers and
-/// Grundy's game to 2^21 1.04x-1.05x, 0.376 1.06x, with twice the repairs,
-/// 1.2% of Officers' heaps; 64 heaps gained nothing more and doubled the
-/// repairs again.)
+/// the lock are the hottest instructions outside the gather and the scan on
+/// two threads; 32 heaps gain over 16 on every game timed, for twice the
+/// repairs, and 64 gain nothing more: see docs/engine-history.md, "Two
+/// threads: the crew's per-heap costs and the probe's tries", item 5.)
 const CHUNK: usize = 2 * HEAPS;
 /// No answer in the slot yet.
 const EMPTY: u64 = u64::MAX;
@@ -467,9 +467,9 @@ impl<'a, C: Cell> Block<'a, C> {
                     // heap the committer took over: it costs the newer
                     // heap's takeover, as the committer reads an answer
                     // only under its own heap. Reading the slot to keep
-                    // the newer answer stalled on its line, last written
-                    // by the other thread (2T profile of 0.161: 2% of
-                    // samples).
+                    // the newer answer would stall on its line, last
+                    // written by the other thread (2% of 0.161's samples
+                    // on two threads).
                     self.slot(j).store(word, Ordering::Release);
                 }
             }
@@ -669,21 +669,21 @@ impl<'a, C: Cell> Block<'a, C> {
 /// single one) and would only teach the advisor what the count says. A
 /// win halves the wait rather than forgetting it: on a loaded machine
 /// block timings scatter by a third, and one lucky block must not restart
-/// the tries. On two quiet cores a parallel block costs about 0.55-0.65
-/// of a single one on Grundy's game and Officers, and 0.8-0.85 on 0.376,
-/// whose heaps are cheaper (about 600 ns on the Xeon where the margin went
-/// from 4/5 to 9/10: with 4/5, 0.376 dropped its parallel blocks), and
-/// 0.8-0.95 on 0.161 (about 200 ns): against the cheaper of the last two
-/// blocks on one thread, which is biased low, 9/10 let 3 of 8 runs of
-/// 0.161 keep two threads, 19/20 all 8 (0.67-0.73 s against 0.82 s on
-/// one), while 0.354's tries (1.15-1.25 of a block on one) still fail.
+/// the tries. The margin is small because games of cheap heaps gain
+/// little: on two quiet cores a parallel block costs about 0.55-0.65 of a
+/// single one on Grundy's game and Officers, but 0.8-0.95 on 0.376 and
+/// 0.161 (a few hundred nanoseconds a heap), and the cheaper of the last
+/// two blocks on one thread is biased low; a larger margin (9/10) loses
+/// their gain in the runs whose tries fall near it, while tries that
+/// clearly lose (0.354's, 1.15-1.25 of a block on one) still fail (see
+/// docs/engine-history.md, "Byte lookups for the rare gathers, and threads
+/// for cheap heaps", item 6).
 #[derive(Default)]
 pub(super) struct Advisor {
     /// Nanoseconds per heap of the last two blocks computed on one
-    /// thread, the lesser of them (a block that chose a split, or ended a
-    /// run short, costs more a heap, and a try measured against it won
-    /// and kept threads that lost: 0.354's proof on two threads 3.1-3.3 s
-    /// against 3.0 s on one).
+    /// thread, the lesser of them: a block that chose a split, or ended a
+    /// run short, costs more a heap, and a try measured against it alone
+    /// could win and keep threads that lose.
     single: u128,
     /// The last block on one thread's.
     last_single: u128,
@@ -693,22 +693,22 @@ pub(super) struct Advisor {
     backoff: u32,
 }
 
-/// [`Advisor`] tries several threads above this many nanoseconds per heap.
+/// [`Advisor`] tries several threads above this many nanoseconds per heap:
+/// between the games that gain from two threads and those that do not.
 /// 0.161 (blocks of 172-197 ns a heap on one thread to 2^22) gains 1.2x on
-/// two threads (0.66-0.70 s against 0.75-0.77 s, its blocks 145-160 ns);
-/// 0.354's proof (blocks of 126-138 ns, tenth and ninetieth percentiles)
-/// and 0.167 (about 110 ns) gain nothing, and a try that fails costs them
-/// a few percent. (At 180, 0.161's blocks below it stopped trying once its
-/// scans got faster.)
+/// two threads; 0.354's proof (blocks of 126-138 ns, tenth and ninetieth
+/// percentiles) and 0.167 (about 110 ns) gain nothing, and a try that fails
+/// costs them a few percent (see docs/engine-history.md, "The last members
+/// of a scan, and a row whose heaps cost a microsecond", item 2).
 pub(super) const PARALLEL_FROM_NANOS: u128 = 160;
 
 /// Below this many nanoseconds per heap a try of several threads runs
 /// [`CHEAP_TRY_BLOCKS`] blocks in one: each block starts its helper
 /// threads anew, which costs a short block of cheap heaps enough to fail
-/// the try. 0.161 (about 200 ns a heap) on two threads, blocks of 4096
-/// heaps: the tries cost 0.87-0.94 of a block on one thread, against about
-/// 0.80 in long blocks, so that some runs lost every try to noise and ran
-/// on one thread (2 runs of 6, 0.84-0.99 s against 0.67-0.70 s).
+/// the try: on 0.161 (about 200 ns a heap) a try of one block of 4096 heaps
+/// costs 0.87-0.94 of a block on one thread, against about 0.80 for longer
+/// blocks (see docs/engine-history.md, "Byte lookups for the rare gathers,
+/// and threads for cheap heaps", item 4).
 const CHEAP_TRY_NANOS: u128 = 400;
 
 /// Blocks a try of cheap heaps runs in one (see [`CHEAP_TRY_NANOS`]).

@@ -17,10 +17,10 @@
 //! (`1 << (x_j - 32 k)` for each 32-bit half `k`, zero out of range),
 //! sixteen heaps to a vector with AVX-512, eight with AVX2, whose rare
 //! heaps pass twice (heaps 0-8, then 8-16) so that the words stay in the
-//! sixteen registers — no store per mark and no byte matrix to clear. A heap's bits become bytes again when it starts
-//! ([`Premarked::write`]). (A profile of Officers to 2^21 on a CPU without
-//! AVX-512, byte marks: half the time in the store of each mark, about
-//! three cycles a mark.)
+//! sixteen registers — no store per mark and no byte matrix to clear. A
+//! heap's bits become bytes again when it starts ([`Premarked::write`]).
+//! (With byte marks the store of each mark, about three cycles, was half of
+//! Officers' time; see docs/engine-history.md, "Bit premarks with AVX2".)
 //!
 //! Two-byte tables whose values are below 512 (Officers past 255) get bit
 //! marks too, through the scan's [`Fold`]: once every partner of the
@@ -32,9 +32,8 @@
 //! one-byte table, and [`Premarked::write`] unfolds them: value `v` is
 //! marked when `chi(v) = 1` and bit `fold(v)` is set: a word of values at
 //! a time, since the keys of 64 values are a word of keys with its bits
-//! permuted (`Fold::values_with_keys`; it replaced a byte lookup per value,
-//! a permute per 64 with VBMI, at the same speed: 0.161 to 2^22 1.006x,
-//! Officers to 2^21 1.000x).
+//! permuted (`Fold::values_with_keys`): no table of keys and no lookup per
+//! value.
 //!
 //! One-byte tables of values up to 255 fold the same way one bit down
 //! ([`Fold::below`] 7): once every partner is common, every mark has `chi =
@@ -44,9 +43,10 @@
 //! heap per vector of heaps, against half the shift-and-OR steps). The
 //! rare heaps' folded values are kept as for the folded table, though
 //! these marks fold after the XOR and do not read them (one fold per rare
-//! heap, once). On 0.161 to 2^21
-//! (alternating runs of the two builds, median of 8 rounds' ratios) the
-//! run took 1.13x less time; the profile before gave the marks 28% of it.
+//! heap, once). Games whose values pass 127 but stay below 256 gain most
+//! (unfolded, the marks took 28% of 0.161's time; see
+//! docs/engine-history.md, "Premarks of one-byte tables folded to seven
+//! bits").
 //!
 //! With AVX-512 VBMI and GFNI (Ice Lake on), the bits come from byte
 //! lookups instead of variable shifts ([`mark_bits_lookups`]): the
@@ -56,11 +56,9 @@
 //! once, the half among those picked by a GF(2) affine map of the mark
 //! (which also folds it). The variable shifts share one port, the permutes
 //! another; a rare heap of two words costs nine vector instructions, two
-//! of them permutes, against sixteen. On this machine (alternating runs,
-//! `bench/rounds.py`): 0.161 to 2^22 1.08x, Grundy's game to 2^21 1.10x,
-//! Officers 1.07x, 0.376 1.05x; then 0.161 1.025x and Officers 1.029x more
-//! with the lanes' loads, and 1.044x and 1.037x more with the rare values
-//! broadcast from memory.
+//! of them permutes, against sixteen (faster on each of the four games
+//! timed; see docs/engine-history.md, "Byte lookups for the rare
+//! gathers").
 //!
 //! A chunk covers only the rare heaps whose partner is already in the
 //! table (or in a windowed run's tail, see [`Partners`]) for every heap of
@@ -535,12 +533,11 @@ fn fold_bytes<const FOLD: bool>(
 /// rare heap `r` of `rare` into `bits` (`W` words per heap, values below
 /// `64 W`): the sixteen heaps' words stay in registers while the rare
 /// heaps pass, as the halves of 32 bits of sixteen lanes (one zero-extend
-/// of the sixteen marks, not two of eight to 64-bit lanes: 0.161 to 2^22
-/// 1.050x, Grundy's game to 2^21 1.042x, Officers 1.021x), two rare heaps
+/// of the sixteen marks, not two of eight to 64-bit lanes), two rare heaps
 /// at a time, so that one three-way OR (a ternary logic instruction) adds
-/// the marks of both to a word: 0.161 1.040x, Officers to 2^21 1.051x,
-/// Grundy's game to 2^22 1.027x against an OR each (`bench/rounds.py`,
-/// 2-4 rounds).
+/// the marks of both to a word instead of an OR each. Both save
+/// instructions per rare heap (see docs/engine-history.md, "The scan
+/// without a branch per hit", items 6 and 7).
 ///
 /// # Safety
 ///
@@ -580,8 +577,8 @@ unsafe fn mark_bits_avx512<const W: usize, const FOLD: bool>(
         let x = _mm512_cvtepu8_epi32(fold_bytes::<FOLD>(x, z));
         // Shifts of 32 or more (and the negative ones, as unsigned) give
         // 0: a value outside half `h` of word `w` sets nothing in it. (A
-        // loop, not `map`: the map's closure, left out of line when the
-        // caller grew, made a call of every shift and the run 1.8x slower.)
+        // loop, not `map`: the compiler may leave a `map`'s closure out of
+        // line when the caller grows, a call per shift.)
         let mut marks = [[_mm512_setzero_si512(); 2]; W];
         for (word, starts) in marks.iter_mut().zip(&starts) {
             for (half, &start) in word.iter_mut().zip(starts) {
@@ -656,16 +653,13 @@ fn add_half<const W: usize>(bits: &mut [u64], a: usize, half: std::arch::x86_64:
 /// a three-way XOR (its value broadcast from memory), two affine maps and
 /// four three-way ORs: nine vector instructions, two of them on the permute
 /// port, against sixteen, four of them variable shifts that share another port
-/// (measured here: a shift or a permute one a cycle, an XOR two).
-/// Two-register permutes (seven bits of `i`, no affine map for bit 6) run
-/// one every two cycles here, and made the run slower (0.161 0.93x); so did
-/// a mask per half with the compiler's choice of masked moves (0.975x) and
-/// the broadcast values made ahead in blocks on the stack (0.94x). Kept
-/// with the rare list ([`Premarks`]' `byte_values`) and broadcast from
-/// memory in the XOR, the values took the broadcast off the permutes' port
-/// (0.161 1.044x, Officers 1.037x). A permute a rare heap that copied each
-/// mark to the four bytes of its 32-bit lane, instead of the lanes' loads
-/// and the permute a half at the end: 0.161 1.025x slower, Officers 1.029x.
+/// (on the Xeon of BENCHMARKS.md a shift or a permute issues one a cycle, an
+/// XOR two). The permutes are one-register ones (six bits of `i`, bit 6 by
+/// the affine map): a two-register permute issues only every two cycles.
+/// The rare values are kept with the rare list ([`Premarks`]'
+/// `byte_values`) and broadcast from memory in the XOR, which keeps the
+/// broadcast off the permutes' port. The alternatives and their timings
+/// are in docs/engine-history.md, "Byte lookups for the rare gathers".
 ///
 /// # Safety
 ///
@@ -993,9 +987,9 @@ unsafe fn spread_bits_avx2(word: u64, out: *mut u8) {
 /// Calls `each` with the parts of `from..to` outside `covered` (two
 /// increasing ranges), without index `skip`, in order: the rare heaps a
 /// heap still gathers itself. The empty parts are left out. (This runs
-/// once per heap and splitting digit; returned as an iterator over an
-/// array, the parts were stored and loaded again, a tenth of the heap's
-/// bookkeeping outside the gathers and the scan on 0.161.)
+/// once per heap and splitting digit, so the parts are handed over as they
+/// are found: an iterator over a stored array of them costs a store and a
+/// load each.)
 #[inline(always)]
 pub(super) fn uncovered(
     from: usize,

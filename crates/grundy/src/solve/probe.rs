@@ -6,29 +6,26 @@
 //! soonest depends on the game: the first heaps' values are small, so the
 //! first pairs are worth values near their partners' only, while the heaps
 //! of some stretch further on can be worth the wanted values far more
-//! often. Measured on recent heaps (every pair counted until the scan
-//! ends, heaps spread over 2^21..2^22), first reading the 2048 pairs from
-//! a probe point and then the scan from `a = 1`: 0.161 scans 1.42x fewer
-//! pairs with the probe at `a = 1000`, but 0.82x as many at `a = 10000`;
-//! Officers (0.6) and Grundy's game scan 1.39x-1.46x fewer at any point
-//! from 10000 on, and 0.72x-0.81x as many at 300-1000. No one point suits
-//! every game, so a run learns it: four heaps in a row in 67 (in 269 past
-//! 2^17 heaps) try one of the candidates in turn (no probe, or `a = 2^k +
-//! 1` for `k >= 8`, while the probe lies among the heap's pairs), the
-//! first untimed (it brings the probe's pairs into the cache), and the
-//! others use the candidate whose tries took the least time, chosen again
-//! before every block of heaps; the tallies halve each time the table
-//! doubles.
+//! often. The best point differs by game: counted on heaps past 2^21, a
+//! probe of 2048 pairs from `a = 1000` cuts the pairs 0.161's scans read by
+//! 30%, while Officers (0.6) and Grundy's game read more with it there and
+//! about 30% fewer with a probe from any point past 10000, where 0.161
+//! reads more (see docs/engine-history.md, "The scan's probe and the vector
+//! fill"). No one point suits every game, so a run learns it: four heaps in
+//! a row in 67 (in 269 past 2^17 heaps) try one of the candidates in turn
+//! (no probe, or `a = 2^k + 1` for `k >= 8`, while the probe lies among the
+//! heap's pairs), the first untimed (it brings the probe's pairs into the
+//! cache), and the others use the candidate whose tries took the least
+//! time, chosen again before every block of heaps; the tallies halve each
+//! time the table doubles.
 //! The scan after the probe still reads every pair from `a = 1`, so values
 //! are exact whatever the choice; only the time and the counted pairs
 //! depend on it.
 //!
 //! Each point is tried with and without the listed test of small sets of
 //! one-byte values (see the `wanted` module), which is learned the same
-//! way: always on, it made 0.161 1.10x faster but 0.376 and Grundy's game
-//! 7% and 5% slower; learned, runs to 2^21 end with 0.161 probing at 1025
-//! and listing, 0.354 listing without a probe, Grundy's game probing at
-//! 16385 without listing, and 0.376 doing neither.
+//! way, since it pays on some games and costs time on others (see
+//! docs/engine-history.md, "The listed test of small wanted sets").
 
 use std::time::Duration;
 
@@ -50,11 +47,10 @@ const EXPLORE_OFTEN_BELOW: usize = 1 << 17;
 /// Heaps in a row that try the same candidate; the first is not timed.
 /// A probe reads a window of the table that moves one heap a heap, so the
 /// heaps after the first find it in the cache, as every heap does for the
-/// candidate in use: timed alone, a try paid for bringing its window in
-/// and the candidate in use did not. (With single tries, a run of Officers
-/// to 2^21 on two threads kept the probe at 4097, whose cold tries beat
-/// those at 8193 by a fifth, though with either forced, 8193 took 6-8%
-/// less time on one thread and on two.)
+/// candidate in use: timed alone, a try pays for bringing its window in
+/// and the candidate in use does not, which favours the incumbent by about
+/// a fifth (see docs/engine-history.md, "Two threads: the crew's per-heap
+/// costs and the probe's tries", item 4).
 const BURST: usize = 4;
 
 /// Probe points: index 0 is no probe, index `k >= 1` probes from
@@ -73,8 +69,9 @@ const LONGEST_TRY: u128 = 1_000_000;
 const CONTEND: f64 = 1.15;
 
 /// A probe is chosen over none only when its tries took this factor less
-/// time (0.376, whose scans take about as long from every point, ran 5%
-/// slower with the probe its tries found best by a hair).
+/// time: for games whose scans take about as long from every point (0.376),
+/// a probe that wins its tries by a hair costs more than it saves (see
+/// docs/engine-history.md, "The scan's probe and the vector fill").
 const PROBE_LEAD: f64 = 1.05;
 
 /// Scans a candidate must have tried before it can be chosen.

@@ -61,10 +61,10 @@ pub(super) const BLOCK: usize = 4096;
 /// steps of 64 pairs. Every block test stops as soon as no wanted value is
 /// left, so a long block costs a short scan nothing, while each block costs
 /// a call of the test per splitting digit (its tables made, its members
-/// brought up to date): blocks of 64 pairs growing to 4096 (`[1, 65)`,
-/// `[65, 129)`, `[129, 257)`, ...) made Grundy's game to 2^22 1.16x slower
-/// on one thread, the 0.354 proof 1.11x, Officers 1.07x (`bench/rounds.py`;
-/// see docs/engine-history.md).
+/// brought up to date): whole blocks from the first pair make the fewest
+/// calls (blocks growing from 64 pairs cost Grundy's game 1.16x the time;
+/// see docs/engine-history.md, "Blocks of 4096 pairs from the first
+/// pair").
 #[inline(always)]
 fn block_end(a: usize) -> usize {
     let from = a.max(1) - 1;
@@ -157,19 +157,19 @@ const STRIDE: usize = 4096;
 
 /// Heaps per block once several threads have won a block: each block
 /// starts its helper threads anew and ends when the slowest is done, so
-/// long blocks spend less on that (Grundy's game to 2^21 on two threads:
-/// blocks of four [`STRIDE`]s took about 4% less time and CPU than blocks
-/// of one; of sixteen, against four, 1.036x, 0.161 1.17x, 0.376 1.05x,
-/// Officers 1.01x); blocks that may lose, the tries, stay short (but
-/// for cheap heaps, see [`Advisor::try_blocks`]).
+/// long blocks spend less on that (see docs/engine-history.md, "Two
+/// threads: the crew's per-heap costs and the probe's tries", item 6);
+/// blocks that may lose, the tries, stay short (but for cheap heaps, see
+/// [`Advisor::try_blocks`]).
 const PARALLEL_STRIDE: usize = 16 * STRIDE;
 
 /// Heaps in a run's first block, which measures the cost of a heap on one
 /// thread before any block may run on several: the automatic engine
 /// starts a run for each stretch of the table it gives the sparse engine,
-/// and each began with up to a [`STRIDE`] of heaps on one thread (0.74 to
-/// 2^21 on two threads: 3,400-3,900 heaps of 2 us after each of its early
-/// stretches, 2% of the run).
+/// and a first block of a whole [`STRIDE`] would keep each stretch's first
+/// heaps on one thread before the advisor could try several (see
+/// docs/engine-history.md, "Two threads' shared reads, repairs and first
+/// blocks", item 2).
 const FIRST_STRIDE: usize = STRIDE / 8;
 
 /// The work of one thread in a run, each compiled for the vector
@@ -1258,7 +1258,8 @@ impl SparseSolver {
             // a few dozen heaps at most (distinct heaps from 1 on, so at
             // most `lowest` of them), counted from the count of the last
             // heap: `lowest` moves by a heap or two from one to the next.
-            // (A binary search was 4% of 0.161's samples on two threads.)
+            // (A binary search per heap would be about 4% of 0.161's time
+            // on two threads.)
             // The rare list, read after the table's length, may hold heaps
             // committed since; with an empty table (`lowest = rest + 1`)
             // they may reach `rest` itself, past `below`: then no rare

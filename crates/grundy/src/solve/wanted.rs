@@ -28,10 +28,10 @@
 //! the other way round, when the scan's plan says so (the `probe` module
 //! learns it per run): the members are listed in vectors and every step's
 //! 32 pairs are compared with all of them at once, without a branch per
-//! hit ([`Wanted::cross_off_listed_avx2`]). Measured on whole runs, one
-//! thread, against the build before (`bench/rounds.py`, median of 6
-//! alternating rounds): 0.161 to 2^21 1.11x, 0.167 1.15x, Grundy's game
-//! to 2^20 1.09x, 0.354 and Officers 1.00x, 0.376 0.97x.
+//! hit ([`Wanted::cross_off_listed_avx2`]). It pays on games whose scans
+//! find most members in their first steps (0.161, 0.167) and costs time on
+//! others (0.376, Grundy's game), hence learned rather than always on (see
+//! docs/engine-history.md, "The listed test of small wanted sets").
 //!
 //! With AVX-512 one-byte cells are tested 64 pairs per step against a bit
 //! set of 256 keys, and, for sets of fewer than 64 members on CPUs with
@@ -50,10 +50,10 @@ const PAGES: usize = 4;
 const LISTED: usize = 64;
 
 /// The steps of a scan that run the listed test, at most: past them hits
-/// are rare, and the nibble test, cheaper per step, takes over. (With the
-/// listed test throughout, Grundy's game to 2^20 ran 5% slower than with
-/// none; capped at 8 or 24 steps, as fast; 0.161 gained 1.03x at 8 and
-/// 1.10x at 24.)
+/// are rare, and the nibble test, cheaper per step, takes over. (At 24
+/// steps 0.161 keeps the listed test's whole gain and Grundy's game loses
+/// nothing; see docs/engine-history.md, "The listed test of small wanted
+/// sets".)
 const LISTED_STEPS: usize = 24;
 
 /// The ranked test ([`Wanted::cross_off_ranked`]) runs on sets of fewer
@@ -272,8 +272,9 @@ impl Fold {
 
 /// Bit `i` set when `(i & mask)` has an odd number of bits, `i < 64`: the
 /// XOR of the words whose bit `i` is bit `b` of `i`, for each bit `b` of
-/// the mask below 64 (parity is linear). Counting the bits of each `i`
-/// instead cost a fill a fifth of its time (0.161 to 2^22).
+/// the mask below 64 (parity is linear): six XORs at most, where counting
+/// the bits of each `i` cost a fill a fifth of its time on 0.161 (see
+/// docs/engine-history.md, "The scan without a branch per hit").
 #[cfg(any(target_arch = "x86_64", test))]
 fn low_parities(mask: u32) -> u64 {
     const BIT_OF_INDEX: [u64; 6] = [
@@ -1275,15 +1276,11 @@ impl Wanted {
     /// bit set are brought up to date once, at the end (a bit deposit per
     /// word of the set maps ranks back to keys).
     ///
-    /// Measured against the per-hit loop of [`Self::cross_off_avx512`]
-    /// (40 hits in 9 steps of a scan of 0.161 at 2^22, each a chain of
-    /// loads, a flag and the set in a register: some 80 cycles a step),
-    /// whole runs to 2^22 on one thread: 0.161 1.39x, 0.167 1.45x,
-    /// Grundy's game 1.17x; 0.376 to 2^21 1.10x; folded, Officers to 2^21
-    /// 1.055x (its scans are long, and cost as much a step either way).
-    /// The byte and single-key steps for the last members, against ranks
-    /// throughout: 0.161 to 2^22 1.067x, Grundy's game to 2^21 1.084x,
-    /// Officers 1.063x, 0.376 1.058x, 0.167 0.993x.
+    /// Unlike the per-hit loop of [`Self::cross_off_avx512`], where each
+    /// hit is a chain of scalar loads (the pair's cells, the member's flag,
+    /// the count), no step here waits on a hit (see docs/engine-history.md,
+    /// "The scan without a branch per hit" and "The last members of a
+    /// scan").
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     fn cross_off_ranked(&mut self, (low, high): (&[u8], &[u8]), left_out: impl Fn(usize) -> u64) {
@@ -1500,9 +1497,11 @@ impl<F: Fn(usize) -> u64> RankedPairs<'_, F> {
     /// one word are the members the step found, crossed off `left` in one
     /// AND-NOT. The steps depend on each other only through `left`, so they
     /// overlap in the CPU however many hits they have. Four steps are ORed
-    /// before their lanes are folded into a word and `left` is checked (every
-    /// step: 0.161 1.06x slower; every two: 1.02x). `left_out(at)` names the
-    /// pairs `at..at + 64` to leave out.
+    /// before their lanes are folded into a word and `left` is checked: the
+    /// fold is a chain of shuffles, and a check after every step or every two
+    /// costs more than the scans it ends early save (see
+    /// docs/engine-history.md, "The scan without a branch per hit").
+    /// `left_out(at)` names the pairs `at..at + 64` to leave out.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     fn ranked<const NARROW: bool, const LOW: bool>(&self, at: &mut usize, left: u64) -> u64 {
