@@ -79,3 +79,9 @@ pub use sum::{
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};
+
+/// The Rust example of `docs/architecture.md`, compiled and run as a
+/// doctest so that the guide cannot drift from the library.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/architecture.md")]
+pub struct ArchitectureGuide;
