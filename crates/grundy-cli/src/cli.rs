@@ -114,6 +114,9 @@ pub struct ValuesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Write values as nimbers, 0 * *2 *3 ... (text, CSV and LaTeX).
+    #[arg(long)]
+    pub star: bool,
 }
 
 #[derive(Debug, Args)]
@@ -840,6 +843,10 @@ pub enum Format {
     Json,
     /// Comma-separated values with a header line.
     Csv,
+    /// An OEIS b-file: `n a(n)` lines, for a sequence of values.
+    Bfile,
+    /// A LaTeX `tabular`, for a table of values or a census.
+    Latex,
 }
 
 /// How results that are not tables are printed.

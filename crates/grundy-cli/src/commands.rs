@@ -71,11 +71,14 @@ pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     bar.finish_and_clear();
     match found.map_err(|e| interruption(e, &args.resumable))? {
-        HeapValues::Finite(values) => output::print(
-            out,
-            args.format,
-            &ValuesReport::new(name, game.to_string(), &values),
-        ),
+        HeapValues::Finite(values) => {
+            let report = ValuesReport::new(name, game.to_string(), &values);
+            if args.star {
+                output::print(out, args.format, &output::Starred(&report))
+            } else {
+                output::print(out, args.format, &report)
+            }
+        }
         HeapValues::Loopy(values) => {
             output::print(out, args.format, &LoopyHeapsReport::new(name, values))
         }
@@ -303,25 +306,8 @@ pub fn guess(args: &GuessArgs, out: &mut impl Write) -> Result<(), Failure> {
             (spec.trim().to_owned(), report)
         }
         (None, Some(path)) => {
-            let text = read(path)?;
-            let values = text
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|item| !item.is_empty())
-                .map(|item| {
-                    item.parse::<u32>().map(grundy::Nimber::new).map_err(|_| {
-                        Failure::Input(format!(
-                            "{}: '{item}' is not a non-negative integer below 2^32",
-                            path.display()
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if values.is_empty() {
-                return Err(Failure::Input(format!(
-                    "{}: no values to guess from",
-                    path.display()
-                )));
-            }
+            let values = session::read_sequence(&read(path)?)
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
             (path.display().to_string(), session::guess_sequence(&values))
         }
         (None, None) => return Err(Failure::Input("give a GAME or --file".into())),

@@ -33,6 +33,18 @@ pub trait Render: Serialize {
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
         self.text(out)
     }
+
+    /// The report as an OEIS b-file (`n a(n)` lines), for reports that are
+    /// sequences of values; `None` for others.
+    fn bfile(&self, _out: &mut dyn Write) -> Option<io::Result<()>> {
+        None
+    }
+
+    /// The report as a LaTeX `tabular`, for reports that are tables;
+    /// `None` for others.
+    fn latex(&self, _out: &mut dyn Write) -> Option<io::Result<()>> {
+        None
+    }
 }
 
 impl From<SumFormat> for Format {
@@ -57,6 +69,18 @@ pub fn print(
         }
         Format::Text => report.text(out)?,
         Format::Csv => report.csv(out)?,
+        Format::Bfile => report.bfile(out).ok_or_else(|| {
+            Failure::Input(
+                "--format bfile writes a sequence of values: `grundy values` or `grundy stream \
+                 values`"
+                    .into(),
+            )
+        })??,
+        Format::Latex => report.latex(out).ok_or_else(|| {
+            Failure::Input(
+                "--format latex writes a table: `grundy values` or `grundy census`".into(),
+            )
+        })??,
     }
     Ok(())
 }
@@ -143,33 +167,137 @@ fn colon_listing<T: std::fmt::Display>(items: &[T], total: usize, limit: usize) 
 
 impl Render for ValuesReport<'_> {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let last = self.values.len().saturating_sub(1);
-        writeln!(
-            out,
-            "{}: g(0..={last})",
-            titled(&self.game, &self.canonical)
-        )?;
-        let index_width = last.to_string().len();
-        let value_width = self.values.max().map_or(1, |v| v.to_string().len());
-        for (n, v) in self.values.iter().enumerate() {
-            if n % 10 == 0 {
-                write!(out, "{n:>index_width$}:")?;
-            }
-            write!(out, " {v:>value_width$}")?;
-            if n % 10 == 9 || n == last {
-                writeln!(out)?;
-            }
-        }
-        Ok(())
+        values_text(self, false, out)
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "heap,value")?;
-        for (n, v) in self.values.iter().enumerate() {
-            writeln!(out, "{n},{v}")?;
-        }
-        Ok(())
+        values_csv(self, false, out)
     }
+
+    fn bfile(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        Some(bfile_lines(0, self.values.iter(), out))
+    }
+
+    fn latex(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        Some(values_latex(self, false, out))
+    }
+}
+
+/// A table of values written as nimbers (`grundy values --star`): `0`,
+/// `*`, `*2`, ... in text, CSV and LaTeX; JSON and b-files keep numbers.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct Starred<'r, 'a>(pub &'r ValuesReport<'a>);
+
+impl Render for Starred<'_, '_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        values_text(self.0, true, out)
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        values_csv(self.0, true, out)
+    }
+
+    fn bfile(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        self.0.bfile(out)
+    }
+
+    fn latex(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        Some(values_latex(self.0, true, out))
+    }
+}
+
+/// A value as a number or, with `star`, as a nimber.
+fn written(value: grundy::Nimber, star: bool) -> String {
+    if star {
+        format!("{value:#}")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Rows of ten values, each after its first heap.
+fn values_text(report: &ValuesReport, star: bool, out: &mut dyn Write) -> io::Result<()> {
+    let last = report.values.len().saturating_sub(1);
+    writeln!(
+        out,
+        "{}: g(0..={last})",
+        titled(&report.game, &report.canonical)
+    )?;
+    let index_width = last.to_string().len();
+    let value_width = report.values.max().map_or(1, |v| written(v, star).len());
+    for (n, v) in report.values.iter().enumerate() {
+        if n % 10 == 0 {
+            write!(out, "{n:>index_width$}:")?;
+        }
+        write!(out, " {:>value_width$}", written(v, star))?;
+        if n % 10 == 9 || n == last {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn values_csv(report: &ValuesReport, star: bool, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "heap,value")?;
+    for (n, v) in report.values.iter().enumerate() {
+        writeln!(out, "{n},{}", written(v, star))?;
+    }
+    Ok(())
+}
+
+/// `n a(n)` lines from heap `from` on, as OEIS b-files hold a sequence.
+fn bfile_lines(
+    from: u64,
+    values: impl Iterator<Item = grundy::Nimber>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    for (n, v) in (from..).zip(values) {
+        writeln!(out, "{n} {v}")?;
+    }
+    Ok(())
+}
+
+/// `text` with LaTeX's special characters escaped, as codes such as
+/// `0.{2+}` or `4&12;` need.
+fn latex_text(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            '~' => escaped.push_str("\\textasciitilde{}"),
+            '^' => escaped.push_str("\\textasciicircum{}"),
+            '\\' => escaped.push_str("\\textbackslash{}"),
+            _ => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// A `tabular` of ten values a row: heap `10r + c` in row `r`, column `c`.
+fn values_latex(report: &ValuesReport, star: bool, out: &mut dyn Write) -> io::Result<()> {
+    let last = report.values.len().saturating_sub(1);
+    writeln!(
+        out,
+        "% {}: g(0..={last})",
+        titled(&report.game, &report.canonical)
+    )?;
+    writeln!(out, "\\begin{{tabular}}{{r|*{{10}}{{c}}}}")?;
+    let columns: Vec<String> = (0..10).map(|c| c.to_string()).collect();
+    writeln!(out, "$n$ & {} \\\\ \\hline", columns.join(" & "))?;
+    let values: Vec<grundy::Nimber> = report.values.iter().collect();
+    for (row, chunk) in values.chunks(10).enumerate() {
+        let mut cells: Vec<String> = chunk
+            .iter()
+            .map(|&v| format!("${}$", written(v, star)))
+            .collect();
+        cells.resize(10, String::new());
+        writeln!(out, "{} & {} \\\\", row * 10, cells.join(" & "))?;
+    }
+    writeln!(out, "\\end{{tabular}}")
 }
 
 impl Render for PairValuesReport {
@@ -1226,7 +1354,7 @@ pub fn census(
     match how.format {
         Format::Json => write_rows(out, &report.rows, RowFormat::JsonLines).map_err(Failure::Io),
         Format::Csv => write_rows(out, &report.rows, RowFormat::Csv).map_err(Failure::Io),
-        Format::Text => print(out, Format::Text, &report),
+        format => print(out, format, &report),
     }
 }
 
@@ -1302,6 +1430,36 @@ impl Render for CensusReport {
             )?;
         }
         Ok(())
+    }
+
+    /// One row a game: pre-period, period (with its proof), largest value
+    /// and its first heap, and the class of equal value sequences.
+    fn latex(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        let mut table = || -> io::Result<()> {
+            writeln!(out, "\\begin{{tabular}}{{lrrlrl}}")?;
+            writeln!(
+                out,
+                "game & pre-period & period & proof & largest value (heap) & class \\\\ \\hline"
+            )?;
+            for row in &self.rows {
+                writeln!(
+                    out,
+                    "{} & {} & {} & {} & {} ({}) & {} \\\\",
+                    latex_text(&row.game),
+                    or_dash(row.preperiod),
+                    match (row.period, row.saltus) {
+                        (Some(p), Some(s)) if s > 0 => format!("{p} (saltus {s})"),
+                        (period, _) => or_dash(period),
+                    },
+                    row.support,
+                    row.max_value,
+                    row.max_value_at,
+                    latex_text(row.class.as_deref().unwrap_or("-")),
+                )?;
+            }
+            writeln!(out, "\\end{{tabular}}")
+        };
+        Some(table())
     }
 }
 
@@ -1389,10 +1547,12 @@ impl Render for StreamHistogramReport {
 
 impl Render for StreamValuesReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        for (n, v) in (self.from..).zip(&self.values) {
-            writeln!(out, "{n} {v}")?;
-        }
-        Ok(())
+        let values = self.values.iter().map(|&v| grundy::Nimber::new(v));
+        bfile_lines(self.from, values, out)
+    }
+
+    fn bfile(&self, out: &mut dyn Write) -> Option<io::Result<()>> {
+        Some(self.text(out))
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {

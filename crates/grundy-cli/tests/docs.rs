@@ -54,11 +54,11 @@ fn examples(lines: &[&str]) -> Vec<Example> {
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         if !in_console {
-            if let Some(info) = trimmed.strip_prefix("```") {
-                if info.trim() == "console" {
-                    in_console = true;
-                    fence = &line[..line.len() - trimmed.len()];
-                }
+            if let Some(info) = trimmed.strip_prefix("```")
+                && info.trim() == "console"
+            {
+                in_console = true;
+                fence = &line[..line.len() - trimmed.len()];
             }
             continue;
         }

@@ -195,6 +195,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A file of values (a plain sequence or an OEIS b-file) is malformed.
+    #[error("invalid sequence{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
+    InvalidSequence {
+        /// The 1-based line, or 0.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+
     /// A map of a grid game is malformed.
     #[error("invalid map{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
     InvalidMap {

@@ -116,9 +116,25 @@ impl std::iter::Sum for Nimber {
     }
 }
 
+/// The number (`3`), or with `{:#}` the nimber as combinatorial game
+/// theory writes it: `0`, `*`, `*2`, `*3`, ... (Conway, *On Numbers and
+/// Games*; `*` alone is `*1`). Widths and alignment apply to either.
+///
+/// ```
+/// use grundy::Nimber;
+/// assert_eq!(format!("{} {:#} {:#} {:#}", Nimber::new(3), Nimber::new(0), Nimber::new(1), Nimber::new(3)), "3 0 * *3");
+/// assert_eq!(format!("[{:>3}]", format!("{:#}", Nimber::new(2))), "[ *2]");
+/// ```
 impl fmt::Display for Nimber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
+        if !f.alternate() {
+            return fmt::Display::fmt(&self.0, f);
+        }
+        match self.0 {
+            0 => f.pad("0"),
+            1 => f.pad("*"),
+            n => f.pad(&format!("*{n}")),
+        }
     }
 }
 

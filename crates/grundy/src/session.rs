@@ -57,7 +57,7 @@ pub use count::{
     heap_histogram,
 };
 pub use explicit::{ExplicitGame, state_outcomes};
-pub use guess::{guess, guess_sequence};
+pub use guess::{guess, guess_sequence, read_sequence};
 pub use kinds::{
     CoinsAnswer, CoinsQuestion, GraphAnswer, HackenbushAnswer, Picture, coins, fibonacci_nim,
     graph, hackenbush, maze,
@@ -72,8 +72,9 @@ pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 // The vocabulary of the questions and answers above, for front ends: a
 // query's parameters and an answer's types, named where they are asked.
 pub use crate::analysis::{
-    Analysis, ByFormula, Certificate, Comparison, Genus, GuessReport, Histogram, MisereMove,
-    MisereQuotient, NimSumCounts, Periodicity, Support, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
+    Analysis, ByFormula, Certificate, Comparison, Genus, GuessReport, Histogram, HistogramSource,
+    MisereMove, MisereQuotient, NimSumCounts, Periodicity, Support, TABULATE_LIMIT, TupleBudget,
+    Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::ScriptLimits;
 pub use crate::solve::{DEFAULT_WORK, Engine, LoopyValue, Outcome, Outcomes};
