@@ -450,9 +450,13 @@ pub struct PlotArgs {
     /// The picture to write: FILE.svg or FILE.png.
     #[arg(short, long, value_name = "FILE")]
     pub output: std::path::PathBuf,
-    /// scatter (g(n) against n) or table (rows of one period).
+    /// scatter (g(n) against n), table (rows of one period) or histogram
+    /// (heaps of each value).
     #[arg(long, value_enum, default_value_t = crate::plot::View::Scatter)]
     pub view: crate::plot::View,
+    /// Put the heaps on a logarithmic axis (scatter), for long runs.
+    #[arg(long)]
+    pub log: bool,
     /// Row length for the table view (default: the period, else 32).
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub columns: Option<u64>,

@@ -772,27 +772,22 @@ pub fn plot(args: &PlotArgs, out: &mut impl Write) -> Result<(), Failure> {
     let values = found.values_to_end()?;
     let title = format!("{} ({}), g(0..={to})", args.game.trim(), found.game);
     let picture = crate::plot::Picture::of(title, &found, &values);
-    let drawn = crate::plot::draw(
-        &args.output,
-        &picture,
-        args.view,
-        (args.width, args.height),
-        args.columns.map(|c| c as usize),
-    )
-    .map_err(Failure::Input)?;
+    let style = crate::plot::Style {
+        view: args.view,
+        columns: args.columns.map(|c| c as usize),
+        log: args.log,
+        size: (args.width, args.height),
+    };
+    let drawn = crate::plot::draw(&args.output, &picture, style).map_err(Failure::Input)?;
     let report = output::Plotted {
         file: args.output.display().to_string(),
         heaps: picture.values.len(),
         points: drawn.points,
         p_marks: drawn.p_marks,
+        rare_marks: drawn.rare_marks,
         p_positions: found.p_positions().count(),
-        period: picture
-            .period
-            .map(|(preperiod, period)| output::PlottedPeriod {
-                preperiod,
-                period,
-                support: picture.support,
-            }),
+        rare_mask: picture.description.rare_mask,
+        period: picture.description.period.clone(),
     };
     output::print(out, args.format, &report)
 }

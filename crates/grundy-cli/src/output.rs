@@ -1305,22 +1305,14 @@ pub struct Plotted {
     pub points: usize,
     /// How many of them mark P-positions.
     pub p_marks: usize,
+    /// How many of them mark rare values.
+    pub rare_marks: usize,
     /// How many heaps are P-positions.
     pub p_positions: usize,
+    /// The mask of the rare/common split of the values, when they split.
+    pub rare_mask: Option<u32>,
     /// The period drawn, when there is one.
-    pub period: Option<PlottedPeriod>,
-}
-
-/// The period a plot shows.
-#[derive(Serialize)]
-pub struct PlottedPeriod {
-    /// Where it starts.
-    pub preperiod: usize,
-    /// Its length.
-    pub period: usize,
-    /// `"theorem"`, `"closed-form"` or `"observed"`, as `analyze`
-    /// spells it.
-    pub support: &'static str,
+    pub period: Option<grundy::report::PlottedPeriod>,
 }
 
 impl Render for Plotted {
@@ -1330,6 +1322,13 @@ impl Render for Plotted {
             "wrote {}: {} heaps as {} marks; {} P-positions, in {} red marks",
             self.file, self.heaps, self.points, self.p_positions, self.p_marks
         )?;
+        if let Some(mask) = self.rare_mask {
+            writeln!(
+                out,
+                "rare values (mask {mask}) in {} orange marks",
+                self.rare_marks
+            )?;
+        }
         if let Some(p) = &self.period {
             writeln!(
                 out,

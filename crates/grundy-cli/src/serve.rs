@@ -6,7 +6,7 @@
 //! - `GET /api/games`: the catalogue;
 //! - `GET /api/analyze?game=G&to=N`: the report `grundy analyze --format
 //!   json` gives (period, support, P-positions, ...), with `values` and `to`;
-//! - `GET /api/plot?game=G&to=N&view=scatter|table`: the picture as SVG;
+//! - `GET /api/plot?game=G&to=N&view=scatter|table|histogram&log=true`: the picture as SVG;
 //! - `GET /api/count?game=G&to=N`: the report `grundy count --format json`
 //!   gives, for the same options (`from`, `to` as `N` or a grid's `X,Y`,
 //!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
@@ -82,7 +82,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::plot::{Picture, View};
+use crate::plot::{Picture, Style, View};
 
 /// The page, with its script and styles inline.
 const PAGE: &str = include_str!("../assets/playground.html");
@@ -733,6 +733,8 @@ struct TableQuery {
     game: String,
     to: Option<u64>,
     view: Option<String>,
+    /// `/api/plot`: heaps on a logarithmic axis.
+    log: Option<bool>,
     script: Option<String>,
 }
 
@@ -817,16 +819,25 @@ async fn plot(query: Result<Query<TableQuery>, QueryRejection>) -> Response {
     let view = match query.view.as_deref() {
         None | Some("scatter") => View::Scatter,
         Some("table") => View::Table,
+        Some("histogram") => View::Histogram,
         Some(other) => {
-            return bad_request(format!("view '{other}' is not scatter or table")).into_response();
+            return bad_request(format!("view '{other}' is not scatter, table or histogram"))
+                .into_response();
         }
     };
+    let log = query.log.unwrap_or(false);
     let result = blocking(move || {
         let found = compute(&query)?;
         let values = found.values_to_end().map_err(engine_error)?;
         let title = format!("{}, g(0..={})", found.game, found.to);
         let picture = Picture::of(title, &found, &values);
-        crate::plot::svg(&picture, view, (900, 420), None)
+        let style = Style {
+            view,
+            columns: None,
+            log,
+            size: (900, 420),
+        };
+        crate::plot::svg(&picture, style)
             .map(|(svg, _)| svg)
             .map_err(|e| failure(StatusCode::INTERNAL_SERVER_ERROR, e))
     })
@@ -1173,6 +1184,13 @@ mod tests {
         let (status, kind, svg) = get("/api/plot?game=kayles&to=100&view=table");
         assert_eq!(status, StatusCode::OK);
         assert!(kind == "image/svg+xml" && svg.starts_with("<svg"));
+        // The histogram and a logarithmic axis, as the command draws them.
+        let (status, _, svg) = get("/api/plot?game=0.16&to=5000&view=histogram");
+        assert_eq!(status, StatusCode::OK);
+        assert!(svg.contains("heaps of each value"));
+        let (status, _, svg) = get("/api/plot?game=0.16&to=5000&log=true");
+        assert_eq!(status, StatusCode::OK);
+        assert!(svg.contains("rare values (mask 30)"));
     }
 
     #[test]
@@ -1183,7 +1201,10 @@ mod tests {
                 "/api/analyze?game=kayles&to=1000000",
                 "at most 100000 heaps",
             ),
-            ("/api/plot?game=kayles&view=pie", "not scatter or table"),
+            (
+                "/api/plot?game=kayles&view=pie",
+                "not scatter, table or histogram",
+            ),
             ("/api/analyze?to=5", ""),
         ] {
             let (status, _, body) = get(path);
@@ -1258,6 +1279,7 @@ mod tests {
             game: "kayles".into(),
             to: Some(to),
             view: None,
+            log: None,
             script: None,
         })
         .unwrap_or_else(|_| panic!("kayles to {to} is analyzed"))

@@ -1053,12 +1053,52 @@ fn plots_draw_every_heap_and_mark_p_positions() {
     );
     assert_eq!(report["p_positions"], zeros);
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert_eq!(text.matches("<circle").count(), 101);
+    // One circle a heap, and one in the legend for each class drawn.
+    let marks = |key: &str| report[key].as_u64().unwrap();
+    let others = marks("points") - marks("p_marks") - marks("rare_marks");
+    let legend = [marks("p_marks"), marks("rare_marks"), others]
+        .iter()
+        .filter(|&&n| n > 0)
+        .count();
+    assert_eq!(text.matches("<circle").count(), 101 + legend);
     assert_eq!(
         text.matches("fill=\"#D62728\"").count(),
-        zeros,
-        "P-positions in red"
+        zeros + 1,
+        "P-positions in red, and the legend's mark"
     );
+    // Rare values apart: 0.16's values split by the mask 30.
+    let rare = stdout_json(&[
+        "plot",
+        "0.16",
+        "--to",
+        "5000",
+        "--log",
+        "-o",
+        dir.join("rare.svg").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rare["rare_mask"], 30);
+    assert!(rare["rare_marks"].as_u64().unwrap() > 0);
+    let text = std::fs::read_to_string(dir.join("rare.svg")).unwrap();
+    assert!(
+        text.contains("rare values (mask 30)"),
+        "the legend names them"
+    );
+    // The histogram: a bar for each value that occurs.
+    let histogram = stdout_json(&[
+        "plot",
+        "kayles",
+        "--to",
+        "300",
+        "--view",
+        "histogram",
+        "-o",
+        dir.join("histogram.svg").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(histogram["points"], 9, "kayles takes the values 0 to 8");
     // The periodic table of Kayles: rows of the proven period 12.
     let table = dir.join("table.svg");
     let report = stdout_json(&[

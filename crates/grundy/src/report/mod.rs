@@ -31,6 +31,7 @@ mod census;
 mod families;
 mod graphs;
 mod heaps;
+mod plot;
 mod stream;
 mod sums;
 
@@ -38,6 +39,7 @@ pub use census::*;
 pub use families::*;
 pub use graphs::*;
 pub use heaps::*;
+pub use plot::*;
 pub use stream::*;
 pub use sums::*;
 
