@@ -22,7 +22,7 @@ pub struct RareSplit {
 impl RareSplit {
     /// Whether `value` is rare under this split.
     pub fn is_rare(&self, value: Nimber) -> bool {
-        (value.get() & self.mask).count_ones() % 2 == 0
+        (value.get() & self.mask).count_ones().is_multiple_of(2)
     }
 }
 

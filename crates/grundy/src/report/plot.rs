@@ -110,7 +110,7 @@ impl PlotDescription {
     pub fn class_of(&self, value: Nimber) -> ValueClass {
         match self.rare_mask {
             _ if value.is_zero() => ValueClass::P,
-            Some(mask) if (value.get() & mask).count_ones() % 2 == 0 => ValueClass::Rare,
+            Some(mask) if (value.get() & mask).count_ones().is_multiple_of(2) => ValueClass::Rare,
             _ => ValueClass::Common,
         }
     }
