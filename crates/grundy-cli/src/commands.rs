@@ -415,14 +415,7 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
         work_limit: args.work_limit,
         files: true,
     };
-    let bar = progress::heaps(0, "values");
-    let answer = session::sum(&query, &mut |n, last| {
-        bar.set_length(last as u64 + 1);
-        bar.set_position(n as u64);
-        true
-    });
-    bar.finish_and_clear();
-    match answer? {
+    match progress::tables(|progress| session::sum(&query, progress))? {
         SumAnswer::Heaps(report) => output::print(out, args.format, &report),
         SumAnswer::Pairs(report) => output::print(out, args.format, &report),
         SumAnswer::Parts(report) => output::print(out, args.format, &report),
@@ -470,14 +463,8 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             work_limit: args.work_limit,
             files: true,
         };
-        let bar = progress::heaps(0, "values");
-        let counted = session::count_moves(&query, &mut |n, last| {
-            bar.set_length(last as u64 + 1);
-            bar.set_position(n as u64);
-            true
-        });
-        bar.finish_and_clear();
-        return output::print(out, args.format, &counted?);
+        let counted = progress::tables(|progress| session::count_moves(&query, progress))?;
+        return output::print(out, args.format, &counted);
     }
     if !args.ranges.is_empty() {
         let mut ranges = Vec::new();

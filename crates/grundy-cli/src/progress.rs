@@ -27,6 +27,20 @@ pub fn heaps(total: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// Runs `work` under a bar of the heaps of the value tables it grows, each
+/// report `progress(n, last)` saying the heap reached and the table's
+/// last heap (hidden like [`heaps`]).
+pub fn tables<T>(work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> T) -> T {
+    let bar = heaps(0, "values");
+    let result = work(&mut |n, last| {
+        bar.set_length(last as u64 + 1);
+        bar.set_position(n as u64);
+        true
+    });
+    bar.finish_and_clear();
+    result
+}
+
 /// A bar counting the games of a census up to `total`, with the games
 /// running and left in its message; hidden like [`heaps`].
 pub fn games(total: u64) -> ProgressBar {
