@@ -44,6 +44,18 @@ impl CensusRun {
 
 #[pymethods]
 impl CensusRun {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::notebook::html(slf.as_any())
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.0 {
+            Some(run) => format!("CensusRun(todo={}, done={})", run.todo().len(), run.done()),
+            None => "CensusRun(finished)".to_owned(),
+        }
+    }
+
     #[new]
     #[pyo3(signature = (families, *, shard = None, output = None))]
     fn new(

@@ -11,6 +11,7 @@
 mod census;
 mod errors;
 mod game;
+mod notebook;
 mod positions;
 mod results;
 mod sweep;
@@ -26,18 +27,22 @@ use grundy::{Component, nim_field};
 use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 
-use errors::{GrundyError, detached, to_py, watched};
+use errors::{
+    GrundyError, Heap, Heaps, Max, Modulo, NimSum, Progress, Start, To, Whole, detached, reporting,
+    to_py, watched,
+};
 use game::{FormulaArg, Game};
 use positions::{GeneralRules, Infinite, Sum};
 use results::{
-    Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis, document,
+    Analysis, Genus, MisereAnalysis, Move, NimSumCounts, Quotient, SumAnalysis, count_document,
+    document,
 };
 
 /// Heaps of (possibly different) games played together: each component is
 /// a `(Game, heap)` pair. Returns the values, the nim-sum, who wins and
 /// every winning move.
 #[pyfunction]
-fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<SumAnalysis> {
+fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, Whole<Heap>)>) -> PyResult<SumAnalysis> {
     // Each distinct game once, so its table is computed once.
     let mut games: Vec<&Game> = Vec::new();
     let mut written = Vec::with_capacity(components.len());
@@ -52,7 +57,7 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
         };
         written.push(Component {
             game: index,
-            heap: *heap,
+            heap: heap.index()?,
         });
     }
     let rules: Vec<_> = games.iter().map(|g| &g.rules.game).collect();
@@ -73,7 +78,7 @@ fn analyze_sum(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<S
 /// `"first"` or `"second"`: who wins the sum of `(Game, heap)` components
 /// with perfect play.
 #[pyfunction]
-fn sum_winner(py: Python<'_>, components: Vec<(Py<Game>, usize)>) -> PyResult<&'static str> {
+fn sum_winner(py: Python<'_>, components: Vec<(Py<Game>, Whole<Heap>)>) -> PyResult<&'static str> {
     let sum = analyze_sum(py, components)?;
     Ok(if sum.nim_sum() != 0 {
         "first"
@@ -174,10 +179,20 @@ enum CountedGame {
 
 /// The last heap [`count_report`] counts: a number, or text as the command
 /// line writes it (`"1e18"`, a grid's `"X,Y"`).
-#[derive(FromPyObject)]
 enum CountTo {
-    Heap(u64),
+    Heap(Whole<To>),
     Text(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for CountTo {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<CountTo> {
+        match obj.extract::<String>() {
+            Ok(text) => Ok(CountTo::Text(text)),
+            Err(_) => obj.extract().map(CountTo::Heap),
+        }
+    }
 }
 
 /// Heaps, positions or coins counted by value or nim-sum: the document
@@ -190,30 +205,39 @@ enum CountTo {
 #[pyfunction]
 #[pyo3(
     signature = (
-        game, to, *, start = 1, heaps = None, order = "ordered", modulo = None, nim_sum = None,
+        game, to, *, start = None, heaps = None, order = "ordered", modulo = None, nim_sum = None,
         all = false, by_formula = FormulaArg::Flag(false), max = None,
-        work_limit = session::DEFAULT_WORK
+        work_limit = session::DEFAULT_WORK, progress = None
     ),
     text_signature = "(game, to, *, start=1, heaps=None, order='ordered', modulo=None, \
-                      nim_sum=None, all=False, by_formula=False, max=None, work_limit=1000000000)"
+                      nim_sum=None, all=False, by_formula=False, max=None, work_limit=1000000000, \
+                      progress=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn count_report<'py>(
     py: Python<'py>,
     game: CountedGame,
     to: CountTo,
-    start: u64,
-    heaps: Option<u64>,
+    start: Option<Whole<Start>>,
+    heaps: Option<Whole<Heaps>>,
     order: &str,
-    modulo: Option<u64>,
-    nim_sum: Option<u64>,
+    modulo: Option<Whole<Modulo>>,
+    nim_sum: Option<Whole<NimSum>>,
     all: bool,
     by_formula: FormulaArg,
-    max: Option<u64>,
+    max: Option<Whole<Max>>,
     work_limit: u64,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let start = errors::optional(start)?.unwrap_or(1);
+    let (heaps, modulo, nim_sum, max) = (
+        errors::optional(heaps)?,
+        errors::optional(modulo)?,
+        errors::optional(nim_sum)?,
+        errors::optional(max)?,
+    );
     let to = match to {
-        CountTo::Heap(n) => CountEnd::Last(n),
+        CountTo::Heap(n) => CountEnd::Last(n.get()?),
         CountTo::Text(text) => CountEnd::parse(&text).map_err(to_py)?,
     };
     let query = CountQuery {
@@ -248,7 +272,14 @@ fn count_report<'py>(
         }
     };
     let solver = grundy::TableSolver::new();
-    let found = detached(py, |progress| {
+    // The total is the last heap or coin (a grid's cells); the library
+    // tells how far its tables are where it computes them.
+    let total = match to {
+        CountEnd::Last(n) => n.saturating_add(1),
+        CountEnd::Grid(x, y) => x.saturating_mul(y),
+    };
+    let told = Progress::new(py, progress.as_ref(), total, "count")?;
+    let found = reporting(py, &told, |progress| {
         session::count(&name, &counted, &query, &solver, progress)
     });
     let answer = match held {
@@ -256,19 +287,20 @@ fn count_report<'py>(
         None => found?,
     };
     match answer {
-        CountAnswer::Heaps(report) => document(py, &report),
-        CountAnswer::Positions(report) => document(py, &report),
-        CountAnswer::Coins(report) => document(py, &report),
+        CountAnswer::Heaps(report) => count_document(py, &report),
+        CountAnswer::Positions(report) => count_document(py, &report),
+        CountAnswer::Coins(report) => count_document(py, &report),
     }
 }
 
 /// One range of heaps [`count_positions`] takes: a game's heaps
 /// `start..=to`, or a histogram (`{value: count}`, e.g. one Rogalski
-/// published).
+/// published, or the counts by value `Game.histogram` returns).
 #[derive(FromPyObject)]
 enum HeapRange {
-    Game(Py<Game>, u64, u64),
+    Game(Py<Game>, Whole<Start>, Whole<To>),
     Histogram(std::collections::BTreeMap<usize, u128>),
+    Counts(Vec<u128>),
 }
 
 /// Positions made of one heap from each range (`(game, start, to)` for
@@ -281,10 +313,11 @@ enum HeapRange {
 fn count_positions(
     py: Python<'_>,
     ranges: Vec<HeapRange>,
-    heaps: Option<u64>,
+    heaps: Option<Whole<Heaps>>,
     order: &str,
-    modulo: Option<u64>,
+    modulo: Option<Whole<Modulo>>,
 ) -> PyResult<NimSumCounts> {
+    let (heaps, modulo) = (errors::optional(heaps)?, errors::optional(modulo)?);
     let query = CountQuery {
         heaps,
         order: game::tuples(order)?,
@@ -294,13 +327,18 @@ fn count_positions(
     let histograms = ranges
         .iter()
         .map(|range| match range {
-            HeapRange::Game(game, start, to) => {
-                game.get()
-                    .histogram_of(py, *start, *to, None, &ByFormula::No)
-            }
+            HeapRange::Game(game, start, to) => game.get().histogram_of(
+                py,
+                start.get()?,
+                to.get()?,
+                None,
+                &ByFormula::No,
+                &Progress::none(),
+            ),
             HeapRange::Histogram(counts) => {
                 Histogram::of_pairs(counts.iter().map(|(&v, &c)| (v, c))).map_err(to_py)
             }
+            HeapRange::Counts(counts) => Histogram::given(counts.clone()).map_err(to_py),
         })
         .collect::<PyResult<Vec<_>>>()?;
     let counts = py
@@ -404,7 +442,7 @@ fn coins<'py>(
 /// counted by nim-sum: the document `grundy count RULE --to X,Y --format
 /// json` prints (`total`, `p_positions`, `n_positions`, `rank`,
 /// `span_basis`, `per_nim_sum`, and `nim_sum` for the one asked), counts
-/// as decimal strings, modulo `modulo` when given; a coin table within
+/// as `int`s, modulo `modulo` when given; a coin table within
 /// `work_limit` machine-word operations.
 #[pyfunction]
 #[pyo3(
@@ -449,7 +487,7 @@ fn count_coins<'py>(
         session::count(rule.trim(), &game, &query, &solver, progress)
     })?;
     match answer {
-        CountAnswer::Coins(report) => document(py, &report),
+        CountAnswer::Coins(report) => count_document(py, &report),
         _ => unreachable!("coins are counted as coins"),
     }
 }
@@ -561,6 +599,7 @@ fn nim_sqrt(a: u64) -> u64 {
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GrundyError", m.py().get_type::<GrundyError>())?;
+    m.add("GrundyMemoryError", errors::make_memory_error(m.py())?)?;
     m.add_class::<Game>()?;
     m.add_class::<Analysis>()?;
     m.add_class::<SumAnalysis>()?;

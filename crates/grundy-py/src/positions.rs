@@ -24,6 +24,11 @@ pub struct Sum {
 
 #[pymethods]
 impl Sum {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::notebook::html(slf.as_any())
+    }
+
     #[new]
     #[pyo3(signature = (*parts))]
     fn new(parts: Bound<'_, PyTuple>) -> Sum {
@@ -55,6 +60,11 @@ pub struct Infinite {
 
 #[pymethods]
 impl Infinite {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::notebook::html(slf.as_any())
+    }
+
     #[new]
     fn new(finite_options: Vec<u32>) -> Infinite {
         let mut finite_options = finite_options;
@@ -186,6 +196,31 @@ impl GeneralRules {
 
 #[pymethods]
 impl GeneralRules {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::notebook::html(slf.as_any())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Rules({}, explored={})",
+            self.options.bind(py).repr()?,
+            self.positions.len()
+        ))
+    }
+
+    /// The callable that lists the options.
+    #[getter]
+    fn options(&self, py: Python<'_>) -> Py<PyAny> {
+        self.options.clone_ref(py)
+    }
+
+    /// The most positions explored before `GrundyError` is raised.
+    #[getter]
+    fn max_positions(&self) -> usize {
+        self.max_positions
+    }
+
     #[new]
     #[pyo3(signature = (options, *, max_positions = 10_000_000))]
     fn new(py: Python<'_>, options: Bound<'_, PyAny>, max_positions: usize) -> PyResult<Self> {

@@ -1,16 +1,15 @@
 //! What the engine's answers look like from Python: analyses, sums and
 //! their winning moves, and counts by nim-sum.
 
-use std::collections::BTreeMap;
-
 use grundy::report::AnalysisReport;
 use grundy::session::{self, Certificate, Support};
 use grundy::{BigUint, Nimber};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 
-use crate::errors::to_py;
+use crate::errors::{N, Whole, to_py};
+use crate::notebook;
 use crate::values::{encode, to_array};
 
 /// The most P-positions [`Analysis::p_positions`] lists.
@@ -43,10 +42,14 @@ impl Analysis {
         &self.found.game
     }
 
-    /// The values computed, `g(0..=computed_to)`, as an `array.array`.
+    /// The values computed, `g(0..=computed_to)`: a NumPy array where
+    /// NumPy is installed, an `array.array` otherwise (as `Game.values`).
     #[getter]
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_array(py, encode(&self.found.values, self.found.values.len()))
+        notebook::values(to_array(
+            py,
+            encode(&self.found.values, self.found.values.len()),
+        )?)
     }
 
     /// The largest heap computed.
@@ -114,40 +117,55 @@ impl Analysis {
         self.found.to
     }
 
-    /// The heaps of `0..=to` with value 0: the player to move there loses.
-    /// Raises `ValueError` when there are more than 10^7 of them (the
-    /// report's `p_position_count` counts them without a list).
+    /// The heaps of `0..=to` with value 0, in order: the player to move
+    /// there loses. Raises `ValueError` when there are more than 10^7 of
+    /// them (`p_position_count` counts them without a list).
+    #[getter]
     fn p_positions(&self) -> PyResult<Vec<usize>> {
         let count = self.found.p_position_count();
         if count > P_POSITIONS_LISTED {
             return Err(PyValueError::new_err(format!(
                 "{count} P-positions in 0..={}, more than {P_POSITIONS_LISTED} to list; \
-                 report()['p_position_count'] counts them",
+                 p_position_count counts them",
                 self.found.to
             )));
         }
         Ok(self.found.p_positions().collect())
     }
 
+    /// How many heaps of `0..=to` have value 0.
+    #[getter]
+    fn p_position_count(&self) -> u64 {
+        self.found.p_position_count()
+    }
+
     /// Heaps before the pre-period whose values break the period.
+    #[getter]
     fn exceptions(&self) -> Vec<usize> {
         self.found.exceptions().collect()
     }
 
-    /// `{value: how many heaps of 0..=to have it}`.
-    fn histogram(&self) -> BTreeMap<u32, u64> {
-        self.found
-            .histogram()
-            .into_iter()
-            .map(|(v, c)| (v.get(), c))
-            .collect()
+    /// How many heaps of `0..=to` have each value: `histogram[v]` heaps
+    /// have value `v` (a NumPy `int64` array where NumPy is installed, a
+    /// list of `int` otherwise).
+    #[getter]
+    fn histogram<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut counts: Vec<u128> = Vec::new();
+        for (value, count) in self.found.histogram() {
+            let value = value.index();
+            if counts.len() <= value {
+                counts.resize(value + 1, 0);
+            }
+            counts[value] = u128::from(count);
+        }
+        notebook::counts(py, &counts)
     }
 
     /// `g(n)` for any heap: computed, or predicted by a proven period (so
     /// `n` may be far beyond `computed_to`). Raises `IndexError` past the
     /// computed heaps when no period is proven.
-    fn value(&self, n: u64) -> PyResult<u64> {
-        let heap = usize::try_from(n).unwrap_or(usize::MAX);
+    fn value(&self, n: Whole<N>) -> PyResult<u64> {
+        let (heap, n) = (n.index()?, n.get()?);
         if let Some(v) = self.found.values.get(heap) {
             return Ok(u64::from(v));
         }
@@ -199,6 +217,39 @@ impl Analysis {
             self.found.computed_to()
         )
     }
+
+    /// The game, its period and proof, the first values (P-positions
+    /// marked) and the histogram, as HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
+    /// A matplotlib plot, returned as its `Axes` (drawn on `ax` when given):
+    /// `kind="values"` scatters `g(n)` against `n` with integer ticks,
+    /// P-positions marked and the periodic part shaded when a period is
+    /// known; `kind="histogram"` draws the heaps of each value as bars.
+    /// `logx=True` puts the heaps on a logarithmic axis (symlog, so heap 0
+    /// stays), for long runs. Needs matplotlib.
+    #[pyo3(
+        signature = (*, kind = "values", ax = None, logx = false),
+        text_signature = "(self, /, *, kind='values', ax=None, logx=False)"
+    )]
+    fn plot<'py>(
+        slf: &Bound<'py, Self>,
+        kind: &str,
+        ax: Option<Bound<'py, PyAny>>,
+        logx: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        notebook::plot(slf.as_any(), kind, ax, logx)
+    }
+
+    /// A `pandas.DataFrame`: `what="values"` has columns `heap` and `value`
+    /// (one row per computed heap), `what="histogram"` columns `value` and
+    /// `heaps` (one row per value that occurs in `0..=to`). Needs pandas.
+    #[pyo3(signature = (what = "values"))]
+    fn to_pandas<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        notebook::to_pandas(slf.as_any(), what)
+    }
 }
 
 /// A report as the Python value of its JSON document.
@@ -210,6 +261,80 @@ pub fn document<'py>(
         pyo3::exceptions::PyValueError::new_err(format!("the report does not serialize: {e}"))
     })?;
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// The fields of the count reports (`grundy count --format json`) whose
+/// counts JSON writes as decimal strings (they outgrow 2^53): in Python
+/// they are `int`s, under the same names. `histogram` and `by_nim_sum` are
+/// lists of `[value, count]` pairs.
+const COUNT_FIELDS: [&str; 7] = [
+    "heaps",
+    "p_positions",
+    "n_positions",
+    "total",
+    "cells",
+    "per_nim_sum",
+    "positions",
+];
+const COUNT_PAIRS: [&str; 2] = ["histogram", "by_nim_sum"];
+
+/// A count report as [`document`] gives it, with its counts as `int`s.
+pub fn count_document<'py>(
+    py: Python<'py>,
+    report: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let found = document(py, report)?;
+    counts_as_ints(&found)?;
+    Ok(found)
+}
+
+/// Turns the decimal strings of [`COUNT_FIELDS`] and [`COUNT_PAIRS`] into
+/// `int`s, at any depth.
+fn counts_as_ints(value: &Bound<'_, PyAny>) -> PyResult<()> {
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let items: Vec<_> = dict.iter().collect();
+        for (key, item) in items {
+            let key_text = key.extract::<String>().unwrap_or_default();
+            if COUNT_FIELDS.contains(&key_text.as_str())
+                && let Some(n) = int(&item)?
+            {
+                dict.set_item(&key, n)?;
+            } else if COUNT_PAIRS.contains(&key_text.as_str())
+                && let Ok(pairs) = item.cast::<PyList>()
+            {
+                for pair in pairs.iter() {
+                    if let Ok(pair) = pair.cast::<PyList>()
+                        && pair.len() == 2
+                        && let Some(n) = int(&pair.get_item(1)?)?
+                    {
+                        pair.set_item(1, n)?;
+                    }
+                }
+            } else {
+                counts_as_ints(&item)?;
+            }
+        }
+    } else if let Ok(list) = value.cast::<PyList>() {
+        for item in list.iter() {
+            counts_as_ints(&item)?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` as an `int` when it is a count written in decimal.
+fn int<'py>(text: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match text.cast::<PyString>() {
+        Ok(written) if decimal(&written.to_cow()?) => {
+            Ok(Some(text.py().get_type::<PyInt>().call1((written,))?))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Whether `text` is a count written in decimal.
+fn decimal(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `g(n)` through a periodicity, for heaps that may not fit a `usize`.
@@ -230,6 +355,11 @@ pub struct Move {
 
 #[pymethods]
 impl Move {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "Move(component={}, before={}, after={})",
@@ -317,6 +447,11 @@ impl SumAnalysis {
 
 #[pymethods]
 impl SumAnalysis {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     /// Whether `winning_moves` lists every winning move.
     #[getter]
     fn complete(&self) -> bool {
@@ -379,6 +514,33 @@ impl NimSumCounts {
 
 #[pymethods]
 impl NimSumCounts {
+    /// The positions of each nim-sum as bars (a matplotlib `Axes`, drawn
+    /// on `ax` when given; `logy=True` for counts of many sizes). Needs
+    /// matplotlib.
+    #[pyo3(
+        signature = (*, ax = None, logy = false),
+        text_signature = "(self, /, *, ax=None, logy=False)"
+    )]
+    fn plot<'py>(
+        slf: &Bound<'py, Self>,
+        ax: Option<Bound<'py, PyAny>>,
+        logy: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        notebook::plot(slf.as_any(), "nim_sums", ax, logy)
+    }
+
+    /// A `pandas.DataFrame` with columns `nim_sum` and `positions`, one row
+    /// per nim-sum (counts are exact `int`s, of dtype `object` when one
+    /// passes 2^63). Needs pandas.
+    fn to_pandas<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        notebook::to_pandas(slf.as_any(), "nim_sums")
+    }
+
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     /// Positions of nim-sum 0: second-player wins.
     #[getter]
     fn p_positions(&self) -> BigUint {
@@ -443,6 +605,11 @@ impl MisereAnalysis {
 
 #[pymethods]
 impl MisereAnalysis {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     /// `"first"` or `"second"`.
     #[getter]
     fn winner(&self) -> &'static str {
@@ -484,6 +651,11 @@ impl Genus {
 
 #[pymethods]
 impl Genus {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     /// The normal-play value `g`.
     #[getter]
     fn normal(&self) -> u32 {
@@ -527,6 +699,11 @@ impl Quotient {
 
 #[pymethods]
 impl Quotient {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        notebook::html(slf.as_any())
+    }
+
     /// The number of elements.
     fn __len__(&self) -> usize {
         self.quotient.len()

@@ -79,6 +79,11 @@ pub fn outcomes(
 
 #[pymethods]
 impl Outcomes {
+    /// As HTML (what Jupyter shows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::notebook::html(slf.as_any())
+    }
+
     /// How many states were classified: `0..states`.
     #[getter]
     fn states(&self) -> u64 {

@@ -64,7 +64,7 @@ def test_general_rules_on_tuples_and_every_winning_move_leads_to_zero():
 
 def test_counts_of_python_games_are_tabulated():
     custom = grundy.Game.from_options(kayles_options)
-    assert custom.histogram(100, start=10) == grundy.Game("kayles").histogram(100, start=10)
+    assert list(custom.histogram(100, start=10)) == list(grundy.Game("kayles").histogram(100, start=10))
     assert custom.count(30, 2).by_nim_sum == grundy.Game("kayles").count(30, 2).by_nim_sum
 
 
@@ -124,7 +124,7 @@ def test_engine_errors_carry_the_cli_messages():
         grundy.Game("kayles").count(5, 2, order="sideways")
     with pytest.raises(ValueError, match="modulus must be at least 1"):
         grundy.Game("kayles").count(5, 2, modulo=0)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="to must be a non-negative integer, not -1"):
         grundy.Game("kayles").values(-1)
 
 

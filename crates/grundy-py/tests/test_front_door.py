@@ -38,7 +38,7 @@ def test_every_heap_kind_has_the_values_and_period_of_the_code():
 def test_every_heap_kind_counts_sums_and_plays_misere_like_the_code():
     kayles = grundy.Game("kayles")
     for game in kinds():
-        assert game.histogram(120, start=1) == kayles.histogram(120, start=1)
+        assert list(game.histogram(120, start=1)) == list(kayles.histogram(120, start=1))
         assert game.count(60, 3).p_positions == kayles.count(60, 3).p_positions
         mine, theirs = game.analyze_sum([4, 7, 9]), kayles.analyze_sum([4, 7, 9])
         assert (mine.nim_sum, mine.winner) == (theirs.nim_sum, theirs.winner)
@@ -69,7 +69,7 @@ def test_an_analysis_report_is_the_cli_document_with_the_same_answers():
     assert report["support"] == found.support == "theorem"
     assert report["proven"] is True and report["theorem"] == found.theorem
     assert report["computed_to"] == found.computed_to
-    assert report["p_positions"] == found.p_positions()
+    assert report["p_positions"] == found.p_positions
     assert report["first_values"] == list(found.values)[:100]
     assert sum(count for _, count in report["histogram"]) == found.computed_to + 1
 

@@ -59,8 +59,8 @@ def test_analysis_predicts_far_heaps_through_the_proven_period():
     values = found.values
     for n in (10**6, 10**18 + 7, 2**64 - 1):
         assert found.value(n) == values[71 + (n - 71) % 12]
-    assert found.exceptions()[:5] == [0, 3, 6, 9, 11]
-    assert found.p_positions() == [0]
+    assert found.exceptions[:5] == [0, 3, 6, 9, 11]
+    assert found.p_positions == [0]
 
 
 def test_observed_periods_say_so():

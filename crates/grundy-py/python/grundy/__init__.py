@@ -2,11 +2,13 @@
 
 The engine is the Rust crate ``grundy``; this package calls it directly, so
 tables of millions of heaps take the time they take in the ``grundy``
-command, not Python's.
+command, not Python's. Results display as HTML in notebooks, plot with
+matplotlib, and convert to NumPy arrays and pandas tables (each optional);
+see ``docs/python.md``.
 
 >>> import grundy
 >>> kayles = grundy.Game("kayles")
->>> list(kayles.values(10))
+>>> kayles.values(10).tolist()
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2]
 >>> found = kayles.analyze()
 >>> (found.period, found.preperiod, found.proven)
@@ -21,6 +23,7 @@ from ._grundy import (
     Game,
     Genus,
     GrundyError,
+    GrundyMemoryError,
     Infinite,
     MisereAnalysis,
     Move,
@@ -60,6 +63,7 @@ __all__ = [
     "Game",
     "Genus",
     "GrundyError",
+    "GrundyMemoryError",
     "Infinite",
     "MisereAnalysis",
     "Move",

@@ -5,12 +5,16 @@ import array
 import os
 from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
+import numpy
+import numpy.typing as npt
+
 __all__ = [
     "Analysis",
     "CensusRun",
     "Game",
     "Genus",
     "GrundyError",
+    "GrundyMemoryError",
     "Infinite",
     "MisereAnalysis",
     "Move",
@@ -50,13 +54,40 @@ class GrundyError(ValueError):
     """An input the engine cannot use, or a computation it had to stop: the
     message is the one the ``grundy`` command prints."""
 
+class GrundyMemoryError(GrundyError, MemoryError):
+    """A table, histogram or search the engine refused to allocate because it
+    would pass the memory limit (``memory_limit=``): both a ``GrundyError``
+    and a ``MemoryError``."""
+
 _HeapOption = Union[int, Tuple[int, ...], Sequence[int]]
+
+#: A value table: a NumPy array of the engine's width (``uint8``, ``uint16``
+#: or ``uint32``, over the memory of the compact ``array.array``, with no
+#: second copy) where NumPy is installed, an ``array.array`` of the same
+#: width otherwise.
+_ValueArray = Union[npt.NDArray[numpy.unsignedinteger[Any]], "array.array[int]"]
+
+#: Counts by value (``counts[v]``): a NumPy ``int64`` array (``object`` past
+#: 2^63) where NumPy is installed, a list of ``int`` otherwise.
+_Counts = Union[npt.NDArray[Any], list[int]]
+
+#: ``progress=``: ``True`` for a progress bar (tqdm where installed, else a
+#: line on stderr), or a callable ``progress(done, total)`` told the heaps
+#: done at most five times a second (``done`` never decreases; a run that
+#: finishes ends with ``done == total``); an exception it raises stops the
+#: run.
+_Progress = Union[bool, None, Callable[[int, int], object]]
 
 @final
 class Game:
     """A heap game: ``Game("kayles")``, ``Game("0.137")``, ``Game("sub(1,3,4)")``
     (any specification ``grundy.games()`` lists), or ``Game.from_options(f)``
-    for rules written in Python. Values are computed once and kept."""
+    for rules written in Python. Values are computed once and kept.
+
+    Games are equal, and hash alike, when their canonical specifications are
+    (``Game("kayles") == Game("0.77")``), and pickle as their specification;
+    a game from a Python callable is equal only to itself and does not
+    pickle (``TypeError``)."""
 
     def __new__(
         cls, spec: str, *, threads: Optional[int] = None, memory_limit: Optional[int] = None
@@ -74,24 +105,55 @@ class Game:
     @property
     def name(self) -> str:
         """The canonical specification (``Game("kayles").name == "0.77"``)."""
-    def values(self, to: int) -> "array.array[int]":
-        """``g(0..=to)`` (``to + 1`` values) as an ``array.array`` of the
-        smallest unsigned type holding them; ``numpy.asarray`` reads it
-        without a copy."""
+    @property
+    def spec(self) -> str:
+        """The specification as written (``"kayles"``)."""
+    @property
+    def cached(self) -> int:
+        """How many heaps the game's value table holds now."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+    def _repr_html_(self) -> str: ...
+    def values(self, to: int, *, progress: _Progress = None) -> _ValueArray:
+        """``g(0..=to)`` (``to + 1`` values) of the smallest unsigned type
+        holding them: a NumPy array (no second copy) where NumPy is
+        installed, an ``array.array`` otherwise."""
     def value(self, n: int) -> int:
         """The Grundy value of heap ``n``."""
     def options(self, n: int, *, limit: int = 1_000_000) -> list[list[int]]:
         """Every option of heap ``n``: the heaps it leaves, sorted, without
         empty heaps; ``GrundyError`` past ``limit`` of them."""
-    def analyze(self, *, to: Optional[int] = None, max: Optional[int] = None) -> "Analysis":
+    def analyze(
+        self,
+        *,
+        to: Optional[int] = None,
+        max: Optional[int] = None,
+        progress: _Progress = None,
+    ) -> "Analysis":
         """Values, period and proof (adaptive up to ``max`` heaps, 2^17 by
         default, or exactly ``0..=to``)."""
+    def plot(
+        self,
+        to: Optional[int] = None,
+        *,
+        ax: Any = None,
+        logx: bool = False,
+        progress: _Progress = None,
+    ) -> Any:
+        """``self.analyze(to=to).plot(ax=ax, logx=logx)``: the matplotlib
+        ``Axes``."""
     def histogram(
-        self, to: int, *, start: int = 1, max: Optional[int] = None
-    ) -> dict[int, int]:
-        """``{value: heaps in start..=to with it}``, from heap 1 like ``grundy
-        count`` unless ``start`` says otherwise; huge ranges go through a
-        proven period."""
+        self,
+        to: int,
+        *,
+        start: int = 1,
+        max: Optional[int] = None,
+        progress: _Progress = None,
+    ) -> _Counts:
+        """``counts[v]``: the heaps of ``start..=to`` with value ``v``, from
+        heap 1 like ``grundy count`` unless ``start`` says otherwise; huge
+        ranges go through a proven period."""
     def guess(self, *, to: Optional[int] = None) -> dict[str, Any]:
         """The formulas ``grundy guess GAME --format json`` finds, as that
         document: for heaps ``0..=to``, or the analysis when not given."""
@@ -107,7 +169,7 @@ class Game:
         by_formula: Union[bool, str] = False,
     ) -> dict[str, Any]:
         """The heaps of ``start..=to`` by value, as ``grundy count GAME --to
-        N --format json`` prints them; ``by_formula=True`` counts past the
+        N --format json`` prints them (counts as ``int``); ``by_formula=True`` counts past the
         computed heaps by the formula ``guess`` finds, a formula string
         (``"g(n) = ctz(n)"``) by that formula once it fits every computed
         value, and the report says whether it is proven (else a conjecture
@@ -121,6 +183,7 @@ class Game:
         order: Literal["ordered", "ordered-distinct", "unordered", "distinct"] = "ordered",
         modulo: Optional[int] = None,
         max: Optional[int] = None,
+        progress: _Progress = None,
     ) -> "NimSumCounts":
         """Positions of ``heaps`` heaps with sizes in ``start..=to``, counted
         by nim-sum."""
@@ -147,7 +210,8 @@ class Analysis:
     @property
     def game(self) -> str: ...
     @property
-    def values(self) -> "array.array[int]": ...
+    def values(self) -> _ValueArray:
+        """``g(0..=computed_to)``, as ``Game.values`` gives them."""
     @property
     def computed_to(self) -> int: ...
     @property
@@ -169,9 +233,17 @@ class Analysis:
     def theorem(self) -> Optional[str]: ...
     @property
     def last_heap_needed(self) -> Optional[int]: ...
-    def p_positions(self) -> list[int]: ...
-    def exceptions(self) -> list[int]: ...
-    def histogram(self) -> dict[int, int]: ...
+    @property
+    def p_positions(self) -> list[int]:
+        """The heaps of ``0..=to`` with value 0 (``ValueError`` past 10^7)."""
+    @property
+    def p_position_count(self) -> int: ...
+    @property
+    def exceptions(self) -> list[int]:
+        """Heaps before the pre-period whose values break the period."""
+    @property
+    def histogram(self) -> _Counts:
+        """``histogram[v]``: the heaps of ``0..=to`` with value ``v``."""
     def value(self, n: int) -> int:
         """``g(n)`` for any heap, through the proven period past the
         computed heaps (``IndexError`` when none is proven)."""
@@ -181,6 +253,20 @@ class Analysis:
     def certificate(self) -> Optional[str]:
         """The periodicity certificate as JSON, when a theorem proved the
         period."""
+    def _repr_html_(self) -> str: ...
+    def plot(
+        self,
+        *,
+        kind: Literal["values", "histogram"] = "values",
+        ax: Any = None,
+        logx: bool = False,
+    ) -> Any:
+        """A matplotlib plot (the ``Axes``): the values with integer ticks,
+        P-positions marked and the period shaded, or the histogram as
+        bars; ``logx`` for a logarithmic heap axis."""
+    def to_pandas(self, what: Literal["values", "histogram"] = "values") -> Any:
+        """A ``pandas.DataFrame``: columns ``heap``, ``value``; or ``value``,
+        ``heaps`` for the histogram."""
 
 @final
 class Move:
@@ -193,6 +279,7 @@ class Move:
     def before(self) -> Hashable: ...
     @property
     def after(self) -> Tuple[Hashable, ...]: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class SumAnalysis:
@@ -214,6 +301,7 @@ class SumAnalysis:
     def first_player_wins(self) -> bool: ...
     @property
     def winner(self) -> Literal["first", "second"]: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class MisereAnalysis:
@@ -228,6 +316,7 @@ class MisereAnalysis:
     def winner(self) -> Literal["first", "second"]: ...
     @property
     def first_player_wins(self) -> bool: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class Genus:
@@ -239,6 +328,7 @@ class Genus:
     def misere(self) -> list[int]: ...
     @property
     def tame(self) -> bool: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class Quotient:
@@ -255,6 +345,7 @@ class Quotient:
     def elements(self) -> list[str]: ...
     def element(self, heaps: Sequence[int]) -> str: ...
     def loses(self, heaps: Sequence[int]) -> bool: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class Infinite:
@@ -265,6 +356,7 @@ class Infinite:
     def __new__(cls, finite_options: Sequence[int]) -> "Infinite": ...
     @property
     def finite_options(self) -> list[int]: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class NimSumCounts:
@@ -282,6 +374,11 @@ class NimSumCounts:
     @property
     def n_positions(self) -> int:
         """Positions of nim-sum other than 0 (modulo ``modulo`` when given)."""
+    def _repr_html_(self) -> str: ...
+    def plot(self, *, ax: Any = None, logy: bool = False) -> Any:
+        """The positions of each nim-sum as bars: the matplotlib ``Axes``."""
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` with columns ``nim_sum`` and ``positions``."""
 
 @final
 class Outcomes:
@@ -295,6 +392,7 @@ class Outcomes:
     def is_loss(self, state: int) -> bool: ...
     def losses(self, limit: Optional[int] = None) -> list[int]: ...
     def winning_moves(self, state: int) -> list[int]: ...
+    def _repr_html_(self) -> str: ...
 
 def outcomes(
     options: Callable[[int], Iterable[int]], states: int, *, memory_limit: int = ...
@@ -309,6 +407,7 @@ class Sum:
     def __new__(cls, *parts: Hashable) -> "Sum": ...
     @property
     def parts(self) -> Tuple[Hashable, ...]: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class Rules:
@@ -331,6 +430,11 @@ class Rules:
         ``Infinite``."""
     @property
     def explored(self) -> int: ...
+    @property
+    def options(self) -> Callable[[Hashable], Iterable[Hashable]]: ...
+    @property
+    def max_positions(self) -> int: ...
+    def _repr_html_(self) -> str: ...
 
 def analyze_sum(components: Sequence[Tuple[Game, int]]) -> SumAnalysis:
     """Heaps of (possibly different) games played together."""
@@ -371,6 +475,7 @@ class CensusRun:
         """Keeps a finished game's row, appending it to the output file."""
     def finish(self) -> list[dict[str, Any]]:
         """Every row, classified, in census order; the file rewritten."""
+    def _repr_html_(self) -> str: ...
 
 def count_report(
     game: Union[str, Game],
@@ -385,11 +490,13 @@ def count_report(
     by_formula: Union[bool, str] = False,
     max: Optional[int] = None,
     work_limit: int = 1000000000,
+    progress: _Progress = None,
 ) -> dict[str, Any]:
     """Heaps, positions or coins counted by value or nim-sum, as ``grundy
-    count GAME --to N --format json`` prints them (``start`` is
-    ``--from``; ``to`` a number or text such as ``"1e18"`` or a grid's
-    ``"X,Y"``; ``work_limit`` is ``--work-limit``)."""
+    count GAME --to N --format json`` prints them, with the counts JSON
+    writes as decimal strings as ``int``s (``start`` is ``--from``; ``to``
+    a number or text such as ``"1e18"`` or a grid's ``"X,Y"``;
+    ``work_limit`` is ``--work-limit``)."""
 
 def sum_report(
     components: Sequence[Union[str, Tuple[Game, int]]],
@@ -407,7 +514,7 @@ def sum_winner(components: Sequence[Tuple[Game, int]]) -> Literal["first", "seco
     """Who wins the sum with perfect play."""
 
 def count_positions(
-    ranges: Sequence[Union[Tuple[Game, int, int], dict[int, int]]],
+    ranges: Sequence[Union[Tuple[Game, int, int], dict[int, int], Sequence[int]]],
     *,
     heaps: Optional[int] = None,
     order: str = "ordered",
@@ -415,7 +522,8 @@ def count_positions(
 ) -> NimSumCounts:
     """Positions of one heap from each range, by nim-sum: a range is a
     ``(game, start, to)`` triple or a histogram ``{value: count}``; with
-    ``heaps=K``, positions of K heaps of the one range given, in ``order``."""
+    ``heaps=K``, positions of K heaps of the one range given, in ``order``;
+    counts by value (``Game.histogram``'s) are a histogram too."""
 
 def check_certificate(text: str) -> None:
     """Checks a periodicity certificate; raises ``GrundyError`` if it fails."""
@@ -446,7 +554,7 @@ def count_coins(
     """The positions (sets of heads) of a row of coins 1..=columns, or of
     the grid columns x rows of a product ``A*B``, by nim-sum, as ``grundy
     count RULE --to X,Y --format json`` prints it: ``total``,
-    ``p_positions``, ``n_positions`` (decimal strings, modulo ``modulo``
+    ``p_positions``, ``n_positions`` (``int``, modulo ``modulo``
     when given), ``rank``, ``span_basis``, ``per_nim_sum`` and, when asked,
     ``nim_sum``."""
 
