@@ -1,7 +1,7 @@
 //! What the engine's answers look like from Python: analyses, sums and
 //! their winning moves, and counts by nim-sum.
 
-use grundy::report::AnalysisReport;
+use grundy::report::{AnalysisReport, PlotDescription};
 use grundy::session::{self, Certificate, Support};
 use grundy::{BigUint, Nimber};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -224,10 +224,24 @@ impl Analysis {
         notebook::html(slf.as_any())
     }
 
+    /// The picture every door draws of these values (`grundy plot`, the
+    /// web's `/api/plot`, [`Analysis.plot`]): `title`, `last_heap`,
+    /// `largest`, `value_ticks` (whole numbers), `period` (shaded),
+    /// `rare_mask` (the rare/common split, when the values have one) and
+    /// `values` (each value's `heaps` and `class`: `p`, `rare` or
+    /// `common`).
+    #[getter]
+    fn plot_description<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let title = format!("{}, g(0..={})", self.written, self.found.to);
+        document(py, &PlotDescription::new(title, &self.found))
+    }
+
     /// A matplotlib plot, returned as its `Axes` (drawn on `ax` when given):
-    /// `kind="values"` scatters `g(n)` against `n` with integer ticks,
-    /// P-positions marked and the periodic part shaded when a period is
-    /// known; `kind="histogram"` draws the heaps of each value as bars.
+    /// `kind="values"` scatters `g(n)` against `n` as [`plot_description`]
+    /// says (whole-number ticks, P-positions red, rare values orange and
+    /// common ones blue where the values split so, the period shaded);
+    /// `kind="histogram"` draws the heaps of each value as bars, coloured
+    /// alike.
     /// `logx=True` puts the heaps on a logarithmic axis (symlog, so heap 0
     /// stays), for long runs. Needs matplotlib.
     #[pyo3(

@@ -201,19 +201,35 @@ def integral(ticks):
     return all(float(t).is_integer() for t in ticks)
 
 
+def marks(ax, *prefixes):
+    """The points of the collections whose labels start with a prefix."""
+    import numpy
+
+    found = [c.get_offsets() for c in ax.collections if c.get_label().startswith(prefixes)]
+    return numpy.concatenate(found) if found else numpy.empty((0, 2))
+
+
+VALUES = ("g(n)", "common values", "rare values")
+
+
 def test_a_values_plot_marks_p_positions_and_shades_the_period(pyplot):
     found = grundy.Game("kayles").analyze()
     ax = found.plot()
     assert isinstance(ax, pyplot.Axes)
     assert integral(ax.get_yticks()) and integral(ax.get_xticks())
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
-    assert labels[0] == "g(n)" and labels[1].startswith("P-positions (")
+    # Kayles' values split into rare and common ones (mask 15), as the
+    # library's plot description says and `grundy plot` draws them.
+    assert found.plot_description["rare_mask"] == 15
+    assert labels[:2] == ["common values", "rare values (mask 15)"]
+    assert labels[2].startswith("P-positions (")
     assert any("periodic from 71 (proven)" in label for label in labels)
     assert any("one period: 12" in label for label in labels)
-    points = ax.collections[0].get_offsets()
-    assert len(points) == found.computed_to + 1
-    zeros = ax.collections[1].get_offsets()
-    assert len(zeros) == found.p_position_count
+    assert list(ax.get_yticks()) == found.plot_description["value_ticks"]
+    assert len(marks(ax, *VALUES)) == found.computed_to + 1
+    rare = {v["value"] for v in found.plot_description["values"] if v["class"] == "rare"}
+    assert set(marks(ax, "rare values")[:, 1]) == rare
+    assert len(marks(ax, "P-positions")) == found.p_position_count
 
 
 def test_plots_of_histograms_counts_long_runs_and_on_given_axes(pyplot):
@@ -227,11 +243,11 @@ def test_plots_of_histograms_counts_long_runs_and_on_given_axes(pyplot):
     long = grundy.Game("0.6").analyze(to=300_000)
     ax = long.plot(logx=True)
     assert ax.get_xscale() == "symlog" and integral(ax.get_yticks())
-    drawn = ax.collections[0].get_offsets()
+    drawn = marks(ax, *VALUES)
     assert len(drawn) < 300_000 and set(drawn[:, 1]) == set(long.values.tolist())
     title = grundy.Game("kayles").plot(1000).get_title()
     assert title == "0.77: g(0..=1000), past 167 through the period"
-    assert len(grundy.Game("kayles").plot(1000).collections[0].get_offsets()) == 1001
+    assert len(marks(grundy.Game("kayles").plot(1000), *VALUES)) == 1001
     with pytest.raises(ValueError, match="kind must be"):
         found.plot(kind="pie")
 

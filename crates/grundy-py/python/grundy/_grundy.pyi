@@ -254,6 +254,11 @@ class Analysis:
         """The periodicity certificate as JSON, when a theorem proved the
         period."""
     def _repr_html_(self) -> str: ...
+    @property
+    def plot_description(self) -> dict[str, Any]:
+        """The picture every door draws of these values: ``title``,
+        ``last_heap``, ``largest``, ``value_ticks``, ``period``,
+        ``rare_mask`` and ``values`` (each ``value``, ``heaps``, ``class``)."""
     def plot(
         self,
         *,

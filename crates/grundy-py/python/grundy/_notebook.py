@@ -354,12 +354,21 @@ def _plot_values(found: Any, ax: Any, log: bool) -> Any:
         beyond = numpy.arange(len(values), min(found.to, MAX_PLOTTED - 1) + 1, dtype=numpy.int64)
         k, r = numpy.divmod(beyond - pre, period)
         values = numpy.concatenate([values.astype(numpy.int64), values[pre + r].astype(numpy.int64) + k * saltus])
+    # The library's description of the picture: the classes of the values
+    # and the ticks, as `grundy plot` and the web draw them.
+    described = found.plot_description
+    rare = numpy.array([v["value"] for v in described["values"] if v["class"] == "rare"], dtype=numpy.int64)
     heaps = numpy.arange(len(values))
     long = len(values) > MAX_POINTS
     width = -(-len(values) // BINS)
     x, y = _binned(numpy, heaps, values, width) if long else (heaps, values)
     many = len(x) > 5000
-    ax.scatter(x, y, s=4 if many else 12, marker=".", color="C0", label="g(n)", rasterized=many, zorder=2)
+    is_rare = numpy.isin(y, rare)
+    common = "common values" if described["rare_mask"] is not None else "g(n)"
+    ax.scatter(x[~is_rare], y[~is_rare], s=4 if many else 12, marker=".", color="C0", label=common, rasterized=many, zorder=2)
+    if is_rare.any():
+        label = f"rare values (mask {described['rare_mask']})"
+        ax.scatter(x[is_rare], y[is_rare], s=6 if many else 16, marker=".", color="C1", label=label, rasterized=many, zorder=2)
     zeros = heaps[values == 0]
     p_count = len(zeros)
     if p_count:
@@ -382,7 +391,10 @@ def _plot_values(found: Any, ax: Any, log: bool) -> Any:
         saltus = f", saltus {found.saltus}" if found.saltus else ""
         ax.axvspan(pre, len(values) - 1, color="C2", alpha=0.08, zorder=0, label=f"periodic from {pre} ({how})")
         ax.axvspan(pre, min(pre + period, len(values) - 1), color="C2", alpha=0.25, zorder=1, label=f"one period: {period}{saltus}")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if len(values) == described["last_heap"] + 1:
+        ax.set_yticks(described["value_ticks"])
+    else:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if log:
         ax.set_xscale("symlog", linthresh=1)
     else:
@@ -395,11 +407,18 @@ def _plot_values(found: Any, ax: Any, log: bool) -> Any:
     return ax
 
 
-def _bars(ax: Any, counts: Sequence[int], log: bool, xlabel: str, ylabel: str, title: str) -> Any:
+#: The colour of each class of values, as the command draws them.
+CLASS_COLOURS = {"p": "C3", "rare": "C1", "common": "C0"}
+
+
+def _bars(
+    ax: Any, counts: Sequence[int], log: bool, xlabel: str, ylabel: str, title: str, classes: Optional[dict[int, str]] = None
+) -> Any:
     MaxNLocator = importlib.import_module("matplotlib.ticker").MaxNLocator
 
     heights = [float(c) for c in counts]
-    colors = ["C3" if i == 0 else "C0" for i in range(len(heights))]
+    classes = classes or {}
+    colors = [CLASS_COLOURS[classes.get(i, "p" if i == 0 else "common")] for i in range(len(heights))]
     ax.bar(range(len(heights)), heights, color=colors)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if log:
@@ -419,7 +438,9 @@ def plot(obj: Any, *, kind: str, ax: Any = None, log: bool = False) -> Any:
         return _plot_values(obj, _axes(ax), log)
     if kind == "histogram":
         counts = [int(c) for c in obj.histogram]
-        return _bars(_axes(ax), counts, log, "value", "heaps", f"{obj.game}: heaps of 0..={obj.to} by value (P-positions red)")
+        classes = {v["value"]: v["class"] for v in obj.plot_description["values"]}
+        title = f"{obj.game}: heaps of 0..={obj.to} by value (P-positions red, rare values orange)"
+        return _bars(_axes(ax), counts, log, "value", "heaps", title, classes)
     if kind == "nim_sums":
         return _bars(_axes(ax), obj.by_nim_sum, log, "nim-sum", "positions", "positions by nim-sum (P-positions red)")
     raise ValueError(f"kind must be 'values' or 'histogram', not {kind!r}")
