@@ -37,10 +37,11 @@ impl RareSplit {
 /// ```
 /// use grundy::analysis::rare_split;
 /// use grundy::Nimber;
-/// // Values 1, 2, 3 common (odd parity under mask 3), 0 rare.
-/// let counts = [(0, 2), (1, 40), (2, 30), (3, 28)].map(|(v, c)| (Nimber::new(v), c));
+/// // Values 1, 2, 4 and 7 common (an odd number of bits under mask 7), 0 rare.
+/// let counts = [(0, 2), (1, 40), (2, 30), (4, 20), (7, 8)].map(|(v, c)| (Nimber::new(v), c));
 /// let split = rare_split(&counts).unwrap();
-/// assert_eq!((split.mask, split.rare_heaps), (3, 2));
+/// assert_eq!((split.mask, split.rare_heaps), (7, 2));
+/// assert!(split.is_rare(Nimber::new(0)) && !split.is_rare(Nimber::new(7)));
 /// ```
 pub fn rare_split(histogram: &[(Nimber, u64)]) -> Option<RareSplit> {
     let top = histogram.iter().map(|(v, _)| v.get()).max()?;
