@@ -48,7 +48,7 @@ pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_lo
 use period::find_period_given;
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation};
-pub use rare::{RareSplit, rare_split};
+pub use rare::{RareSplit, rare_split, rare_under};
 pub use record::{PERIOD_WINDOW, RecordAnalysis, RecordSummary, analyze_record};
 pub use theorem::Theorem;
 

@@ -22,8 +22,14 @@ pub struct RareSplit {
 impl RareSplit {
     /// Whether `value` is rare under this split.
     pub fn is_rare(&self, value: Nimber) -> bool {
-        (value.get() & self.mask).count_ones().is_multiple_of(2)
+        rare_under(self.mask, value)
     }
+}
+
+/// Whether `value` is rare under the split of `mask`: the bits it shares
+/// with the mask are even in number.
+pub fn rare_under(mask: u32, value: Nimber) -> bool {
+    (value.get() & mask).count_ones().is_multiple_of(2)
 }
 
 /// The split with the fewest rare heaps for a table whose values occur

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::Nimber;
-use crate::analysis::{Analysis, rare_split};
+use crate::analysis::{Analysis, rare_split, rare_under};
 
 /// What a value's marks show: P-positions (value 0), and the others split
 /// into rare and common values where the values have that structure
@@ -74,14 +74,9 @@ impl PlotDescription {
     /// `title`.
     pub fn new(title: String, found: &Analysis) -> PlotDescription {
         let histogram = found.histogram();
-        let split = rare_split(&histogram);
-        let class = |value: Nimber| match split {
-            _ if value.is_zero() => ValueClass::P,
-            Some(split) if split.is_rare(value) => ValueClass::Rare,
-            _ => ValueClass::Common,
-        };
+        let rare_mask = rare_split(&histogram).map(|split| split.mask);
         let largest = histogram.last().map_or(0, |(v, _)| v.get());
-        PlotDescription {
+        let mut description = PlotDescription {
             title,
             last_heap: found.to,
             largest,
@@ -94,23 +89,25 @@ impl PlotDescription {
                     period: p.period,
                     support: found.support_label(),
                 }),
-            rare_mask: split.map(|s| s.mask),
-            values: histogram
-                .iter()
-                .map(|&(value, heaps)| PlottedValue {
-                    value: value.get(),
-                    heaps,
-                    class: class(value),
-                })
-                .collect(),
-        }
+            rare_mask,
+            values: Vec::new(),
+        };
+        description.values = histogram
+            .iter()
+            .map(|&(value, heaps)| PlottedValue {
+                value: value.get(),
+                heaps,
+                class: description.class_of(value),
+            })
+            .collect();
+        description
     }
 
     /// The class of `value`'s marks.
     pub fn class_of(&self, value: Nimber) -> ValueClass {
         match self.rare_mask {
             _ if value.is_zero() => ValueClass::P,
-            Some(mask) if (value.get() & mask).count_ones().is_multiple_of(2) => ValueClass::Rare,
+            Some(mask) if rare_under(mask, value) => ValueClass::Rare,
             _ => ValueClass::Common,
         }
     }
