@@ -484,7 +484,8 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
     CatalogueEntry {
         name: "sub(a,b,...)",
         code: None,
-        description: "subtraction game: remove a, b, ... tokens from one heap",
+        description: "subtraction game: remove a, b, ... tokens from one heap; a..b is \
+                      a range (sub(1..10,15))",
         example: "sub(1,3,4)",
         kind: SpecKind::Heap,
     },

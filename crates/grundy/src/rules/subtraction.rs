@@ -197,8 +197,24 @@ impl Subtraction {
 
 impl fmt::Display for Subtraction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Runs of four or more consecutive amounts are written `a..b`.
         let list = |amounts: &[usize]| {
-            let listed: Vec<String> = amounts.iter().map(usize::to_string).collect();
+            let mut listed: Vec<String> = Vec::new();
+            let mut rest = amounts;
+            while let Some(&first) = rest.first() {
+                let run = rest
+                    .iter()
+                    .zip(first..)
+                    .take_while(|&(&amount, expected)| amount == expected)
+                    .count();
+                if run >= 4 {
+                    listed.push(format!("{first}..{}", first + run - 1));
+                    rest = &rest[run..];
+                } else {
+                    listed.push(first.to_string());
+                    rest = &rest[1..];
+                }
+            }
             listed.join(",")
         };
         match &self.set {
@@ -228,12 +244,18 @@ fn families() -> [(&'static str, SubtractionSet); 6] {
     ]
 }
 
+/// The most amounts `sub(...)` or `allbut(...)` may list, ranges
+/// included (a set of more is a progression or `allbut`).
+pub const MAX_LISTED_AMOUNTS: usize = 1 << 20;
+
 impl FromStr for Subtraction {
     type Err = Error;
 
-    /// Parses `sub(a,b,…)` with positive integers, `sub(NAME)` for a named
-    /// set (`squares`, `primes`, `powers-of-2`, `fibonacci`, `factorials`,
-    /// `triangular`), `sub(a+dk)` for a progression, or `allbut(a,b,…)`.
+    /// Parses `sub(a,b,…)` with positive integers and inclusive ranges
+    /// `a..b` (`sub(1..10,15)`; at most [`MAX_LISTED_AMOUNTS`] amounts in
+    /// all), `sub(NAME)` for a named set (`squares`, `primes`,
+    /// `powers-of-2`, `fibonacci`, `factorials`, `triangular`), `sub(a+dk)`
+    /// for a progression, or `allbut(a,b,…)` (ranges too).
     fn from_str(spec: &str) -> Result<Subtraction> {
         let invalid = |reason: String| Error::InvalidSubtractionSet {
             spec: spec.to_owned(),
@@ -280,34 +302,50 @@ impl FromStr for Subtraction {
         if inner.is_empty() && !all_but {
             return Err(invalid("the set is empty".into()));
         }
-        let amounts = if inner.is_empty() {
-            Vec::new()
-        } else {
-            inner
-                .split(',')
-                .map(|item| {
-                    let item = item.trim();
-                    if item.is_empty() {
-                        Err(invalid("an amount is missing".into()))
-                    } else if item.starts_with('-') {
-                        Err(invalid(format!(
-                            "'{item}' is negative; amounts must be positive"
-                        )))
-                    } else if !item.bytes().all(|b| b.is_ascii_digit()) {
-                        Err(invalid(format!(
-                            "'{item}' is not a positive integer or the name of a set \
-                             (squares, primes, powers-of-2, fibonacci, factorials, triangular)"
-                        )))
-                    } else {
-                        match item.parse::<usize>() {
-                            Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
-                            Ok(s) => Ok(s),
-                            Err(_) => Err(invalid(format!("'{item}' is too large"))),
-                        }
-                    }
-                })
-                .collect::<Result<Vec<usize>>>()?
+        let amount = |item: &str| -> Result<usize> {
+            let item = item.trim();
+            if item.is_empty() {
+                Err(invalid("an amount is missing".into()))
+            } else if item.starts_with('-') {
+                Err(invalid(format!(
+                    "'{item}' is negative; amounts must be positive"
+                )))
+            } else if !item.bytes().all(|b| b.is_ascii_digit()) {
+                Err(invalid(format!(
+                    "'{item}' is not a positive integer, a range a..b or the name of a set \
+                     (squares, primes, powers-of-2, fibonacci, factorials, triangular)"
+                )))
+            } else {
+                match item.parse::<usize>() {
+                    Ok(0) => Err(invalid("removing 0 tokens is not a move".into())),
+                    Ok(s) => Ok(s),
+                    Err(_) => Err(invalid(format!("'{item}' is too large"))),
+                }
+            }
         };
+        let mut amounts: Vec<usize> = Vec::new();
+        for item in inner.split(',').filter(|_| !inner.is_empty()) {
+            let (low, high) = match item.split_once("..") {
+                Some((low, high)) => (amount(low)?, amount(high)?),
+                None => {
+                    let single = amount(item)?;
+                    (single, single)
+                }
+            };
+            if low > high {
+                return Err(invalid(format!(
+                    "the range '{}' is empty: write it low..high",
+                    item.trim()
+                )));
+            }
+            if (high - low) as u64 + amounts.len() as u64 >= MAX_LISTED_AMOUNTS as u64 {
+                return Err(invalid(format!(
+                    "more than {MAX_LISTED_AMOUNTS} amounts listed: write a long set as \
+                     allbut(...) or a progression a+dk"
+                )));
+            }
+            amounts.extend(low..=high);
+        }
         if all_but {
             let mut excluded = amounts;
             excluded.sort_unstable();
@@ -382,6 +420,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ranges_list_every_amount_and_are_written_back_as_ranges() {
+        let ranged: Subtraction = "sub(1..10, 15)".parse().unwrap();
+        let listed = Subtraction::finite((1..=10).chain([15])).unwrap();
+        assert_eq!(ranged, listed);
+        // Runs of four or more are written as ranges, so the name reads
+        // back as the same game.
+        assert_eq!(ranged.to_string(), "sub(1..10,15)");
+        assert_eq!(
+            "sub(1,2,3,5)".parse::<Subtraction>().unwrap().to_string(),
+            "sub(1,2,3,5)"
+        );
+        assert_eq!(ranged.to_string().parse::<Subtraction>().unwrap(), ranged);
+        let all_but: Subtraction = "allbut(2..5)".parse().unwrap();
+        assert_eq!(all_but, "allbut(2,3,4,5)".parse().unwrap());
+        assert_eq!(all_but.to_string(), "allbut(2..5)");
+        // The values are those of the listed set.
+        let solver = crate::TableSolver::new();
+        assert_eq!(
+            solver.values(&ranged, 200).unwrap().to_vec(),
+            solver.values(&listed, 200).unwrap().to_vec()
+        );
+    }
+
+    #[test]
     fn malformed_sets_are_rejected() {
         for bad in [
             "sub()",
@@ -400,6 +462,12 @@ mod tests {
             "sub(2+0k)",
             "sub(x+1k)",
             "allbut(1,x)",
+            "sub(5..1)",
+            "sub(0..3)",
+            "sub(1..)",
+            "sub(..3)",
+            "sub(1..2..3)",
+            "sub(1..2000000)",
         ] {
             assert!(
                 matches!(
