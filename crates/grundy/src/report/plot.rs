@@ -127,13 +127,11 @@ pub fn whole_ticks(largest: u32, most: usize) -> Vec<u32> {
     let largest = u64::from(largest.max(1));
     let mut scale = 1u64;
     let step = loop {
-        if let Some(&step) = [1, 2, 5]
-            .iter()
+        let fits = [1, 2, 5]
             .map(|k| k * scale)
-            .collect::<Vec<_>>()
-            .iter()
-            .find(|&&step| largest.div_ceil(step) < most)
-        {
+            .into_iter()
+            .find(|&step| largest.div_ceil(step) < most);
+        if let Some(step) = fits {
             break step;
         }
         scale *= 10;
