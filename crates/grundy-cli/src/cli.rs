@@ -47,7 +47,14 @@ pub enum Command {
     /// distinct heaps; ranges up to 10^18 for proven periodic games), or
     /// the moves of a sum by the value they reach.
     Count(CountArgs),
-    /// List the built-in games and the notations accepted for GAME.
+    /// The winning moves of every heap of a range: for each heap its value,
+    /// how many moves win (reach value 0), and the fewest and most tokens a
+    /// winning move takes; then the range counted by value (through a
+    /// proven period for long ranges).
+    Moves(MovesArgs),
+    /// List the built-in games and the notations accepted for GAME; for a
+    /// script FILE.rhai, the parameters it declares (its constants, which
+    /// --define sets).
     Games(GamesArgs),
     /// Arithmetic in the nim field (64-bit): add (XOR), mul, pow, inv,
     /// sqrt, e.g. `grundy nim mul 5 7`.
@@ -339,7 +346,8 @@ pub struct HackenbushArgs {
     /// Rooted trees in bracket notation: each (...) is an edge carrying the
     /// edges inside it on its top, so () is one edge, (()) a stalk of two
     /// and (()()) an edge with two twigs. Edges are numbered from 1 in the
-    /// order of their opening brackets.
+    /// order of their opening brackets. hackenbush:FILE reads a tree (or an
+    /// edge list) from a file: a tree too long for the command line.
     pub trees: Vec<String>,
     /// A picture as an edge list file: `A B` per line, the ground named
     /// `ground` or `g`, `#` comments; cycles, loops and repeated edges are
@@ -606,6 +614,35 @@ pub struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// The game, e.g. kayles, 0.137 or sub(1,3,4), or a script FILE.rhai of
+    /// a heap game.
+    pub game: String,
+    /// The first heap.
+    #[arg(long, value_name = "N", default_value = "0", value_parser = size)]
+    pub from: u64,
+    /// The last heap: 100, 1e6 and 2^20 are all accepted.
+    #[arg(long, value_name = "N", value_parser = size)]
+    pub to: u64,
+    /// Only the counts by value, no row for each heap: ranges up to 10^18
+    /// for a code with a proven period whose moves leave at most two heaps
+    /// (octal codes, finite subtraction sets); others up to 2^22 heaps.
+    #[arg(long)]
+    pub by_value: bool,
+    /// The most options of one heap listed one by one (codes that move
+    /// into many heaps).
+    #[arg(long, value_name = "N", default_value = "1e7", value_parser = size)]
+    pub max_options: u64,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
 pub struct SumArgs {
     /// The game of every component written as a bare heap size.
     pub game: String,
@@ -644,10 +681,21 @@ pub enum OrderArg {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("several").args(["heaps", "partitions"]).multiple(true)))]
 pub struct CountArgs {
     /// The game whose heaps are counted, e.g. kayles or sub(squares).
     #[arg(required_unless_present_any = ["ranges", "histogram"])]
     pub game: Option<String>,
+    /// Count the partitions of N into heaps of the game (any number of
+    /// heaps adding up to N, in any order) by the nim-sum of their values;
+    /// with --heaps K, into exactly K heaps.
+    #[arg(long, value_name = "N", value_parser = size, conflicts_with_all = ["moves", "ranges", "histogram"])]
+    pub partitions: Option<u64>,
+    /// With --partitions: the heap sizes a part may have, written as
+    /// `sub(...)` writes its amounts (`1,3,5..9`, `squares`, `primes`,
+    /// `2+3k`); every size 1..=N without it.
+    #[arg(long, value_name = "SIZES", requires = "partitions")]
+    pub parts: Option<String>,
     /// The smallest heap of the range (default 1: non-empty heaps).
     #[arg(long, value_name = "N", default_value = "1")]
     pub from: String,
@@ -656,22 +704,22 @@ pub struct CountArgs {
     /// (positions of coins 1..=N); for a product A*B, the grid's last coin
     /// X,Y (columns 1..=X, rows 1..=Y; N alone for N x N), up to 10^18 each
     /// way for rules with a closed form.
-    #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges", "histogram"])]
+    #[arg(long, value_name = "N", required_unless_present_any = ["moves", "ranges", "histogram", "partitions"])]
     pub to: Option<String>,
     /// For a row or grid of coins: also count the positions of nim-sum V.
     #[arg(long, value_name = "V", value_parser = size, conflicts_with_all = ["moves", "ranges", "histogram"])]
     pub nim_sum: Option<u64>,
     /// Count positions of K heaps from the range, by nim-sum (without it:
     /// how many heaps have each value); unordered counts take up to 10^6
-    /// heaps (`1e6`).
+    /// heaps (`1e6`). With --partitions: partitions into exactly K heaps.
     #[arg(long, value_name = "K", value_parser = size)]
     pub heaps: Option<u64>,
     /// Count the heaps of a position in any order once (a <= b <= c).
     #[arg(long, requires = "heaps")]
     pub unordered: bool,
     /// Only positions whose heaps are all different (with --unordered:
-    /// a < b < c).
-    #[arg(long, requires = "heaps")]
+    /// a < b < c); with --partitions, partitions into distinct parts.
+    #[arg(long, requires = "several")]
     pub distinct: bool,
     /// Which positions of K heaps count, in the words Python and the web
     /// use: ordered (tuples), ordered-distinct, unordered (a <= b <= c) or
@@ -698,8 +746,9 @@ pub struct CountArgs {
     /// List the count for every nim-sum, not only the P-positions.
     #[arg(long)]
     pub all: bool,
-    /// The most machine-word operations a count of several heaps may take
-    /// (the default, 10^9, is about ten seconds on one core; an exact count
+    /// The most machine-word operations a count of several heaps or of
+    /// partitions may take (the default, 10^9, is about ten seconds on one
+    /// core, a count of partitions a few seconds; an exact count
     /// of many heaps costs a word per digit of its numbers at every step, a
     /// count modulo a prime one); also the most a table of coins of
     /// `turn(K)` or `turn(=K)` may take (rules without a closed form for
@@ -719,11 +768,12 @@ pub struct CountArgs {
     #[arg(long, conflicts_with = "formula")]
     pub by_formula: bool,
     /// Count by this formula, written as `grundy guess` prints it (`g(n) =
-    /// ctz(n)`, `n mod 3`, `[0 1 1 2][(n - 3) mod 4]`, ...): it is checked
-    /// against every value computed (2^22 heaps, or --max), a wrong one is
-    /// refused naming the first heap where it fails, and past the heaps
-    /// computed the count is by the formula, a conjecture unless a proven
-    /// period implies it.
+    /// ctz(n)`, `n mod 3`, `[0 1 1 2][(n - 3) mod 4]`, ...) or in the
+    /// formula language of docs/cli.md (`bigomega(n)`, `tau(n) mod 4`,
+    /// `digitsum(n, 10)`, ...): it is checked against every value computed
+    /// (2^22 heaps, or --max), a wrong one is refused naming the first heap
+    /// where it fails, and past the heaps computed the count is by the
+    /// formula, a conjecture unless a proven period implies it.
     #[arg(long, value_name = "F")]
     pub formula: Option<String>,
     /// With --unordered or --distinct: the most heaps a position may have
@@ -774,6 +824,11 @@ pub enum NimOp {
 
 #[derive(Debug, Args)]
 pub struct GamesArgs {
+    /// A script FILE.rhai: list its parameters, each with its value and
+    /// the comment above it.
+    pub script: Option<String>,
+    #[command(flatten)]
+    pub limits: ScriptArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SumFormat::Text)]
     pub format: SumFormat,
@@ -802,6 +857,11 @@ pub struct ScriptArgs {
     /// `compare`, with any game).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
+    /// For a script: give its constant NAME (`const NAME = ...;` outside
+    /// its functions) the integer VALUE in place of its own (repeat for
+    /// several). `grundy games FILE.rhai` lists a script's constants.
+    #[arg(long = "define", value_name = "NAME=VALUE")]
+    pub define: Vec<String>,
 }
 
 /// Options shared by commands that build value tables.

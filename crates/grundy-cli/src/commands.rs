@@ -11,10 +11,10 @@ use grundy::report::{
 };
 use grundy::session::{
     self, AnalyzeAnswer, AnalyzeQuery, ByFormula, CensusLimits, CensusRun, Certificate,
-    CoinsAnswer, CoinsQuestion, CountEnd, CountQuery, Counted, Engine, GraphAnswer,
-    HackenbushAnswer, HeapRules, HeapValues, Histogram, OutcomesQuery, Picture, RecordQuery,
-    ScriptAnswer, ScriptLimits, Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples,
-    count_ranges,
+    CoinsAnswer, CoinsQuestion, CountEnd, CountQuery, Counted, Defines, Engine, GraphAnswer,
+    HackenbushAnswer, HeapRules, HeapValues, Histogram, MovesQuery, OutcomesQuery, Partitions,
+    Picture, RecordQuery, ScriptAnswer, ScriptLimits, Stage, SumAnswer, SumItem, SumQuery,
+    TupleBudget, Tuples, count_ranges,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, TableSolver, ValueTable};
@@ -22,14 +22,15 @@ use grundy::{Cancel, TableSolver, ValueTable};
 use crate::cli::{
     AnalyzeArgs, CensusArgs, CensusCommand, CheckArgs, CoinsArgs, CompareArgs, CountArgs,
     EngineArg, FibonacciNimArgs, GamesArgs, GraphArgs, GuessArgs, HackenbushArgs, MazeArgs,
-    MisereArgs, NimArgs, NimOp, OrderArg, OutcomesArgs, PlotArgs, ResumeArgs, ScriptArgs,
-    StreamAction, StreamArgs, SumArgs, TableArgs, ValuesArgs,
+    MisereArgs, MovesArgs, NimArgs, NimOp, OrderArg, OutcomesArgs, PlotArgs, ResumeArgs,
+    ScriptArgs, StreamAction, StreamArgs, SumArgs, TableArgs, ValuesArgs,
 };
 use crate::{Failure, output, progress};
 
 /// `grundy values GAME --to N`, or `grundy values FILE.rhai --position P`.
 pub fn values(args: &ValuesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let spec = GameSpec::parse(&args.game)?;
+    defines_need_a_script(&args.script, &[&spec])?;
     let name = args.game.trim();
     if !args.position.is_empty() {
         return script_positions(&spec, args, out);
@@ -274,6 +275,7 @@ fn parse_chunks(text: &str) -> Result<std::ops::Range<u64>, Failure> {
 /// (compiled with the limits given).
 fn heap_game(text: &str, question: Question, args: &ScriptArgs) -> Result<HeapRules, Failure> {
     let spec = GameSpec::parse(text)?;
+    defines_need_a_script(args, &[&spec])?;
     Ok(HeapRules::from_spec(
         &spec,
         question,
@@ -281,7 +283,19 @@ fn heap_game(text: &str, question: Question, args: &ScriptArgs) -> Result<HeapRu
     )?)
 }
 
-/// The script limits asked for.
+/// Refuses `--define` for games none of which is a script: its values are
+/// for a script's constants.
+fn defines_need_a_script(args: &ScriptArgs, specs: &[&GameSpec]) -> Result<(), Failure> {
+    if args.define.is_empty() || specs.iter().any(|s| matches!(s, GameSpec::Script(_))) {
+        return Ok(());
+    }
+    Err(Failure::Input(
+        "--define gives values to a script's constants, and no game here is a script (FILE.rhai)"
+            .into(),
+    ))
+}
+
+/// The script limits asked for, with the values `--define` gives.
 fn script_limits(args: &ScriptArgs) -> Result<ScriptLimits, Failure> {
     let time = Duration::try_from_secs_f64(args.time_limit)
         .ok()
@@ -289,9 +303,14 @@ fn script_limits(args: &ScriptArgs) -> Result<ScriptLimits, Failure> {
         .ok_or_else(|| {
             Failure::Input("--time-limit must be a positive number of seconds".into())
         })?;
+    let mut defines = Defines::new();
+    for define in &args.define {
+        defines.add(define)?;
+    }
     Ok(ScriptLimits {
         operations: args.ops_limit,
         time,
+        defines,
         ..ScriptLimits::default()
     })
 }
@@ -362,8 +381,16 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 /// `grundy compare A B --to N`.
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let first = heap_game(&args.first, Question::Compare, &args.script)?;
-    let second = heap_game(&args.second, Question::Compare, &args.script)?;
+    // `--define` is for the script among the two: a built-in game beside
+    // it takes none.
+    let specs = [
+        GameSpec::parse(&args.first)?,
+        GameSpec::parse(&args.second)?,
+    ];
+    defines_need_a_script(&args.script, &[&specs[0], &specs[1]])?;
+    let limits = script_limits(&args.script)?;
+    let first = HeapRules::from_spec(&specs[0], Question::Compare, &limits)?;
+    let second = HeapRules::from_spec(&specs[1], Question::Compare, &limits)?;
     let to = parse_size(&args.to)?;
     // Both games' tables count towards one bar.
     let reach = session::compare_reach(&first, &second, to);
@@ -422,12 +449,51 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
 }
 
+/// `grundy moves GAME --to N`: every heap's winning moves.
+pub fn moves(args: &MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let spec = GameSpec::parse(&args.game)?;
+    if let GameSpec::Pair(game) = &spec {
+        if args.from != 0 || args.by_value {
+            return Err(Failure::Input(
+                "a game on pairs lists every position (a, b) up to --to: no --from or \
+                 --by-value"
+                    .into(),
+            ));
+        }
+        let memory_limit = parse_bytes(&args.table.memory_limit)?;
+        let report = progress::tables(|progress| {
+            session::pair_moves(&args.game, game, args.to, memory_limit, progress)
+        })?;
+        return output::print(out, args.format, &report);
+    }
+    let game = HeapRules::from_spec(&spec, Question::Moves, &script_limits(&args.script)?)?;
+    let solver = solver(&args.table)?;
+    let report = progress::tables(|progress| {
+        let query = MovesQuery {
+            from: args.from,
+            to: args.to,
+            rows: !args.by_value,
+            solver: &solver,
+            max_options: args.max_options,
+        };
+        session::heap_moves(&args.game, &game, &query, progress)
+    })?;
+    output::print(out, args.format, &report)
+}
+
 /// `grundy count`: the arguments as a [`CountQuery`], counted by the
 /// library.
 pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
     let solver = solver(&args.table)?;
     let spec = args.game.as_deref().unwrap_or("").trim();
-    let order = match (args.order, args.unordered, args.distinct) {
+    // With --partitions, --distinct asks for distinct parts.
+    let partitions = Partitions::from_options(
+        args.partitions,
+        args.parts.as_deref(),
+        args.partitions.is_some() && args.distinct,
+    )?;
+    let distinct_heaps = partitions.is_none() && args.distinct;
+    let order = match (args.order, args.unordered, distinct_heaps) {
         (Some(OrderArg::Ordered), ..) | (None, false, false) => Tuples::Ordered,
         (Some(OrderArg::OrderedDistinct), ..) | (None, false, true) => Tuples::OrderedDistinct,
         (Some(OrderArg::Unordered), ..) | (None, true, false) => Tuples::Unordered,
@@ -451,6 +517,7 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             max_heaps: args.max_heaps,
             work: args.work_limit,
         },
+        partitions,
     };
     let limits = script_limits(&args.script)?;
     if !args.moves.is_empty() {
@@ -490,12 +557,13 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             Counted::from_spec(&GameSpec::parse(spec)?, &limits)?,
         ),
     };
-    let total = match query.to {
-        Some(CountEnd::Grid(x, y)) => x.max(y),
-        Some(CountEnd::Last(n)) => n,
-        None => 0,
+    let (total, what) = match (query.to, &query.partitions) {
+        (_, Some(partitions)) => (partitions.of, "partitions"),
+        (Some(CountEnd::Grid(x, y)), None) => (x.max(y), "coins"),
+        (Some(CountEnd::Last(n)), None) => (n, "coins"),
+        (None, None) => (0, "coins"),
     };
-    let bar = progress::heaps(total, "coins");
+    let bar = progress::heaps(total, what);
     let answer = session::count(&name, &game, &query, &solver, &mut |n| {
         bar.set_position(n as u64);
         true
@@ -811,7 +879,20 @@ fn heads_of_row<'a>(
 
 /// `grundy games`.
 pub fn games(args: &GamesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    output::catalogue(out, args.format, CATALOGUE)
+    let Some(text) = &args.script else {
+        return output::catalogue(out, args.format, CATALOGUE);
+    };
+    let spec = GameSpec::parse(text)?;
+    let GameSpec::Script(path) = &spec else {
+        return Err(Failure::Input(format!(
+            "'{}' is {}, not a script: `grundy games FILE.rhai` lists a script's parameters, \
+             `grundy games` every game",
+            text.trim(),
+            spec.kind().name()
+        )));
+    };
+    let report = session::script_parameters(path, script_limits(&args.limits)?)?;
+    output::print(out, args.format, &report)
 }
 
 /// The text of a file the user named ([`grundy::spec::read_input`]: at

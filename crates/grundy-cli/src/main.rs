@@ -77,6 +77,8 @@ fn flag_for(knob: grundy::Knob) -> &'static str {
         Knob::Overwrite => " (--resume with its --checkpoint continues it, --force overwrites it)",
         Knob::Output => " (--output another FILE; `grundy census merge` joins them)",
         Knob::TimeLimit => " (raise it with --time-limit)",
+        Knob::Rows => " (--by-value counts without listing; or a shorter --from/--to)",
+        Knob::Partitions => " (--partitions, --parts, --distinct)",
     }
 }
 
@@ -189,6 +191,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Nim(args) => commands::nim(&args, out),
         Command::Values(args) => commands::values(&args, out),
         Command::Sum(args) => commands::sum(&args, out),
+        Command::Moves(args) => commands::moves(&args, out),
         Command::Games(args) => commands::games(&args, out),
         Command::Census(args) => commands::census(&args, out),
         Command::Stream(args) => commands::stream(&args, out),

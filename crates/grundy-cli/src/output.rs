@@ -7,16 +7,18 @@
 
 use std::io::{self, Write};
 
+use grundy::report::ScriptParametersReport;
 use grundy::report::{
     AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
     CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
     FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport, HackenbushReport,
-    LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport, MisereSumReport,
-    MoveCountReport, NimFieldReport, NimSumCountReport, OutcomesReport, PairValuesReport,
-    PartsSumReport, PositionSumReport, QuotientReport, RecordRun, RowFormat, StreamHistogramReport,
+    HeapMovesReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
+    MisereSumReport, MoveCountReport, MovesByValue, NimFieldReport, NimSumCountReport,
+    OutcomesReport, PairMovesReport, PairValuesReport, PartitionCountReport, PartsSumReport,
+    PositionSumReport, QuotientReport, RecordRun, RowFormat, StreamHistogramReport,
     StreamValuesReport, StreamVerifyReport, SumReport, ValueCount, ValuesReport, write_rows,
 };
-use grundy::session::{CountAnswer, Outcome, Tuples};
+use grundy::session::{CountAnswer, MovesAnswer, Outcome, Tuples};
 use grundy::spec::CatalogueEntry;
 use serde::Serialize;
 
@@ -599,6 +601,135 @@ impl Render for CountReport {
     }
 }
 
+impl Render for MovesAnswer {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            MovesAnswer::Heaps(report) => report.text(out),
+            MovesAnswer::Pairs(report) => report.text(out),
+        }
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            MovesAnswer::Heaps(report) => report.csv(out),
+            MovesAnswer::Pairs(report) => report.csv(out),
+        }
+    }
+}
+
+impl Render for PairMovesReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}, positions (a, b) with a, b <= {}: {} winning moves (moves to value 0)",
+            self.game, self.to, self.winning_moves
+        )?;
+        writeln!(out, "a     b     value  winning  fewest taken  most taken")?;
+        let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
+        for row in &self.positions {
+            writeln!(
+                out,
+                "{:<5} {:<5} {:<6} {:<8} {:<13} {}",
+                row.a,
+                row.b,
+                row.value,
+                row.winning_moves,
+                taken(row.fewest_taken),
+                taken(row.most_taken)
+            )?;
+        }
+        by_value_lines(out, &self.by_value, "positions")
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        let cell = |t: Option<i64>| t.map_or(String::new(), |t| t.to_string());
+        writeln!(out, "a,b,value,winning_moves,fewest_taken,most_taken")?;
+        for row in &self.positions {
+            writeln!(
+                out,
+                "{},{},{},{},{},{}",
+                row.a,
+                row.b,
+                row.value,
+                row.winning_moves,
+                cell(row.fewest_taken),
+                cell(row.most_taken)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The counts of a winning-move table by value: `what` (heaps or
+/// positions) of each value, and their winning moves.
+fn by_value_lines(out: &mut dyn Write, by_value: &[MovesByValue], what: &str) -> io::Result<()> {
+    let width = by_value
+        .iter()
+        .map(|t| t.heaps.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(what.len());
+    writeln!(out, "value   {what:<width$}   winning moves")?;
+    for t in by_value {
+        let heaps = t.heaps.to_string();
+        writeln!(out, "{:<7} {heaps:<width$}   {}", t.value, t.winning_moves)?;
+    }
+    Ok(())
+}
+
+impl Render for HeapMovesReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}, heaps {}..={}: {} winning moves (moves to value 0), {}",
+            self.game, self.from, self.to, self.winning_moves, self.source
+        )?;
+        if let Some(rows) = &self.heaps {
+            writeln!(out, "heap    value  winning  fewest taken  most taken")?;
+            let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
+            for row in rows {
+                writeln!(
+                    out,
+                    "{:<7} {:<6} {:<8} {:<13} {}",
+                    row.heap,
+                    row.value,
+                    row.winning_moves,
+                    taken(row.fewest_taken),
+                    taken(row.most_taken)
+                )?;
+            }
+        }
+        by_value_lines(out, &self.by_value, "heaps")
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        let cell = |t: Option<i64>| t.map_or(String::new(), |t| t.to_string());
+        match &self.heaps {
+            Some(rows) => {
+                writeln!(out, "heap,value,winning_moves,fewest_taken,most_taken")?;
+                for row in rows {
+                    writeln!(
+                        out,
+                        "{},{},{},{},{}",
+                        row.heap,
+                        row.value,
+                        row.winning_moves,
+                        cell(row.fewest_taken),
+                        cell(row.most_taken)
+                    )?;
+                }
+            }
+            None => {
+                writeln!(out, "value,heaps,winning_moves")?;
+                for t in &self.by_value {
+                    writeln!(out, "{},{},{}", t.value, t.heaps, t.winning_moves)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The P- and N-position lines of a count.
 fn outcome_counts(
     out: &mut dyn Write,
@@ -619,7 +750,36 @@ impl Render for CountAnswer {
             CountAnswer::Heaps(report) => report.text(out),
             CountAnswer::Positions(report) => report.text(out),
             CountAnswer::Coins(report) => report.text(out),
+            CountAnswer::Partitions(report) => report.text(out),
         }
+    }
+}
+
+impl Render for PartitionCountReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let modulo = self
+            .modulus
+            .map_or(String::new(), |m| format!(" (mod {m})"));
+        let parts = self.heaps.map_or(String::new(), |k| format!("{k} "));
+        let distinct = if self.distinct { "distinct " } else { "" };
+        write!(
+            out,
+            "partitions of {} into {parts}{distinct}heaps of {}",
+            self.partitions_of, self.game
+        )?;
+        if let Some(parts) = &self.parts {
+            write!(
+                out,
+                ", heap sizes {parts} ({} of them up to {})",
+                self.part_sizes, self.partitions_of
+            )?;
+        }
+        writeln!(out, ": {}{modulo}", self.total)?;
+        outcome_counts(out, &self.p_positions, &self.n_positions, &modulo)?;
+        for (s, c) in self.by_nim_sum.iter().flatten() {
+            writeln!(out, "nim-sum {s}: {c}")?;
+        }
+        Ok(())
     }
 }
 
@@ -877,12 +1037,19 @@ impl Render for CoinGridReport {
             .collect();
         writeln!(out, "{}, heads (x,y):value {}", self.rule, heads.join(" "))?;
         winner_line(out, self.winner, self.nim_sum)?;
-        if let Some(m) = &self.winning_move {
+        for m in &self.winning_moves {
             writeln!(
                 out,
                 "turn the coins in columns {} of rows {}",
                 joined(&m.columns, " "),
                 joined(&m.rows, " ")
+            )?;
+        }
+        if !self.complete {
+            writeln!(
+                out,
+                "(the first {} winning moves; there are more)",
+                self.winning_moves.len()
             )?;
         }
         Ok(())
@@ -1009,6 +1176,52 @@ impl Render for OutcomesReport {
         writeln!(out, "p_position")?;
         for state in self.p_positions.states.0.losses() {
             writeln!(out, "{state}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Render for ScriptParametersReport {
+    /// `NAME = value` and the documentation of each, aligned.
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let count = self.parameters.len();
+        if count == 0 {
+            return writeln!(
+                out,
+                "{}: no parameters (a constant declared outside its functions, `const NAME = 1;`, \
+                 is one)",
+                self.script
+            );
+        }
+        let plural = if count == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "{}: {count} parameter{plural} (set with --define NAME=VALUE)",
+            self.script
+        )?;
+        let assigned: Vec<String> = self
+            .parameters
+            .iter()
+            .map(|p| {
+                if p.value == p.default {
+                    format!("{} = {}", p.name, p.value)
+                } else {
+                    format!("{} = {} (the script's: {})", p.name, p.value, p.default)
+                }
+            })
+            .collect();
+        let width = assigned
+            .iter()
+            .map(|a| a.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (p, assigned) in self.parameters.iter().zip(&assigned) {
+            let doc = if p.doc.is_empty() {
+                format!("line {}", p.line)
+            } else {
+                format!("{} (line {})", p.doc, p.line)
+            };
+            writeln!(out, "  {assigned:<width$}  {doc}")?;
         }
         Ok(())
     }

@@ -12,8 +12,13 @@
 //!   `heaps`, `order=ordered|ordered-distinct|unordered|distinct`, `mod`,
 //!   `nim_sum`, `all`, `by_formula` (`true` for the formula `guess` finds,
 //!   or a formula to check and count by), `max`; sizes written as on the command line,
-//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives; with
+//!   `1e12`, `2^40`), or for heaps whose values `histogram` gives, or the
+//!   partitions of `partitions=N` into heaps (`parts` a set of sizes such
+//!   as `1,3,5..9`, `distinct=true`, `heaps` for exactly that many); with
 //!   `format=text`, the text `grundy count` prints (the page's count form);
+//! - `GET /api/moves?game=G&to=N`: the winning moves of every heap of
+//!   `from..=to`, the report `grundy moves --format json` gives
+//!   (`by_value=true` for the counts alone, `format=text` for the text);
 //! - `GET /api/sum?components=kayles:7 wythoff:3,5 (()())`: components of
 //!   any kinds (whitespace between them; no files) played together, the
 //!   document `grundy sum --format json` prints (`game` for components
@@ -69,8 +74,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use grundy::report::AnalysisReport;
 use grundy::session::{
-    Analysis, ByFormula, CountAnswer, CountEnd, CountQuery, Counted, HeapRules, HeapValues,
-    Histogram, ScriptLimits, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, analyze_range,
+    Analysis, ByFormula, CountAnswer, CountEnd, CountQuery, Counted, Defines, HeapRules,
+    HeapValues, Histogram, MovesAnswer, MovesQuery, Partitions, ScriptLimits, SumAnswer, SumItem,
+    SumQuery, TupleBudget, Tuples, analyze_range,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
@@ -215,6 +221,7 @@ fn routes(computing: usize) -> Router {
         .route("/api/analyze", get(analyze_game))
         .route("/api/plot", get(plot))
         .route("/api/count", get(count))
+        .route("/api/moves", get(moves))
         .route("/api/sum", get(sum))
         .route("/api/position", post(position))
         .route("/api/move", post(move_and_reply))
@@ -619,10 +626,29 @@ fn too_long() -> ApiError {
 /// The longest script accepted.
 const MAX_SCRIPT: usize = 20_000;
 
+/// Rules a request types as a Rhai script: its `script` field, and its
+/// `defines` field (`K=3, B=7`: values for the script's constants, its
+/// parameters, as `--define` gives them on the command line).
+#[derive(Clone, Copy)]
+struct Script<'a> {
+    source: Option<&'a str>,
+    defines: Option<&'a str>,
+}
+
+impl<'a> Script<'a> {
+    /// The script of a request's fields (none when `source` is blank).
+    fn of(source: &'a Option<String>, defines: &'a Option<String>) -> Script<'a> {
+        Script {
+            source: source.as_deref().filter(|s| !s.trim().is_empty()),
+            defines: defines.as_deref().filter(|d| !d.trim().is_empty()),
+        }
+    }
+}
+
 /// The game a request names: a built-in heap game, or rules typed as a
 /// Rhai script (see [`script_rules`]). The library's spec parser decides
 /// what the text means.
-fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<HeapRules, ApiError> {
+fn parse_game(spec: &str, script: Script<'_>, question: Question) -> Result<HeapRules, ApiError> {
     if let Some(rules) = script_rules(script)? {
         return Ok(rules);
     }
@@ -631,11 +657,23 @@ fn parse_game(spec: &str, script: Option<&str>, question: Question) -> Result<He
 }
 
 /// Rules typed as a Rhai script, when a request sends one: run with tight
-/// limits (10^5 operations a call, 2 s, 10^5 positions).
-fn script_rules(script: Option<&str>) -> Result<Option<HeapRules>, ApiError> {
-    let Some(source) = script.filter(|s| !s.trim().is_empty()) else {
+/// limits (10^5 operations a call, 2 s, 10^5 positions), its constants
+/// given the values of `defines`. The game is named `script`, with its
+/// defines: `script(K=3)`.
+fn script_rules(script: Script<'_>) -> Result<Option<HeapRules>, ApiError> {
+    let Some(source) = script.source else {
+        if script.defines.is_some() {
+            return Err(bad_request(
+                "defines are values for a script's constants: send the script too",
+            ));
+        }
         return Ok(None);
     };
+    let defines: Defines = script
+        .defines
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e: grundy::Error| bad_request(format!("{e} (parameter defines)")))?;
     if source.len() > MAX_SCRIPT {
         return Err(bad_request(format!(
             "a script is at most {MAX_SCRIPT} characters"
@@ -646,6 +684,8 @@ fn script_rules(script: Option<&str>) -> Result<Option<HeapRules>, ApiError> {
         time: Duration::from_secs(2),
         positions: 100_000,
         size: 100_000,
+        defines,
+        ..ScriptLimits::default()
     };
     HeapRules::compile_script("script", source, limits)
         .map(Some)
@@ -721,6 +761,8 @@ fn parameter_for(knob: grundy::Knob) -> &'static str {
         Knob::Overwrite => "none: the playground writes no file",
         Knob::Output => "none: the playground writes no file",
         Knob::TimeLimit => "none: the playground's time limit is fixed",
+        Knob::Rows => "by_value, or a shorter from/to",
+        Knob::Partitions => "partitions, parts, distinct",
     }
 }
 
@@ -736,6 +778,7 @@ struct TableQuery {
     /// `/api/plot`: heaps on a logarithmic axis.
     log: Option<bool>,
     script: Option<String>,
+    defines: Option<String>,
 }
 
 /// The largest table computed for a script (each heap is a script call).
@@ -746,7 +789,8 @@ const MAX_SCRIPT_TO: u64 = 2_000;
 /// adaptively until a theorem proves the period, as `grundy analyze` and
 /// Python's `Game.analyze` do (within the [`DEADLINE`]).
 fn compute(query: &TableQuery) -> Result<Analysis, ApiError> {
-    let game = parse_game(&query.game, query.script.as_deref(), Question::Analyze)?;
+    let script = Script::of(&query.script, &query.defines);
+    let game = parse_game(&query.game, script, Question::Analyze)?;
     let most = if game.as_script().is_some() {
         MAX_SCRIPT_TO
     } else {
@@ -854,6 +898,7 @@ struct CountRequest {
     #[serde(default)]
     game: String,
     script: Option<String>,
+    defines: Option<String>,
     /// `value count` lines or a table of values, instead of a game.
     histogram: Option<String>,
     from: Option<String>,
@@ -873,6 +918,13 @@ struct CountRequest {
     /// prints it, for the page's count form.
     #[serde(default)]
     format: CountFormat,
+    /// Count the partitions of this number into heaps of the game.
+    partitions: Option<String>,
+    /// The sizes a part may have (`1,3,5..9`, `squares`), with `partitions`.
+    parts: Option<String>,
+    /// Partitions into distinct parts, with `partitions`.
+    #[serde(default)]
+    distinct: bool,
 }
 
 /// How `/api/count` answers.
@@ -931,18 +983,25 @@ fn counted(request: &CountRequest) -> Result<CountAnswer, ApiError> {
             work: COUNT_WORK,
             ..TupleBudget::default()
         },
+        partitions: Partitions::from_options(
+            size(&request.partitions)?,
+            request.parts.as_deref(),
+            request.distinct,
+        )
+        .map_err(invalid)?,
     };
     if query.modulus.is_none() && query.heaps.is_some_and(|k| k > MAX_EXACT_COUNT_HEAPS) {
         return Err(bad_request(format!(
             "the playground counts at most {MAX_EXACT_COUNT_HEAPS} heaps exactly; count modulo m (mod=1000000007) for more"
         )));
     }
-    let (name, game) = match (&request.histogram, script_rules(request.script.as_deref())?) {
+    let script = Script::of(&request.script, &request.defines);
+    let (name, game) = match (&request.histogram, script_rules(script)?) {
         (Some(text), _) => (
             "histogram".to_owned(),
             Counted::Given(Histogram::parse(text).map_err(invalid)?),
         ),
-        (None, Some(rules)) => ("script".to_owned(), Counted::Heaps(rules)),
+        (None, Some(rules)) => (rules.to_string(), Counted::Heaps(rules)),
         (None, None) => {
             let spec = parse_spec(&request.game)?;
             let game = Counted::from_spec(&spec, &ScriptLimits::default()).map_err(invalid)?;
@@ -959,17 +1018,103 @@ async fn count(query: Result<Query<CountRequest>, QueryRejection>) -> Response {
     };
     let format = request.format;
     match blocking(move || counted(&request)).await {
-        Ok(answer) if format == CountFormat::Text => {
-            // The text `grundy count` prints: the one rendering, output.rs's.
-            let mut text = Vec::new();
-            match crate::output::Render::text(&answer, &mut text) {
-                Ok(()) => {
-                    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
-                }
-                Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-            }
-        }
+        Ok(answer) if format == CountFormat::Text => text_response(&answer),
         Ok(answer) => Json(answer).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The text the CLI prints for `report`: the one rendering, output.rs's.
+fn text_response(report: &impl crate::output::Render) -> Response {
+    let mut text = Vec::new();
+    match report.text(&mut text) {
+        Ok(()) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
+        Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// `/api/moves?game=kayles&to=100`: the winning moves of every heap of
+/// `from..=to` (from 0), as `grundy moves --format json` prints them;
+/// `by_value=true` counts them by value only (through a proven period for
+/// long ranges); `format=text` gives the CLI's text.
+#[derive(Deserialize)]
+struct MovesRequest {
+    #[serde(default)]
+    game: String,
+    script: Option<String>,
+    defines: Option<String>,
+    from: Option<String>,
+    to: String,
+    #[serde(default)]
+    by_value: bool,
+    #[serde(default)]
+    format: CountFormat,
+}
+
+/// The most heaps `/api/moves` lists one by one.
+const MAX_MOVE_ROWS: u64 = 10_000;
+
+fn moves_of(request: &MovesRequest) -> Result<MovesAnswer, ApiError> {
+    let from = match &request.from {
+        Some(from) => parse_size(from).map_err(engine_error)?,
+        None => 0,
+    };
+    let to = parse_size(&request.to).map_err(engine_error)?;
+    if !request.by_value && to.saturating_sub(from) >= MAX_MOVE_ROWS {
+        return Err(bad_request(format!(
+            "the playground lists at most {MAX_MOVE_ROWS} heaps; count longer ranges by value \
+             (by_value=true)"
+        )));
+    }
+    let no_script = request
+        .script
+        .as_deref()
+        .is_none_or(|s| s.trim().is_empty());
+    if no_script && let GameSpec::Pair(game) = parse_spec(&request.game)? {
+        let side = to.saturating_add(1);
+        if side.saturating_mul(side) > MAX_MOVE_ROWS {
+            return Err(bad_request(format!(
+                "the playground lists at most {MAX_MOVE_ROWS} positions of a game on pairs"
+            )));
+        }
+        let report = grundy::session::pair_moves(
+            &request.game,
+            &game,
+            to,
+            bounded().memory_limit(),
+            &mut |_, _| true,
+        )
+        .map_err(engine_error)?;
+        return Ok(MovesAnswer::Pairs(report));
+    }
+    let script = Script::of(&request.script, &request.defines);
+    let game = parse_game(&request.game, script, Question::Moves)?;
+    let named = game.to_string();
+    let name = match script.source {
+        Some(_) => &named,
+        None => &request.game,
+    };
+    let query = MovesQuery {
+        from,
+        to,
+        rows: !request.by_value,
+        solver: &bounded(),
+        max_options: LISTING.search,
+    };
+    grundy::session::heap_moves(name, &game, &query, &mut |_, _| true)
+        .map(MovesAnswer::Heaps)
+        .map_err(engine_error)
+}
+
+async fn moves(query: Result<Query<MovesRequest>, QueryRejection>) -> Response {
+    let request = match query {
+        Ok(Query(request)) => request,
+        Err(e) => return unreadable(e.status(), e.body_text()),
+    };
+    let format = request.format;
+    match blocking(move || moves_of(&request)).await {
+        Ok(report) if format == CountFormat::Text => text_response(&report),
+        Ok(report) => Json(report).into_response(),
         Err(error) => error.into_response(),
     }
 }
@@ -1038,6 +1183,8 @@ struct PositionRequest {
     game: String,
     #[serde(default)]
     script: Option<String>,
+    #[serde(default)]
+    defines: Option<String>,
     heaps: Vec<usize>,
 }
 
@@ -1046,6 +1193,8 @@ struct MoveRequest {
     game: String,
     #[serde(default)]
     script: Option<String>,
+    #[serde(default)]
+    defines: Option<String>,
     heaps: Vec<usize>,
     component: usize,
     to: Vec<usize>,
@@ -1066,7 +1215,7 @@ fn check_heaps(heaps: &[usize]) -> Result<(), ApiError> {
 /// The game and its value table for heaps `heaps`.
 fn prepare(
     game: &str,
-    script: Option<&str>,
+    script: Script<'_>,
     heaps: &[usize],
 ) -> Result<(HeapRules, ValueTable), ApiError> {
     let game = parse_game(game, script, Question::Sum)?;
@@ -1093,7 +1242,8 @@ async fn position(request: Result<Json<PositionRequest>, JsonRejection>) -> Resp
         Err(e) => return unreadable(e.status(), e.body_text()),
     };
     let result = blocking(move || {
-        let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
+        let script = Script::of(&request.script, &request.defines);
+        let (game, table) = prepare(&request.game, script, &request.heaps)?;
         explain(&game, &table, &request.heaps)
     })
     .await;
@@ -1109,7 +1259,8 @@ async fn move_and_reply(request: Result<Json<MoveRequest>, JsonRejection>) -> Re
         Err(e) => return unreadable(e.status(), e.body_text()),
     };
     let result = blocking(move || {
-        let (game, table) = prepare(&request.game, request.script.as_deref(), &request.heaps)?;
+        let script = Script::of(&request.script, &request.defines);
+        let (game, table) = prepare(&request.game, script, &request.heaps)?;
         let played = grundy::play_move(
             &game,
             &table,
@@ -1281,6 +1432,7 @@ mod tests {
             view: None,
             log: None,
             script: None,
+            defines: None,
         })
         .unwrap_or_else(|_| panic!("kayles to {to} is analyzed"))
     }
@@ -1348,6 +1500,35 @@ mod tests {
         }
         let many = vec!["nim:1"; MAX_HEAPS + 1].join("%20");
         let (status, _, body) = get(&format!("/api/sum?components={many}"));
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    /// `/api/moves` answers the table `grundy moves` gives: each heap's
+    /// winning moves, the counts by value, a long range through the period,
+    /// and refuses a long listing.
+    #[test]
+    fn winning_move_tables_are_answered() {
+        let table = counted("/api/moves?game=sub(1,3,4)&to=3");
+        let rows = table["heaps"].as_array().unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[3]["winning_moves"], 2);
+        assert_eq!(rows[3]["fewest_taken"], 1);
+        assert_eq!(rows[3]["most_taken"], 3);
+        let far = counted("/api/moves?game=0.137&from=1&to=1e12&by_value=true");
+        assert_eq!(far["heap_count"], "1000000000000");
+        assert_eq!(far["through_period"]["period"], 34);
+        let script =
+            counted("/api/moves?to=5&script=fn%20options(n)%20%7B%20%5Bn%20-%201%5D%20%7D");
+        assert_eq!(script["game"], "script");
+        let (status, _, body) = get("/api/moves?game=kayles&to=1e6");
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body.contains("by_value"), "{body}");
+        let (status, _, text) = get("/api/moves?game=kayles&to=4&format=text");
+        assert_eq!(status, StatusCode::OK);
+        assert!(text.starts_with("kayles, heaps 0..=4"), "{text}");
+        let pairs = counted("/api/moves?game=wythoff&to=2");
+        assert_eq!(pairs["positions"][8]["winning_moves"], 3);
+        let (status, _, body) = get("/api/moves?game=wythoff&to=1000");
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     }
 
@@ -1429,6 +1610,55 @@ mod tests {
         );
     }
 
+    /// `/api/count?partitions=N` counts as `grundy count --partitions N`:
+    /// the partitions of N into heaps of the game by nim-sum, with the
+    /// sizes `parts` lists, `distinct` parts or exactly `heaps` of them;
+    /// within the server's work limit, and refused naming the parameter.
+    #[test]
+    fn partitions_are_counted_as_the_cli_counts_them() {
+        let forty = counted("/api/count?game=kayles&partitions=40");
+        assert_eq!(forty["total"], "37338");
+        assert_eq!(forty["p_positions"], "5016");
+        assert_eq!(forty["parts"], Value::Null);
+        // Distinct Nim heaps adding up to 10, by XOR: 1 of nim-sum 0
+        // (4+3+2+1), 1 of 2, 5 of 4, 1 of 8, 2 of 10 (OEIS A307505).
+        let nim = counted("/api/count?game=nim&partitions=10&distinct=true&all=true");
+        assert_eq!(
+            nim["by_nim_sum"],
+            json!([[0, "1"], [2, "1"], [4, "5"], [8, "1"], [10, "2"]])
+        );
+        // Two odd heaps adding up to 10: 9+1, 7+3 and 5+5.
+        let odd = counted("/api/count?game=nim&partitions=10&parts=1,3,5..9&heaps=2");
+        assert_eq!(odd["total"], "3");
+        assert_eq!(odd["parts"], "1,3,5..9");
+        let (status, kind, text) = get("/api/count?game=kayles&partitions=40&format=text");
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert!(
+            text.starts_with("partitions of 40 into heaps of kayles: 37338\n"),
+            "{text}"
+        );
+        for (path, needle) in [
+            (
+                "/api/count?game=kayles&parts=1,2&to=5",
+                "parameter partitions",
+            ),
+            (
+                "/api/count?game=kayles&partitions=1e5",
+                "machine-word operations",
+            ),
+            ("/api/count?game=kayles&partitions=10&to=5", "parameter to"),
+            (
+                "/api/count?game=kayles&partitions=10&parts=0",
+                "invalid part sizes",
+            ),
+        ] {
+            let (status, _, body) = get(path);
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+            assert!(body.contains(needle), "{path}: {body}");
+        }
+    }
+
     /// What `/api/count` refuses, each with a JSON error and 400.
     #[test]
     fn count_refusals_are_bad_requests() {
@@ -1493,6 +1723,50 @@ mod tests {
             json!({ "game": "", "script": "fn options(n) { loop {} }", "heaps": [3] }),
         );
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    #[test]
+    fn a_scripts_parameters_take_the_values_of_defines() {
+        // Take 1 to K tokens: g(n) = n mod (K + 1).
+        let source = "const K = 2; fn options(n) { let out = []; for k in 1..=K { \
+                      out.push(n - k); } out }";
+        let path = format!(
+            "/api/analyze?game=&to=20&script={}&defines={}",
+            encode(source),
+            encode("K=4")
+        );
+        let (status, _, body) = get(&path);
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let found: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(found["canonical"], "script(K=4)");
+        assert_eq!(found["values"][9], 4);
+        let (status, state) = post(
+            "/api/position",
+            json!({ "game": "", "script": source, "defines": "K=4", "heaps": [7] }),
+        );
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(state["nim_sum"], 2);
+        let counted = get(&format!(
+            "/api/count?to=9&script={}&defines=K%3D4",
+            encode(source)
+        ));
+        assert!(counted.2.contains("script(K=4)"), "{}", counted.2);
+        // Refused: a name the script does not declare (its parameters
+        // listed), a value that is no integer, defines without a script.
+        for (defines, script, said) in [
+            ("C=3", source, "the script's parameters: K"),
+            ("K=x", source, "invalid define 'K=x'"),
+            ("K=3", "", "send the script too"),
+        ] {
+            let path = format!(
+                "/api/analyze?game=kayles&to=20&script={}&defines={}",
+                encode(script),
+                encode(defines)
+            );
+            let (status, _, body) = get(&path);
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+            assert!(body.contains(said), "{body}");
+        }
     }
 
     /// The router under fuzzed requests: methods, paths and queries built

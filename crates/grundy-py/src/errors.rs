@@ -96,6 +96,8 @@ fn keyword_for(knob: grundy::Knob) -> &'static str {
         Knob::Overwrite => "a new file",
         Knob::Output => "output=",
         Knob::TimeLimit => "none: scripts run here with their default limits",
+        Knob::Rows => "rows=False, or a shorter start=/to=",
+        Knob::Partitions => "partitions=, parts=, distinct=",
     }
 }
 
@@ -130,6 +132,9 @@ names!(
     Terms = "terms",
     Budget = "budget",
     Heap = "heap",
+    MaxOptions = "max_options",
+    Partitions = "partitions",
+    Parts = "parts",
 );
 
 /// A non-negative integer argument (a heap, a bound, a count), read so

@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use grundy::report::{ComparisonReport, CountReport, FormulaReport};
 use grundy::session::{
-    self, ByFormula, CountQuery, HeapRules, Histogram, HistogramSource, ScriptLimits,
+    self, ByFormula, CountQuery, HeapRules, Histogram, HistogramSource, MovesQuery, ScriptLimits,
     TABULATE_LIMIT, Tuples, analyze_range, heap_histogram,
 };
 use grundy::spec::{GameSpec, Question};
@@ -16,8 +16,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::{
-    Budget, Heap, Heaps, Limit, Max, MaxHeap, Modulo, N, Progress, Start, Terms, To, Whole,
-    detached, optional, reporting, to_py, watched, watched_reporting,
+    Budget, Heap, Heaps, Limit, Max, MaxHeap, MaxOptions, Modulo, N, Progress, Start, Terms, To,
+    Whole, detached, optional, reporting, to_py, watched, watched_reporting,
 };
 use crate::notebook;
 use crate::results::{
@@ -677,6 +677,47 @@ impl Game {
         });
         let histogram = self.rules.checked(found)?;
         count_document(py, &CountReport::new(&self.written, start, to, &histogram))
+    }
+
+    /// The winning moves of every heap of `start..=to`: the document
+    /// `grundy moves GAME --to N --format json` prints, its counts as
+    /// `int`s. `heaps` lists each heap's `value`, `winning_moves` (its
+    /// moves to value 0), `fewest_taken` and `most_taken` (tokens a winning
+    /// move removes; `None` without one); `by_value` counts the heaps of
+    /// each value and their winning moves; `winning_moves` is the total.
+    /// With `rows=False` only the counts are made, and a range of a code
+    /// whose moves leave at most two heaps is counted through its proven
+    /// period (`through_period`), so `to` may be as large as 2^64 - 1.
+    /// `max_options` bounds the options listed for one heap (codes that
+    /// move into many heaps). `progress` as for `values`.
+    #[pyo3(
+        signature = (to, *, start = None, rows = true, max_options = None, progress = None),
+        text_signature = "(self, /, to, *, start=0, rows=True, max_options=10000000, \
+                          progress=None)"
+    )]
+    fn winning_moves<'py>(
+        &self,
+        py: Python<'py>,
+        to: Whole<To>,
+        start: Option<Whole<Start>>,
+        rows: bool,
+        max_options: Option<Whole<MaxOptions>>,
+        progress: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, to) = (optional(start)?.unwrap_or(0), to.get()?);
+        let max_options = optional(max_options)?.unwrap_or(grundy::LISTED_OPTIONS_LIMIT);
+        let told = Progress::new(py, progress.as_ref(), to.saturating_add(1), "moves")?;
+        let found = reporting(py, &told, |progress| {
+            let query = MovesQuery {
+                from: start,
+                to,
+                rows,
+                solver: &self.solver,
+                max_options,
+            };
+            session::heap_moves(&self.written, &self.rules, &query, &mut |n, _| progress(n))
+        });
+        count_document(py, &self.rules.checked(found)?)
     }
 
     /// Positions of `heaps` heaps with sizes in `start..=to` (from heap 1,

@@ -20,7 +20,8 @@ mod values;
 
 use grundy::session::{
     self, ByFormula, Certificate, CoinsAnswer, CoinsQuestion, CountAnswer, CountEnd, CountQuery,
-    Counted, HackenbushAnswer, Histogram, Picture, SumAnswer, SumItem, SumQuery, TupleBudget,
+    Counted, HackenbushAnswer, Histogram, Partitions, Picture, SumAnswer, SumItem, SumQuery,
+    TupleBudget,
 };
 use grundy::spec::GameSpec;
 use grundy::{Component, nim_field};
@@ -195,29 +196,56 @@ impl<'a, 'py> FromPyObject<'a, 'py> for CountTo {
     }
 }
 
+/// The part sizes [`count_report`] takes: text as `--parts` writes them
+/// (`"1,3,5..9"`, `"squares"`), or a list of sizes.
+#[derive(FromPyObject)]
+enum PartsArg {
+    Text(String),
+    Sizes(Vec<Whole<errors::Parts>>),
+}
+
+impl PartsArg {
+    /// The sizes as `--parts` writes them.
+    fn text(&self) -> PyResult<String> {
+        match self {
+            PartsArg::Text(text) => Ok(text.clone()),
+            PartsArg::Sizes(sizes) => Ok(sizes
+                .iter()
+                .map(|s| s.get().map(|s| s.to_string()))
+                .collect::<PyResult<Vec<_>>>()?
+                .join(",")),
+        }
+    }
+}
+
 /// Heaps, positions or coins counted by value or nim-sum: the document
 /// `grundy count GAME --to N --format json` prints, with the same options
 /// (`start` is `--from`, heap 1 unless given; `heaps`, `order`
 /// (`"ordered"`, `"ordered-distinct"`, `"unordered"`, `"distinct"`),
 /// `modulo` (`--mod`), `nim_sum`, `all`, `by_formula`: `True` for the
 /// formula `guess` finds or a formula's text, `work_limit` is
-/// `--work-limit`). The web's `/api/count` answers the same.
+/// `--work-limit`); or with `partitions=N` (no `to`), the partitions of
+/// `N` into heaps of the game by nim-sum (`--partitions N`): `parts` the
+/// sizes a part may have (a list, or text such as `"1,3,5..9"` or
+/// `"squares"`), `distinct=True` for distinct parts, `heaps` for exactly
+/// that many. The web's `/api/count` answers the same.
 #[pyfunction]
 #[pyo3(
     signature = (
-        game, to, *, start = None, heaps = None, order = "ordered", modulo = None, nim_sum = None,
-        all = false, by_formula = FormulaArg::Flag(false), max = None,
+        game, to = None, *, start = None, heaps = None, order = "ordered", modulo = None,
+        nim_sum = None, all = false, by_formula = FormulaArg::Flag(false), max = None,
+        partitions = None, parts = None, distinct = false,
         work_limit = session::DEFAULT_WORK, progress = None
     ),
-    text_signature = "(game, to, *, start=1, heaps=None, order='ordered', modulo=None, \
-                      nim_sum=None, all=False, by_formula=False, max=None, work_limit=1000000000, \
-                      progress=None)"
+    text_signature = "(game, to=None, *, start=1, heaps=None, order='ordered', modulo=None, \
+                      nim_sum=None, all=False, by_formula=False, max=None, partitions=None, \
+                      parts=None, distinct=False, work_limit=1000000000, progress=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn count_report<'py>(
     py: Python<'py>,
     game: CountedGame,
-    to: CountTo,
+    to: Option<CountTo>,
     start: Option<Whole<Start>>,
     heaps: Option<Whole<Heaps>>,
     order: &str,
@@ -226,10 +254,17 @@ fn count_report<'py>(
     all: bool,
     by_formula: FormulaArg,
     max: Option<Whole<Max>>,
+    partitions: Option<Whole<errors::Partitions>>,
+    parts: Option<PartsArg>,
+    distinct: bool,
     work_limit: u64,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let start = errors::optional(start)?.unwrap_or(1);
+    let parts = parts.as_ref().map(PartsArg::text).transpose()?;
+    let partitions =
+        Partitions::from_options(errors::optional(partitions)?, parts.as_deref(), distinct)
+            .map_err(to_py)?;
     let (heaps, modulo, nim_sum, max) = (
         errors::optional(heaps)?,
         errors::optional(modulo)?,
@@ -237,12 +272,22 @@ fn count_report<'py>(
         errors::optional(max)?,
     );
     let to = match to {
-        CountTo::Heap(n) => CountEnd::Last(n.get()?),
-        CountTo::Text(text) => CountEnd::parse(&text).map_err(to_py)?,
+        Some(CountTo::Heap(n)) => Some(CountEnd::Last(n.get()?)),
+        Some(CountTo::Text(text)) => Some(CountEnd::parse(&text).map_err(to_py)?),
+        None => None,
+    };
+    // The total is the last heap or coin (a grid's cells), or the number
+    // partitioned; the library tells how far its tables are where it
+    // computes them.
+    let total = match (to, &partitions) {
+        (_, Some(partitions)) => partitions.of.saturating_add(1),
+        (Some(CountEnd::Last(n)), None) => n.saturating_add(1),
+        (Some(CountEnd::Grid(x, y)), None) => x.saturating_mul(y),
+        (None, None) => 0,
     };
     let query = CountQuery {
         from: start,
-        to: Some(to),
+        to,
         heaps,
         order: game::tuples(order)?,
         modulus: modulo,
@@ -258,6 +303,7 @@ fn count_report<'py>(
             work: work_limit,
             ..TupleBudget::default()
         },
+        partitions,
     };
     let (name, counted, held) = match &game {
         CountedGame::Spec(spec) => {
@@ -272,12 +318,6 @@ fn count_report<'py>(
         }
     };
     let solver = grundy::TableSolver::new();
-    // The total is the last heap or coin (a grid's cells); the library
-    // tells how far its tables are where it computes them.
-    let total = match to {
-        CountEnd::Last(n) => n.saturating_add(1),
-        CountEnd::Grid(x, y) => x.saturating_mul(y),
-    };
     let told = Progress::new(py, progress.as_ref(), total, "count")?;
     let found = reporting(py, &told, |progress| {
         session::count(&name, &counted, &query, &solver, progress)
@@ -290,6 +330,7 @@ fn count_report<'py>(
         CountAnswer::Heaps(report) => count_document(py, &report),
         CountAnswer::Positions(report) => count_document(py, &report),
         CountAnswer::Coins(report) => count_document(py, &report),
+        CountAnswer::Partitions(report) => count_document(py, &report),
     }
 }
 

@@ -281,7 +281,7 @@ pub fn document<'py>(
 /// counts JSON writes as decimal strings (they outgrow 2^53): in Python
 /// they are `int`s, under the same names. `histogram` and `by_nim_sum` are
 /// lists of `[value, count]` pairs.
-const COUNT_FIELDS: [&str; 7] = [
+const COUNT_FIELDS: [&str; 9] = [
     "heaps",
     "p_positions",
     "n_positions",
@@ -289,6 +289,8 @@ const COUNT_FIELDS: [&str; 7] = [
     "cells",
     "per_nim_sum",
     "positions",
+    "heap_count",
+    "winning_moves",
 ];
 const COUNT_PAIRS: [&str; 2] = ["histogram", "by_nim_sum"];
 

@@ -285,3 +285,93 @@ def test_sums_and_analyses_of_huge_heaps_go_through_the_proven_period():
     assert sum_.winner == "first"
     assert not sum_.complete and len(sum_.winning_moves) == 10_000
     assert sum_.winning_move_count > 200_000_000
+
+
+def partitions(n, largest=None):
+    """Every partition of `n` as a tuple of parts, largest first."""
+    if n == 0:
+        yield ()
+        return
+    for part in range(min(n, largest or n), 0, -1):
+        for rest in partitions(n - part, part):
+            yield (part,) + rest
+
+
+@pytest.mark.parametrize("spec", ["kayles", "nim", "0.137", "sub(1,3,4)"])
+def test_partitions_are_counted_by_nim_sum_as_enumerated(spec):
+    # `count_report(game, partitions=N)` is `grundy count GAME --partitions N`:
+    # the partitions of N into heaps of the game by the nim-sum of their
+    # values, against every partition listed.
+    values = list(grundy.Game(spec).values(20))
+    for n in (0, 5, 12, 20):
+        for parts, allowed in ((None, range(1, n + 1)), ([1, 3, 4, 5], [1, 3, 4, 5]), ("2..4", [2, 3, 4])):
+            for distinct in (False, True):
+                for heaps in (None, 3):
+                    expected = Counter()
+                    for p in partitions(n):
+                        if not all(s in allowed for s in p):
+                            continue
+                        if distinct and len(set(p)) != len(p):
+                            continue
+                        if heaps is not None and len(p) != heaps:
+                            continue
+                        x = 0
+                        for s in p:
+                            x ^= values[s]
+                        expected[x] += 1
+                    report = grundy.count_report(
+                        spec, partitions=n, parts=parts, distinct=distinct, heaps=heaps, all=True
+                    )
+                    assert report["partitions_of"] == n and report["distinct"] == distinct
+                    assert dict(report["by_nim_sum"]) == {x: c for x, c in expected.items() if c}
+                    assert report["total"] == sum(expected.values())
+                    assert report["p_positions"] == expected[0]
+                    modular = grundy.count_report(
+                        spec, partitions=n, parts=parts, distinct=distinct, heaps=heaps, modulo=7
+                    )
+                    assert modular["total"] == report["total"] % 7
+                    assert modular["p_positions"] == report["p_positions"] % 7
+
+
+def test_partitions_refuse_what_they_do_not_take():
+    # p(1000) has 32 digits: exact counts are Python ints.
+    assert grundy.count_report("kayles", partitions=1000)["total"] == 24061467864032622473692149727991
+    with pytest.raises(grundy.GrundyError, match="partitions="):
+        grundy.count_report("kayles", parts=[1, 2])
+    with pytest.raises(grundy.GrundyError, match="to="):
+        grundy.count_report("kayles", 10, partitions=10)
+    with pytest.raises(grundy.GrundyError, match="invalid part sizes"):
+        grundy.count_report("kayles", partitions=10, parts="0..3")
+    with pytest.raises(grundy.GrundyError, match="work_limit="):
+        grundy.count_report("kayles", partitions=10**5)
+    with pytest.raises(ValueError, match="parts"):
+        grundy.count_report("kayles", partitions=10, parts=[-1])
+
+
+def test_winning_move_tables_agree_with_the_moves_of_each_heap():
+    game = grundy.Game("0.137")
+    table = game.winning_moves(40)
+    assert len(table["heaps"]) == 41
+    for row in table["heaps"]:
+        n = row["heap"]
+        # The winning moves, from the options and the values.
+        values = game.values(60)
+        wins = [o for o in game.options(n) if not _xor(values[h] for h in o)]
+        assert row["winning_moves"] == len(wins), n
+        taken = [n - sum(o) for o in wins]
+        assert row["fewest_taken"] == (min(taken) if taken else None)
+        assert row["most_taken"] == (max(taken) if taken else None)
+    assert table["winning_moves"] == sum(r["winning_moves"] for r in table["heaps"])
+    far = grundy.Game("kayles").winning_moves(10**15, rows=False)
+    assert far["heaps"] is None
+    assert far["heap_count"] == 10**15 + 1
+    assert far["through_period"] == {"preperiod": 71, "period": 12}
+    with pytest.raises(grundy.GrundyError, match="rows=False"):
+        grundy.Game("kayles").winning_moves(10**7)
+
+
+def _xor(values):
+    total = 0
+    for v in values:
+        total ^= int(v)
+    return total

@@ -15,9 +15,15 @@ pub enum Error {
     },
 
     /// A Hackenbush picture is malformed.
-    #[error("invalid Hackenbush picture{}: {reason}", if *line > 0 { format!(" at line {line}") } else { String::new() })]
+    #[error(
+        "invalid Hackenbush picture{}{}: {reason}",
+        file.as_ref().map_or(String::new(), |file| format!(" in {file}")),
+        if *line > 0 { format!(" at line {line}") } else { String::new() }
+    )]
     InvalidHackenbush {
-        /// 1-based line of the problem (0 when not from a file).
+        /// The file the picture was read from, if any.
+        file: Option<String>,
+        /// 1-based line of the problem (0 for a tree on one line).
         line: usize,
         /// What is wrong.
         reason: String,
@@ -348,6 +354,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A value given for a script's parameter (`NAME=VALUE`) is malformed.
+    #[error("invalid define '{text}': {reason}")]
+    InvalidDefine {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// The engine asked for does not apply to the game.
     #[error("{reason}")]
     EngineUnavailable {
@@ -522,4 +537,8 @@ pub enum Knob {
     Output,
     /// The time a script may run.
     TimeLimit,
+    /// Rows listed one by one: count by value alone, or list fewer.
+    Rows,
+    /// The number partitioned, with its part sizes and distinct parts.
+    Partitions,
 }

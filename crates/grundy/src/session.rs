@@ -38,6 +38,7 @@ mod explicit;
 mod guess;
 mod kinds;
 mod misere;
+mod moves;
 mod script;
 mod stream;
 mod sum;
@@ -63,7 +64,10 @@ pub use kinds::{
     graph, hackenbush, maze,
 };
 pub use misere::{MISERE_HEAPS, QuotientPlay, genera, misere_quotient, misere_sum};
-pub use script::{OutcomesQuery, ScriptAnswer, script_outcomes, script_positions};
+pub use moves::{MovesAnswer, MovesQuery, heap_moves, pair_moves};
+pub use script::{
+    OutcomesQuery, ScriptAnswer, script_outcomes, script_parameters, script_positions,
+};
 pub use stream::{
     STREAM_LISTED_HEAPS, stream_heaps, stream_histogram, stream_values, stream_verify,
 };
@@ -73,10 +77,10 @@ pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 // query's parameters and an answer's types, named where they are asked.
 pub use crate::analysis::{
     Analysis, ByFormula, Certificate, Comparison, Genus, GuessReport, Histogram, HistogramSource,
-    MisereMove, MisereQuotient, NimSumCounts, Periodicity, Support, TABULATE_LIMIT, TupleBudget,
-    Tuples, UNORDERED_HEAPS_LIMIT,
+    MisereMove, MisereQuotient, NimSumCounts, PartSizes, Partitions, Periodicity, Support,
+    TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
-pub use crate::rules::ScriptLimits;
+pub use crate::rules::{Defines, ScriptLimits};
 pub use crate::solve::{DEFAULT_WORK, Engine, LoopyValue, Outcome, Outcomes};
 pub use crate::sum::{PositionMove, PositionSum};
 
@@ -162,7 +166,7 @@ impl HeapRules {
                 Ok(HeapRules::script(ScriptGame::compile(
                     &path.display().to_string(),
                     &source,
-                    *limits,
+                    limits.clone(),
                 )?))
             }
             other => Err(Error::Unsupported {

@@ -122,6 +122,8 @@ pub enum Question {
     Misere,
     /// A plot of the values.
     Plot,
+    /// The winning moves of every heap of a range.
+    Moves,
 }
 
 impl Question {
@@ -136,6 +138,7 @@ impl Question {
             Question::Count => "count",
             Question::Misere => "misere",
             Question::Plot => "plot",
+            Question::Moves => "moves",
         }
     }
 }
@@ -163,9 +166,11 @@ impl SpecKind {
         use SpecKind as K;
         let reason = match (self, question) {
             (K::Heap | K::Script, _) => return Ok(()),
-            (K::Pair, Q::Values | Q::Sum | Q::Count) => return Ok(()),
+            (K::Pair, Q::Values | Q::Sum | Q::Count | Q::Moves) => return Ok(()),
             (K::Coins | K::Hackenbush | K::Graph | K::Maze, Q::Sum) => return Ok(()),
-            (K::Pair, _) => "its positions are pairs (a, b), not heaps; ask values, sum or count",
+            (K::Pair, _) => {
+                "its positions are pairs (a, b), not heaps; ask values, sum, count or moves"
+            }
             (K::Coins, Q::Count) => {
                 "a row of coins is counted up to its last coin (N), a grid up to its last \
                  column and row (X,Y)"
@@ -447,6 +452,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         name: "ruler(K)",
         code: None,
         description: "coin-turning: turn at most K consecutive coins (ruler: any number); \
+                      runs(A,B,...) a run of A, B, ... coins (a..b a range, any lengths); \
                       grunt turns four symmetric coins (Grundy's game); A*B plays two \
                       rules on a grid (Tartan theorem)",
         example: "ruler*ruler",
@@ -474,8 +480,8 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         code: None,
         description: "take-and-break code: digit d_t says what may remain after removing t \
                       tokens (1 = nothing, 2 = one heap, 4 = two heaps, 8 = three ...; add \
-                      them; A-Z and &n; past 9, or the set {k,...} of heap counts, {2+} for \
-                      two or more heaps); a digit \
+                      them; A-Z and &n; past 9, or the set {k,...} of heap counts, a..b a \
+                      range of any size as in {2..200}, {2+} for two or more heaps); a digit \
                       followed by ! leaves unequal heaps, ? not all equal, = all equal; \
                       [..] repeats forever",
         example: "0.137",

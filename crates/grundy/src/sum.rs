@@ -11,8 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::ControlFlow;
 
+mod heap_moves;
 mod parts;
 
+pub use heap_moves::{HeapMoveTable, HeapWins, MOVE_ROWS_LIMIT, WinsByValue, heap_move_table};
 pub use parts::{
     HeapPart, HeapTables, ListedPart, PartMove, PartMoves, PartsSum, SumPart, heaps_left,
     play_parts,
@@ -840,6 +842,27 @@ impl KnownValues {
             .expect("a table reaches every heap of a game without a period")
     }
 
+    /// The values of `game` through a proven plain period (saltus 0), from
+    /// an adaptive analysis toward a proof for heaps up to `heap`; `None`
+    /// when no such period is proven.
+    fn proven<G: HeapRuleset + fmt::Display + ?Sized>(
+        game: &G,
+        heap: usize,
+        solver: &TableSolver,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Option<KnownValues>> {
+        let found = analyze_toward_proof(game, heap as u64, DEFAULT_MAX, solver, &mut |n| {
+            progress(n, heap)
+        })?;
+        Ok(found.and_then(|found| {
+            let period = found.proven_periodicity().filter(|p| p.saltus == 0)?;
+            Some(KnownValues {
+                table: found.values,
+                period: Some(period),
+            })
+        }))
+    }
+
     /// The moves of heap `n` that reach `target`, counted and the first
     /// `listed` of them (in the order of [`WinningMove::to`]), through the
     /// proven period, when the game is a take-and-break code with moves
@@ -866,7 +889,7 @@ impl KnownValues {
             return None;
         }
         let digits = game.as_take_break()?.octal_digits()?;
-        let (n0, p, table) = (period.preperiod, period.period, self.table.len());
+        let (p, table) = (period.period, self.table.len());
         let mut count = 0u64;
         let mut moves: Vec<Vec<usize>> = Vec::new();
         for (t, leaves, unequal) in digits {
@@ -887,35 +910,23 @@ impl KnownValues {
             } else {
                 m / 2
             };
-            // a in the table, one by one.
-            let direct_end = last.min(table - 1);
+            count += self.count_pairs(m, last, target);
+            // The first moves in order: `a` in the table one by one, then
+            // the first members of the matching residue classes past it.
             let mut kept = 0;
-            for a in 1..=direct_end {
+            for a in 1..=last.min(table - 1) {
+                if kept == listed {
+                    break;
+                }
                 if self.at(a) ^ self.at(m - a) == target {
-                    count += 1;
-                    if kept < listed {
-                        moves.push(vec![a, m - a]);
-                        kept += 1;
-                    }
+                    moves.push(vec![a, m - a]);
+                    kept += 1;
                 }
             }
             if last < table {
                 continue;
             }
-            // a in table..=last: both parts past the table (b >= a).
-            // Residue r of a: a - n0 and b - n0 = m - a - n0 modulo p.
-            let (m_p, n0_p) = (m % p, n0 % p);
-            let matching: Vec<usize> = (0..p)
-                .filter(|&r| {
-                    let of_a = (r + p - n0_p) % p;
-                    let of_b = (m_p + 2 * p - r - n0_p) % p;
-                    self.table.at(n0 + of_a) ^ self.table.at(n0 + of_b) == target
-                })
-                .collect();
-            for &r in &matching {
-                count += residues_between(table, last, r, p);
-            }
-            // The first members in order: whole periods from `table` on.
+            let matching = self.matching_residues(m, target, period);
             let mut start = table - table % p;
             while kept < listed && start <= last && !matching.is_empty() {
                 for &r in &matching {
@@ -931,6 +942,45 @@ impl KnownValues {
         moves.sort();
         moves.truncate(listed);
         Some((count, moves))
+    }
+
+    /// How many `a` in `1..=last` (`last <= m / 2`) split `m` into heaps
+    /// `a` and `m - a` worth `target` together (`g(a) ^ g(m - a)`): the `a`
+    /// in the table one by one, and those past it, where both parts are
+    /// past it, by their residues modulo the proven period
+    /// ([`KnownValues::matching_residues`]). `O(L + p)` for a table of `L`
+    /// heaps and a period `p`, whatever `m` is.
+    fn count_pairs(&self, m: usize, last: usize, target: Nimber) -> u64 {
+        let table = self.table.len();
+        let direct = (1..=last.min(table.saturating_sub(1)))
+            .filter(|&a| self.at(a) ^ self.at(m - a) == target)
+            .count() as u64;
+        match self.period {
+            Some(period) if last >= table => {
+                let p = period.period;
+                self.matching_residues(m, target, period)
+                    .into_iter()
+                    .map(|r| residues_between(table, last, r, p))
+                    .sum::<u64>()
+                    + direct
+            }
+            _ => direct,
+        }
+    }
+
+    /// The residues `r` modulo the period `p` such that heaps `a` and
+    /// `m - a`, both at or past the pre-period `n0`, with `a mod p = r`, are
+    /// worth `target` together: `g(x) = B[(x - n0) mod p]` there.
+    fn matching_residues(&self, m: usize, target: Nimber, period: Periodicity) -> Vec<usize> {
+        let (n0, p) = (period.preperiod, period.period);
+        let (m_p, n0_p) = (m % p, n0 % p);
+        (0..p)
+            .filter(|&r| {
+                let of_a = (r + p - n0_p) % p;
+                let of_b = (m_p + 2 * p - r - n0_p) % p;
+                self.table.at(n0 + of_a) ^ self.table.at(n0 + of_b) == target
+            })
+            .collect()
     }
 }
 
@@ -974,17 +1024,7 @@ fn known_values<G: HeapRuleset + fmt::Display>(
                 period: None,
             }),
             Some(heap) if heap as u64 > PERIOD_FIRST => {
-                let found =
-                    analyze_toward_proof(game, heap as u64, DEFAULT_MAX, solver, &mut |n| {
-                        progress(n, heap)
-                    })?;
-                found.and_then(|found| {
-                    let period = found.proven_periodicity().filter(|p| p.saltus == 0)?;
-                    Some(KnownValues {
-                        table: found.values,
-                        period: Some(period),
-                    })
-                })
+                KnownValues::proven(game, heap, solver, progress)?
             }
             Some(_) => None,
         };

@@ -294,6 +294,38 @@ fn tartan_products_agree_with_search_on_small_grids() {
                     "wins: {m:?}"
                 );
             }
+            // Every winning move is listed, once: the moves from each head
+            // (the corner) that leave a position worth 0.
+            let mut expected = std::collections::BTreeSet::new();
+            for &(x, y) in &coins {
+                for turned in grid.product_moves(x, y) {
+                    if solver.value(&(heads ^ turned)).unwrap().is_zero() {
+                        expected.insert(turned);
+                    }
+                }
+            }
+            let listed: Vec<u32> = found
+                .winning_moves
+                .iter()
+                .map(|m| {
+                    let mut turned = 0;
+                    for &cx in &m.columns {
+                        for &cy in &m.rows {
+                            turned |= grid.bit(cx, cy);
+                        }
+                    }
+                    turned
+                })
+                .collect();
+            assert!(found.complete);
+            assert_eq!(listed.len(), expected.len(), "{columns}*{rows} {heads:b}");
+            assert_eq!(
+                listed
+                    .into_iter()
+                    .collect::<std::collections::BTreeSet<_>>(),
+                expected,
+                "{columns}*{rows} {heads:b}"
+            );
         }
     }
 }

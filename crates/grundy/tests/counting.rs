@@ -562,3 +562,149 @@ fn unordered_counts_of_a_million_heaps() {
         }
     }
 }
+
+/// The partitions of `n` into heaps of a game (`grundy count --partitions
+/// N`), through the session, against every partition listed: every heap
+/// size, a set of sizes, distinct parts; any number of parts or exactly
+/// `k`; exact and modulo an odd and an even modulus.
+#[test]
+fn partition_counts_agree_with_enumeration() {
+    use grundy::session::{CountAnswer, CountQuery, Counted, Partitions, count};
+    let solver = TableSolver::new();
+    for spec in [
+        "kayles",
+        "nim",
+        "0.137",
+        "sub(1,3,4)",
+        "0.3333",
+        "sub(squares)",
+    ] {
+        let g = values(&spec.parse().unwrap(), 30);
+        let counted = Counted::from_spec(&spec.parse().unwrap(), &Default::default()).unwrap();
+        for n in [0usize, 1, 2, 7, 16, 25, 30] {
+            let every = partitions(n, n);
+            for (parts, allowed) in [
+                (None, (1..=n).collect::<Vec<_>>()),
+                (Some("1,3,5..9"), vec![1, 3, 5, 6, 7, 8, 9]),
+                (Some("squares"), vec![1, 4, 9, 16, 25]),
+            ] {
+                for distinct in [false, true] {
+                    let listed: Vec<&Vec<usize>> = every
+                        .iter()
+                        .filter(|p| p.iter().all(|s| allowed.contains(s)))
+                        .filter(|p| !distinct || p.windows(2).all(|w| w[0] > w[1]))
+                        .collect();
+                    for heaps in [None, Some(1), Some(3)] {
+                        let mut expected = vec![0u64; 64];
+                        for p in listed.iter().filter(|p| heaps.is_none_or(|k| p.len() == k)) {
+                            expected[p.iter().fold(0, |x, &s| x ^ g[s]) as usize] += 1;
+                        }
+                        for modulus in [None, Some(7), Some(8)] {
+                            let query = CountQuery {
+                                heaps: heaps.map(|k| k as u64),
+                                modulus,
+                                all: true,
+                                partitions: Partitions::from_options(
+                                    Some(n as u64),
+                                    parts,
+                                    distinct,
+                                )
+                                .unwrap(),
+                                ..CountQuery::default()
+                            };
+                            let what = format!(
+                                "{spec} n={n} parts={parts:?} distinct={distinct} heaps={heaps:?} mod {modulus:?}"
+                            );
+                            let answer =
+                                count(spec, &counted, &query, &solver, &mut |_| true).unwrap();
+                            let CountAnswer::Partitions(report) = answer else {
+                                panic!("{what}: partitions are counted as partitions");
+                            };
+                            let reduce = |c: u64| modulus.map_or(c, |m| c % m);
+                            let got: Vec<(usize, String)> = report
+                                .by_nim_sum
+                                .unwrap_or_default()
+                                .into_iter()
+                                .map(|(s, c)| (s, c.to_string()))
+                                .collect();
+                            let wanted: Vec<(usize, String)> = expected
+                                .iter()
+                                .enumerate()
+                                .map(|(s, &c)| (s, reduce(c).to_string()))
+                                .filter(|(_, c)| c != "0")
+                                .collect();
+                            assert_eq!(got, wanted, "{what}");
+                            let total = reduce(expected.iter().sum());
+                            assert_eq!(report.total.to_string(), total.to_string(), "{what}");
+                            assert_eq!(
+                                report.part_sizes,
+                                allowed.iter().filter(|&&s| s <= n).count(),
+                                "{what}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Known values: the partitions of n into distinct Nim heaps by the XOR
+/// of their parts (OEIS A307505, rows 0..=10, "Number T(n,k) of partitions
+/// of n into distinct parts whose bitwise XOR equals k"), and the number
+/// of partitions of 1000 (p(1000), OEIS A000041), past u128's reach for
+/// p(n) of larger n, which every game's partitions add up to.
+#[test]
+fn partition_counts_match_known_values() {
+    use grundy::session::{CountAnswer, CountQuery, Counted, Partitions, count};
+    let a307505: [&[u64]; 11] = [
+        &[1],
+        &[0, 1],
+        &[0, 0, 1],
+        &[0, 0, 0, 2],
+        &[0, 0, 1, 0, 1],
+        &[0, 1, 0, 0, 0, 2],
+        &[1, 0, 0, 0, 1, 0, 2],
+        &[0, 0, 0, 0, 0, 0, 0, 5],
+        &[0, 0, 0, 0, 1, 0, 4, 0, 1],
+        &[0, 1, 0, 0, 0, 4, 0, 1, 0, 2],
+        &[1, 0, 1, 0, 5, 0, 0, 0, 1, 0, 2],
+    ];
+    let solver = TableSolver::new();
+    let count_of = |spec: &str, n: u64, distinct: bool| {
+        let counted = Counted::from_spec(&spec.parse().unwrap(), &Default::default()).unwrap();
+        let query = CountQuery {
+            all: true,
+            partitions: Partitions::from_options(Some(n), None, distinct).unwrap(),
+            ..CountQuery::default()
+        };
+        match count(spec, &counted, &query, &solver, &mut |_| true).unwrap() {
+            CountAnswer::Partitions(report) => report,
+            _ => panic!("partitions are counted as partitions"),
+        }
+    };
+    for (n, row) in a307505.iter().enumerate() {
+        let report = count_of("nim", n as u64, true);
+        let wanted: Vec<(usize, String)> = row
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(|(k, c)| (k, c.to_string()))
+            .collect();
+        let got: Vec<(usize, String)> = report
+            .by_nim_sum
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, c)| (k, c.to_string()))
+            .collect();
+        assert_eq!(got, wanted, "A307505 row {n}");
+    }
+    for spec in ["kayles", "sub(1,3,4)", "0.137"] {
+        let report = count_of(spec, 1000, false);
+        assert_eq!(
+            report.total.to_string(),
+            "24061467864032622473692149727991",
+            "{spec}"
+        );
+    }
+}

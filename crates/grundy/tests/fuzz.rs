@@ -57,6 +57,7 @@ fn script_limits() -> ScriptLimits {
         time: Duration::from_millis(500),
         positions: 10_000,
         size: 10_000,
+        ..ScriptLimits::default()
     }
 }
 

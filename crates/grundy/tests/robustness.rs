@@ -320,7 +320,7 @@ fn a_script_too_slow_to_compile_is_refused_before_parsing_under_its_time_limit()
         ..ScriptLimits::default()
     };
     assert!(estimate > limits.time);
-    match ScriptGame::compile("many.rhai", &source, limits) {
+    match ScriptGame::compile("many.rhai", &source, limits.clone()) {
         Err(Error::Refused { knob, reason }) => {
             assert_eq!(knob, grundy::Knob::TimeLimit);
             assert!(reason.contains("30001 functions"), "{reason}");

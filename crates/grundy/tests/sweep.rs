@@ -118,9 +118,9 @@ fn batched_sweeps_keep_each_calls_operations_limit_and_name_the_state() {
     };
     let busy = "fn options(n) { let x = 0; for i in 0..1000 { x += 1; } \
                 if n == 3000 { loop {} } if n > 0 { [n - 1] } else { [] } }";
-    let compiled = ScriptGame::compile("busy.rhai", busy, limits).unwrap();
+    let compiled = ScriptGame::compile("busy.rhai", busy, limits.clone()).unwrap();
     assert!(compiled.is_compiled());
-    let interpreted = ScriptGame::compile("busy.rhai", busy, limits)
+    let interpreted = ScriptGame::compile("busy.rhai", busy, limits.clone())
         .unwrap()
         .interpreted_only();
     for game in [compiled, interpreted] {
@@ -226,12 +226,12 @@ fn parallel_sweeps_fail_at_the_first_failing_state() {
         ),
     ] {
         let source = failing(cases);
-        let (found, printed) = sweep_on(&source, limits, 9000, 1);
+        let (found, printed) = sweep_on(&source, limits.clone(), 9000, 1);
         let found = found.unwrap_err();
         assert!(found.contains(error), "{found}");
         for threads in [2, 4, 7] {
             assert_eq!(
-                sweep_on(&source, limits, 9000, threads),
+                sweep_on(&source, limits.clone(), 9000, threads),
                 (Err(found.clone()), printed.clone()),
                 "{threads} threads"
             );
@@ -249,7 +249,7 @@ fn parallel_sweeps_keep_the_limits_and_stop_when_cancelled() {
     };
     let busy = "fn options(n) { let x = 0; for i in 0..1000 { x += 1; } \
                 if n == 30000 { loop {} } if n > 0 { [n - 1] } else { [] } }";
-    let (found, _) = sweep_on(busy, limits, 20_000, 4);
+    let (found, _) = sweep_on(busy, limits.clone(), 20_000, 4);
     assert!(found.unwrap().into_iter().eq((0..20_000).step_by(2)));
     let (found, _) = sweep_on(busy, limits, 40_000, 4);
     let error = found.unwrap_err();

@@ -121,6 +121,27 @@ test("rules typed as a script are analyzed", async () => {
   assert.deepEqual(values.map(Number), Array.from({ length: 31 }, (_, n) => n % 3));
 });
 
+test("a script's parameters take the values of the Parameters box", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.click("#scripting summary");
+  // Take 1 to K tokens: g(n) = n mod (K + 1).
+  await page.fill("#script", "const K = 2; fn options(n) { let out = []; for k in 1..=K { out.push(n - k); } out }");
+  await page.fill("#defines", "K=4");
+  await page.fill("#to", "30");
+  await page.click("#analyze");
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.startsWith("script(K=4):"));
+  const values = await page.locator("#values span").allTextContents();
+  assert.deepEqual(values.map(Number), Array.from({ length: 31 }, (_, n) => n % 5));
+  // A value that is no integer names the box and marks it.
+  await page.fill("#defines", "K=x");
+  await page.click("#analyze");
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.includes("invalid define"));
+  assert.match(await page.textContent("#summary"), /the Parameters box/);
+  assert.equal(await page.getAttribute("#defines", "aria-invalid"), "true");
+  await page.close();
+});
+
 test("the count form shows the report grundy count prints, and its refusals", async () => {
   const page = await browser.newPage();
   await page.goto(base);

@@ -160,6 +160,21 @@ class Game:
     def compare(self, other: "Game", *, to: int = 1000) -> dict[str, Any]:
         """This game and ``other`` compared on heaps ``0..=to`` (further to
         prove them equal), as ``grundy compare A B --format json``."""
+    def winning_moves(
+        self,
+        to: int,
+        *,
+        start: int = 0,
+        rows: bool = True,
+        max_options: int = 10000000,
+        progress: _Progress = None,
+    ) -> dict[str, Any]:
+        """The winning moves of every heap of ``start..=to``, as ``grundy
+        moves GAME --to N --format json`` prints them (counts as ``int``):
+        ``heaps`` gives each heap's ``value``, ``winning_moves``,
+        ``fewest_taken`` and ``most_taken``; ``by_value`` the heaps of each
+        value and their winning moves. ``rows=False`` counts only, through a
+        proven period for long ranges of codes leaving at most two heaps."""
     def count_heaps(
         self,
         to: int,
@@ -484,7 +499,7 @@ class CensusRun:
 
 def count_report(
     game: Union[str, Game],
-    to: Union[int, str],
+    to: Union[int, str, None] = None,
     *,
     start: int = 1,
     heaps: Optional[int] = None,
@@ -494,6 +509,9 @@ def count_report(
     all: bool = False,
     by_formula: Union[bool, str] = False,
     max: Optional[int] = None,
+    partitions: Optional[int] = None,
+    parts: Union[str, Sequence[int], None] = None,
+    distinct: bool = False,
     work_limit: int = 1000000000,
     progress: _Progress = None,
 ) -> dict[str, Any]:
@@ -501,7 +519,12 @@ def count_report(
     count GAME --to N --format json`` prints them, with the counts JSON
     writes as decimal strings as ``int``s (``start`` is ``--from``; ``to``
     a number or text such as ``"1e18"`` or a grid's ``"X,Y"``;
-    ``work_limit`` is ``--work-limit``)."""
+    ``work_limit`` is ``--work-limit``). With ``partitions=N`` instead of
+    ``to``, the partitions of ``N`` into heaps of the game by the nim-sum
+    of their values (``--partitions N``): ``parts`` the sizes a heap may
+    have (a list, or text such as ``"1,3,5..9"`` or ``"squares"``),
+    ``distinct=True`` for distinct heaps, ``heaps`` for exactly that
+    many."""
 
 def sum_report(
     components: Sequence[Union[str, Tuple[Game, int]]],

@@ -166,18 +166,28 @@ pub struct CoinGrid {
     pub heads: Vec<(usize, usize, Nimber)>,
     /// The nim-sum of the heads.
     pub nim_sum: Nimber,
-    /// A winning move, when the first player wins.
+    /// A winning move, when the first player wins: the first of
+    /// `winning_moves`.
     pub winning_move: Option<GridMove>,
+    /// Every winning move, by head then by the columns' option value, at
+    /// most [`COIN_MOVES_LISTED`] of them.
+    pub winning_moves: Vec<GridMove>,
+    /// Whether `winning_moves` is every winning move.
+    pub complete: bool,
 }
 
 /// Analyses a grid whose heads are `heads` (`(column, row)`, from 1) in the
-/// product game `columns * rows`, with a winning move when there is one.
+/// product game `columns * rows`, with every winning move (up to
+/// [`COIN_MOVES_LISTED`]).
 ///
-/// The move is found from values: turning `S x T` from head `(x, y)`
+/// The moves are found from values: turning `S x T` from head `(x, y)`
 /// changes the nim-sum by `(g(x) ^ a) ⊗ (g(y) ^ b)`, with `a`, `b` option
 /// values of `x` and `y`; it wins when that equals the nim-sum `G`, so for
 /// each head and each `a` the needed `b = G ⊗ (g(x) ^ a)^-1 ^ g(y)` is
-/// looked up among `y`'s option values.
+/// looked up among `y`'s option values. Every column set of `x` worth `a`
+/// with every row set of `y` worth `b` is then a winning move, and moves
+/// from different heads or values differ (a move's corner is its head,
+/// and its columns determine `a`).
 pub fn analyze_grid(
     columns: &CoinRule,
     rows: &CoinRule,
@@ -207,7 +217,8 @@ pub fn analyze_grid(
         .map(|&(x, y)| (x, y, nim_product(across.values[x], down.values[y])))
         .collect();
     let nim_sum: Nimber = valued.iter().map(|h| h.2).sum();
-    let mut winning_move = None;
+    let mut winning_moves = Vec::new();
+    let mut complete = true;
     if !nim_sum.is_zero() {
         'search: for &(x, y, _) in &valued {
             let (gx, gy) = (across.values[x], down.values[y]);
@@ -218,19 +229,30 @@ pub fn analyze_grid(
                 };
                 let v = nim_field::mul(u64::from(nim_sum.get()), inverse);
                 let b = Nimber::new((v as u32) ^ gy.get());
-                if down.can_add(y, b) {
-                    let also_x = columns.completion(&across.values, x, a);
-                    let also_y = rows.completion(&down.values, y, b);
-                    if let (Some(mut cs), Some(mut rs)) = (also_x, also_y) {
+                if !down.can_add(y, b) {
+                    continue;
+                }
+                // One more than there is room for tells whether the list
+                // is whole.
+                let room = COIN_MOVES_LISTED - winning_moves.len();
+                let column_sets = columns.completions(&across.values, x, a, room + 1);
+                let row_sets = rows.completions(&down.values, y, b, room + 1);
+                for cs in &column_sets {
+                    for rs in &row_sets {
+                        if winning_moves.len() == COIN_MOVES_LISTED {
+                            complete = false;
+                            break 'search;
+                        }
+                        let mut cs = cs.clone();
+                        let mut rs = rs.clone();
                         cs.push(x);
                         rs.push(y);
                         cs.sort_unstable();
                         rs.sort_unstable();
-                        winning_move = Some(GridMove {
+                        winning_moves.push(GridMove {
                             columns: cs,
                             rows: rs,
                         });
-                        break 'search;
                     }
                 }
             }
@@ -239,7 +261,9 @@ pub fn analyze_grid(
     Ok(CoinGrid {
         heads: valued,
         nim_sum,
-        winning_move,
+        winning_move: winning_moves.first().cloned(),
+        winning_moves,
+        complete,
     })
 }
 
@@ -340,8 +364,8 @@ impl CoinRule {
     /// [`Theorem::CoinRuns`] for rules of runs of bounded length.
     pub fn theorem(&self) -> Option<Theorem> {
         match *self {
-            CoinRule::Runs(mask) => Some(Theorem::CoinRuns {
-                longest_run: 64 - mask.leading_zeros() as usize,
+            CoinRule::Runs(ref lengths) => Some(Theorem::CoinRuns {
+                longest_run: lengths.longest(),
             }),
             _ => None,
         }

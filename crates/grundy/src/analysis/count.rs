@@ -335,8 +335,9 @@ fn non_empty(from: u64, to: u64) -> Result<()> {
 /// --by-formula`, or `--formula F` with `given`): the heaps up to the
 /// tabulation bound (`limits.to` when given, else [`TABULATE_LIMIT`] or
 /// `limits.max` if larger; `to` if smaller) are computed and counted; past
-/// them, the heaps are counted by the formula without listing them
-/// ([`Formula::counts_between`]). Without `given` the formula is the one
+/// them, the heaps are counted by the formula ([`Formula::counts_between`]:
+/// a family without listing them, an expression heap by heap within the
+/// sieve's limits). Without `given` the formula is the one
 /// [`super::guess_formula`] finds for every computed value from its start
 /// on; a `given` one must fit every computed heap of the range from its
 /// [`Formula::first_heap`] on, or the count is refused naming the first
@@ -381,8 +382,8 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
                     "{formula} starts at heap {first}, past the heaps computed"
                 )));
             }
-            let wrong = (first..=computed)
-                .find(|&n| formula.eval(n) != Some(u64::from(values.at(n as usize))));
+            let wrong =
+                formula.first_difference(first, computed, |n| u64::from(values.at(n as usize)))?;
             if let Some(heap) = wrong {
                 return Err(Error::FormulaRefuted {
                     formula: formula.to_string(),
@@ -418,7 +419,7 @@ pub fn formula_histogram<G: HeapRuleset + fmt::Display + ?Sized>(
     let proven = guess.is_proven_by(&found);
     let beyond = guess
         .formula
-        .counts_between(from.max(computed + 1), to, FORMULA_VALUES)
+        .counts_between(from.max(computed + 1), to, FORMULA_VALUES)?
         .ok_or_else(|| {
             no_formula(&format!(
                 "the values follow {}, which does not count a range without listing it",
@@ -1079,7 +1080,7 @@ impl Recurrence for PrimeResidues {
 /// Miller–Rabin with those twelve primes as bases, which is deterministic
 /// for every `m < 3.3 * 10^24` (Sorenson and Webster, "Strong pseudoprimes
 /// to twelve prime bases", Math. Comp. 2017), so for every `u64`.
-fn is_prime(m: u64) -> bool {
+pub(super) fn is_prime(m: u64) -> bool {
     if m < 2 {
         return false;
     }

@@ -1,23 +1,39 @@
-//! Reading a [`Formula`] back from the words `grundy guess` prints, so a
-//! user can hand a formula (guessed, or their own) to a count: the one
-//! parser `grundy count --formula`, the web's `/api/count` and Python's
-//! `by_formula="..."` share.
+//! Reading a [`Formula`] from its words: the one parser `grundy count
+//! --formula`, the web's `/api/count` and Python's `by_formula="..."`
+//! share, for the formulas `grundy guess` prints and those a user writes.
 //!
-//! The language is the one [`Formula`]'s `Display` writes, with the
-//! leading `g(n) =` optional, blocks separated by spaces or commas, `%` for
-//! `mod`, and a trailing remark after a comma or in parentheses ignored
-//! (`g(n) = ctz(n), the exponent of 2 in n`):
+//! The grammar, loosest binding first (`docs/cli.md` has it as a table):
 //!
-//! - `c`, `n`, `n + c`, `floor(n / k)`, `floor(n / k) + c`, `n mod k`;
-//! - `popcount(n)`, `popcount(n) mod 2`, `1 - popcount(n) mod 2`;
-//! - `ctz(n)`, `ctz(n) + c`; `2n + popcount(n) mod 2`,
-//!   `2n + 1 - popcount(n) mod 2`;
-//! - `[a b c][n mod 3]`, `[a b c][(n - n0) mod 3]`, and with
-//!   `+ s * floor((n - n0) / 3)` the arithmetic-periodic form.
+//! ```text
+//! formula = ["g(n) ="] sum [remark]
+//! sum     = product { ("+" | "-") product }     a difference below 0: no value
+//! product = factor { "*" factor | ("mod" | "%") k }   one factor of a "*" a number
+//! factor  = number [atom]                       "2n" is 2 * n
+//!         | atom
+//! atom    = "n" | number | "(" sum ")"
+//!         | "floor(" sum "/" k ")" | "min(" sum "," sum ")" | "max(" sum "," sum ")"
+//!         | "[" b0 b1 ... "][" sum "mod" p "]"  the block's length is p
+//!         | function "(" heap ["," base] ")"
+//! heap    = "n" | "n +" number | "n -" number
+//! ```
+//!
+//! `k` and `p` are positive numbers; the functions of the heap are those of
+//! [`FORMULA_FUNCTIONS`](super::FORMULA_FUNCTIONS) (`popcount`, `ctz`,
+//! `digitsum(n, b)`, `bigomega`, `omega`, `tau` or `divisors`, `primepi`).
+//! Words are read in any case, blocks' values are separated by spaces or
+//! commas, and a remark after a comma or in closing parentheses is ignored
+//! (`g(n) = ctz(n), the exponent of 2 in n`).
+//!
+//! A formula of one of the families `grundy guess` writes (`c`, `n + c`,
+//! `floor(n / k) + c`, `n mod k`, `popcount(n)` and its parity, `ctz(n) +
+//! c`, odious and evil numbers, periodic and arithmetic-periodic blocks) is
+//! read as that family, whose ranges are counted in closed form; anything
+//! else is a [`Formula::Expression`], counted heap by heap.
 
 use std::str::FromStr;
 
 use super::Formula;
+use super::expression::{Expression, FORMULA_FUNCTIONS, FormulaFunction, Function, Node};
 use crate::{Error, Result};
 
 /// A piece of a formula's text.
@@ -26,30 +42,6 @@ enum Token {
     Number(u64),
     Word(String),
     Symbol(char),
-}
-
-/// One summand of a formula, before the sum is recognised as a family.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Term {
-    Constant(u64),
-    /// `m n` (`n`, `2n`, `2 * n`).
-    Heap(u64),
-    /// `m * floor((n - shift) / divisor)`.
-    Floor {
-        times: u64,
-        shift: u64,
-        divisor: u64,
-    },
-    Modulo(u64),
-    Popcount,
-    PopcountParity,
-    TrailingZeros,
-    /// `[block][(n - shift) mod modulus]`.
-    Block {
-        block: Vec<u64>,
-        shift: u64,
-        modulus: u64,
-    },
 }
 
 /// Splits `text` into numbers, lower-case words and single symbols.
@@ -142,14 +134,6 @@ impl Reader<'_> {
         }
     }
 
-    fn expect_word(&mut self, word: &str) -> Result<()> {
-        if self.eat_word(word) {
-            Ok(())
-        } else {
-            Err(self.error(&format!("'{word}'")))
-        }
-    }
-
     fn number(&mut self) -> Result<u64> {
         match self.peek() {
             Some(&Token::Number(n)) => {
@@ -173,130 +157,210 @@ impl Reader<'_> {
         self.eat_word("mod") || self.eat('%')
     }
 
-    /// `n` or `(n - s)`: the shift `s`.
-    fn shifted_heap(&mut self) -> Result<u64> {
-        if self.eat('(') {
-            self.expect_word("n")?;
-            self.expect('-')?;
-            let shift = self.number()?;
-            self.expect(')')?;
-            Ok(shift)
-        } else {
-            self.expect_word("n")?;
-            Ok(0)
+    /// `sum = product { ("+" | "-") product }`.
+    fn sum(&mut self) -> Result<Node> {
+        let mut node = self.product()?;
+        loop {
+            node = if self.eat('+') {
+                Node::Sum(Box::new(node), Box::new(self.product()?))
+            } else if self.eat('-') {
+                Node::Difference(Box::new(node), Box::new(self.product()?))
+            } else {
+                return Ok(node);
+            };
         }
     }
 
-    /// `(n)` after a function's name.
-    fn of_heap(&mut self) -> Result<()> {
-        self.expect('(')?;
-        self.expect_word("n")?;
-        self.expect(')')
-    }
-
-    /// `floor(X / k)` after `floor`, `X` being `n` or `(n - s)`.
-    fn floor(&mut self, times: u64) -> Result<Term> {
-        self.expect('(')?;
-        let shift = self.shifted_heap()?;
-        self.expect('/')?;
-        let divisor = self.positive()?;
-        self.expect(')')?;
-        Ok(Term::Floor {
-            times,
-            shift,
-            divisor,
-        })
-    }
-
-    fn term(&mut self) -> Result<Term> {
-        match self.peek().cloned() {
-            Some(Token::Number(c)) => {
-                self.at += 1;
-                let times = self.eat('*');
-                if self.eat_word("n") {
-                    Ok(Term::Heap(c))
-                } else if self.eat_word("floor") {
-                    self.floor(c)
-                } else if times {
-                    Err(self.error("'n' or 'floor' after '*'"))
-                } else {
-                    Ok(Term::Constant(c))
-                }
-            }
-            Some(Token::Word(word)) => {
-                self.at += 1;
-                match word.as_str() {
-                    "n" if self.eat_mod() => Ok(Term::Modulo(self.positive()?)),
-                    "n" => Ok(Term::Heap(1)),
-                    "floor" => self.floor(1),
-                    "ctz" => self.of_heap().map(|()| Term::TrailingZeros),
-                    "popcount" => {
-                        self.of_heap()?;
-                        if self.eat_mod() {
-                            match self.number()? {
-                                2 => Ok(Term::PopcountParity),
-                                _ => Err(invalid(
-                                    self.text,
-                                    "popcount(n) is taken mod 2 only".into(),
-                                )),
-                            }
-                        } else {
-                            Ok(Term::Popcount)
-                        }
+    /// `product = factor { "*" factor | ("mod" | "%") k }`, a number on
+    /// one side of each `*`.
+    fn product(&mut self) -> Result<Node> {
+        let mut node = self.factor()?;
+        loop {
+            node = if self.eat('*') {
+                match (node, self.factor()?) {
+                    (Node::Number(k), other) | (other, Node::Number(k)) => {
+                        Node::Times(k, Box::new(other))
                     }
                     _ => {
-                        self.at -= 1;
-                        Err(self.error("a term (n, floor, ctz, popcount, [block], a number)"))
+                        return Err(invalid(
+                            self.text,
+                            "a product needs a number on one side (2 * n, not n * n)".into(),
+                        ));
                     }
                 }
+            } else if self.eat_mod() {
+                Node::Modulo(Box::new(node), self.positive()?)
+            } else {
+                return Ok(node);
+            };
+        }
+    }
+
+    /// `factor = number [atom] | atom`: a number before a word multiplies
+    /// it (`2n`, `3 bigomega(n)`).
+    fn factor(&mut self) -> Result<Node> {
+        if let Some(&Token::Number(c)) = self.peek() {
+            self.at += 1;
+            return Ok(match self.peek() {
+                Some(Token::Word(w)) if w != "mod" => Node::Times(c, Box::new(self.atom()?)),
+                _ => Node::Number(c),
+            });
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> Result<Node> {
+        const TERM: &str = "a term (a number, n, a function such as bigomega(n), floor, min, \
+                            max, a [block] or parentheses)";
+        let word = match self.peek().cloned() {
+            Some(Token::Number(c)) => {
+                self.at += 1;
+                return Ok(Node::Number(c));
+            }
+            Some(Token::Symbol('(')) => {
+                self.at += 1;
+                let node = self.sum()?;
+                self.expect(')')?;
+                return Ok(node);
             }
             Some(Token::Symbol('[')) => {
                 self.at += 1;
-                let mut block = vec![self.number()?];
-                while !self.eat(']') {
-                    self.eat(',');
-                    block.push(self.number()?);
-                }
-                self.expect('[')?;
-                let shift = self.shifted_heap()?;
-                if !self.eat_mod() {
-                    return Err(self.error("'mod'"));
-                }
-                let modulus = self.positive()?;
-                self.expect(']')?;
-                Ok(Term::Block {
-                    block,
-                    shift,
-                    modulus,
-                })
+                return self.block();
             }
-            _ => Err(self.error("a term (n, floor, ctz, popcount, [block], a number)")),
+            Some(Token::Word(word)) => word,
+            _ => return Err(self.error(TERM)),
+        };
+        self.at += 1;
+        match word.as_str() {
+            "n" => return Ok(Node::Heap),
+            "floor" => {
+                self.expect('(')?;
+                let inner = self.sum()?;
+                self.expect('/')?;
+                let divisor = self.positive()?;
+                self.expect(')')?;
+                return Ok(Node::Floor(Box::new(inner), divisor));
+            }
+            "min" | "max" => {
+                self.expect('(')?;
+                let a = Box::new(self.sum()?);
+                self.expect(',')?;
+                let b = Box::new(self.sum()?);
+                self.expect(')')?;
+                return Ok(if word == "min" {
+                    Node::Min(a, b)
+                } else {
+                    Node::Max(a, b)
+                });
+            }
+            _ => {}
+        }
+        if self.peek() != Some(&Token::Symbol('(')) {
+            self.at -= 1;
+            return Err(self.error(TERM));
+        }
+        let Some(entry) = FormulaFunction::named(&word) else {
+            let known: Vec<String> = FORMULA_FUNCTIONS
+                .iter()
+                .map(|f| match f.alias {
+                    Some(alias) => format!("{} (or {alias})", f.name),
+                    None => f.name.to_owned(),
+                })
+                .collect();
+            return Err(invalid(
+                self.text,
+                format!(
+                    "unknown function '{word}': the functions are {}, and floor, min, max",
+                    known.join(", ")
+                ),
+            ));
+        };
+        let usage = format!("{}({})", entry.name, entry.arguments);
+        self.expect('(')?;
+        if !self.eat_word("n") {
+            return Err(invalid(
+                self.text,
+                format!("{usage} takes the heap n, or n plus or minus a number"),
+            ));
+        }
+        let shift = if self.eat('+') {
+            i128::from(self.number()?)
+        } else if self.eat('-') {
+            -i128::from(self.number()?)
+        } else {
+            0
+        };
+        let base = match (entry.takes_base(), self.eat(',')) {
+            (true, true) => match self.number()? {
+                base @ 2.. => base,
+                base => {
+                    return Err(invalid(
+                        self.text,
+                        format!("{usage}: a base of {base}; the base is at least 2"),
+                    ));
+                }
+            },
+            (false, false) => 0,
+            (true, false) => {
+                return Err(invalid(self.text, format!("{usage} takes two arguments")));
+            }
+            (false, true) => {
+                return Err(invalid(self.text, format!("{usage} takes one argument")));
+            }
+        };
+        self.expect(')')?;
+        Ok(Node::Call {
+            function: entry.with_base(base),
+            shift,
+        })
+    }
+
+    /// `[b0 b1 ...][x mod p]` after the `[`, `p` the block's length.
+    fn block(&mut self) -> Result<Node> {
+        let mut block = vec![self.number()?];
+        while !self.eat(']') {
+            self.eat(',');
+            block.push(self.number()?);
+        }
+        self.expect('[')?;
+        let index = self.sum()?;
+        self.expect(']')?;
+        match index {
+            Node::Modulo(inner, p) if p == block.len() as u64 => Ok(Node::Block(block, inner)),
+            _ => Err(invalid(
+                self.text,
+                format!(
+                    "a block of {len} values is indexed by a number mod {len}, such as \
+                     [..][n mod {len}]",
+                    len = block.len()
+                ),
+            )),
         }
     }
 
-    /// The signed terms of the sum, then the end or a remark.
-    fn sum(&mut self) -> Result<Vec<(bool, Term)>> {
-        let mut terms = vec![(true, self.term()?)];
-        loop {
-            let positive = if self.eat('+') {
-                true
-            } else if self.eat('-') {
-                false
-            } else {
-                break;
-            };
-            terms.push((positive, self.term()?));
+    /// The whole formula: an optional `g(n) =`, the sum, then the end or
+    /// a remark.
+    fn formula(&mut self) -> Result<Node> {
+        let prefix = [
+            Token::Word("g".into()),
+            Token::Symbol('('),
+            Token::Word("n".into()),
+            Token::Symbol(')'),
+            Token::Symbol('='),
+        ];
+        if self.tokens.starts_with(&prefix) {
+            self.at = prefix.len();
         }
+        let node = self.sum()?;
         let remark = match self.peek() {
-            None => true,
-            Some(Token::Symbol(',')) => true,
+            None | Some(Token::Symbol(',')) => true,
             Some(Token::Symbol('(')) => self.tokens.last() == Some(&Token::Symbol(')')),
             _ => false,
         };
         if remark {
-            Ok(terms)
+            Ok(node)
         } else {
-            Err(self.error("'+', '-' or the end of the formula"))
+            Err(self.error("'+', '-', '*', 'mod' or the end of the formula"))
         }
     }
 }
@@ -304,55 +368,132 @@ impl Reader<'_> {
 impl FromStr for Formula {
     type Err = Error;
 
-    /// Reads the formula `text` states, in the words [`Formula`]'s
-    /// `Display` writes (see the module's list).
+    /// Reads the formula `text` states (see the module's grammar): one of
+    /// the families `grundy guess` writes, or an expression.
     ///
     /// ```
     /// use grundy::analysis::Formula;
     /// let ruler: Formula = "g(n) = ctz(n) + 1".parse()?;
     /// assert_eq!(ruler, Formula::TrailingZeros { offset: 1 });
     /// assert_eq!(ruler.to_string().parse::<Formula>()?, ruler);
+    /// let factors: Formula = "bigomega(n) mod 3".parse()?;
+    /// assert_eq!(factors.eval(8), Some(0));
+    /// assert_eq!(factors.to_string(), "g(n) = bigomega(n) mod 3");
     /// assert!("g(n) = n mod 0".parse::<Formula>().is_err());
     /// # Ok::<(), grundy::Error>(())
     /// ```
     fn from_str(text: &str) -> Result<Formula> {
-        let mut reader = Reader {
+        let node = Reader {
             text,
             tokens: tokens(text)?,
             at: 0,
-        };
-        // An optional `g(n) =`.
-        if reader.tokens.get(..5)
-            == Some(&[
-                Token::Word("g".into()),
-                Token::Symbol('('),
-                Token::Word("n".into()),
-                Token::Symbol(')'),
-                Token::Symbol('='),
-            ])
-        {
-            reader.at = 5;
         }
-        let terms = reader.sum()?;
-        family(&terms).ok_or_else(|| {
-            invalid(
-                text,
-                "not a formula of the families `grundy guess` writes (c, n + c, floor(n / k) + c, \
-                 n mod k, popcount(n), popcount(n) mod 2, 1 - popcount(n) mod 2, ctz(n) + c, \
-                 2n + popcount(n) mod 2, [block][(n - n0) mod p], [block][(n - n0) mod p] + s \
-                 * floor((n - n0) / p))"
-                    .into(),
-            )
-        })
+        .formula()?;
+        Ok(family(&node).unwrap_or(Formula::Expression(Expression(node))))
     }
 }
 
-/// The formula a sum of signed terms states, if it is one of the families.
-fn family(terms: &[(bool, Term)]) -> Option<Formula> {
+/// One summand of a formula, as the families are made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Term {
+    Constant(u64),
+    /// `m n` (`n`, `2n`, `2 * n`).
+    Heap(u64),
+    /// `m * floor((n - shift) / divisor)`.
+    Floor {
+        times: u64,
+        shift: u64,
+        divisor: u64,
+    },
+    /// `n mod k`.
+    Modulo(u64),
+    Popcount,
+    PopcountParity,
+    TrailingZeros,
+    /// `[block][(n - shift) mod modulus]`.
+    Block {
+        block: Vec<u64>,
+        shift: u64,
+        modulus: u64,
+    },
+}
+
+/// The summands of `node` with their signs (`true`: added).
+fn summands<'a>(node: &'a Node, positive: bool, out: &mut Vec<(bool, &'a Node)>) {
+    match node {
+        Node::Sum(a, b) => {
+            summands(a, positive, out);
+            summands(b, positive, out);
+        }
+        Node::Difference(a, b) => {
+            summands(a, positive, out);
+            summands(b, !positive, out);
+        }
+        other => out.push((positive, other)),
+    }
+}
+
+/// `s` when `node` is `n` (0) or `n - s`.
+fn shifted_heap(node: &Node) -> Option<u64> {
+    match node {
+        Node::Heap => Some(0),
+        Node::Difference(a, b) => match (&**a, &**b) {
+            (Node::Heap, Node::Number(s)) => Some(*s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The summand `node` as a family's term, if it is one.
+fn term(node: &Node) -> Option<Term> {
+    let heap_call = |function| Node::Call { function, shift: 0 };
+    Some(match node {
+        Node::Number(c) => Term::Constant(*c),
+        Node::Heap => Term::Heap(1),
+        Node::Times(m, a) if **a == Node::Heap => Term::Heap(*m),
+        Node::Times(m, a) => match term(a)? {
+            Term::Floor {
+                times: 1,
+                shift,
+                divisor,
+            } => Term::Floor {
+                times: *m,
+                shift,
+                divisor,
+            },
+            _ => return None,
+        },
+        Node::Floor(a, divisor) => Term::Floor {
+            times: 1,
+            shift: shifted_heap(a)?,
+            divisor: *divisor,
+        },
+        Node::Modulo(a, k) if **a == Node::Heap => Term::Modulo(*k),
+        Node::Modulo(a, 2) if **a == heap_call(Function::Popcount) => Term::PopcountParity,
+        call if *call == heap_call(Function::Popcount) => Term::Popcount,
+        call if *call == heap_call(Function::Ctz) => Term::TrailingZeros,
+        Node::Block(block, a) => Term::Block {
+            block: block.clone(),
+            shift: shifted_heap(a)?,
+            modulus: block.len() as u64,
+        },
+        _ => return None,
+    })
+}
+
+/// The family `node` states, if it is one.
+fn family(node: &Node) -> Option<Formula> {
+    let mut signed = Vec::new();
+    summands(node, true, &mut signed);
+    let terms = signed
+        .into_iter()
+        .map(|(positive, node)| Some((positive, term(node)?)))
+        .collect::<Option<Vec<_>>>()?;
     // The constants' sum, and the other terms in the order written.
     let mut constant: i128 = 0;
     let mut rest = Vec::new();
-    for (positive, term) in terms {
+    for (positive, term) in &terms {
         match term {
             Term::Constant(c) if *positive => constant += i128::from(*c),
             Term::Constant(c) => constant -= i128::from(*c),
@@ -519,21 +660,126 @@ mod tests {
         }
     }
 
+    /// Expressions beyond the families write back as they read: the same
+    /// tree, parentheses where they change it.
+    #[test]
+    fn expressions_read_back_as_themselves() {
+        for (text, printed) in [
+            ("bigomega(n)", "bigomega(n)"),
+            ("omega(n) + tau(n)", "omega(n) + tau(n)"),
+            ("divisors(n)", "tau(n)"),
+            ("primepi(n - 1) % 2", "primepi(n - 1) mod 2"),
+            ("DigitSum(n, 10) mod 3", "digitsum(n, 10) mod 3"),
+            ("2 * bigomega(n + 1) - 1", "2 * bigomega(n + 1) - 1"),
+            ("3 bigomega(n)", "3 * bigomega(n)"),
+            ("n - (1 + n mod 2)", "n - (1 + n mod 2)"),
+            ("(n - 1) + 1 - 1", "n - 1 + 1 - 1"),
+            (
+                "max(ctz(n), omega(n)) + min(n, 3)",
+                "max(ctz(n), omega(n)) + min(n, 3)",
+            ),
+            ("floor((n + 1) / 2) * 3", "3 * floor((n + 1) / 2)"),
+            ("[0 1 2][bigomega(n) mod 3]", "[0 1 2][bigomega(n) mod 3]"),
+            ("[0, 1][(n + 1) mod 2]", "[0 1][(n + 1) mod 2]"),
+            ("2 * (n mod 3)", "2 * (n mod 3)"),
+            ("2 * n mod 3", "2n mod 3"),
+            ("n mod 4 mod 3", "n mod 4 mod 3"),
+            ("popcount(n) mod 3", "popcount(n) mod 3"),
+            ("1 - n", "1 - n"),
+            ("3n + 1", "3n + 1"),
+            ("2 * 3", "2 * 3"),
+            ("g(n) = ctz(n - 2), a remark", "ctz(n - 2)"),
+            (
+                "[0 1][(n - 1) mod 2] + 2 * floor((n - 2) / 2)",
+                "[0 1][(n - 1) mod 2] + 2 * floor((n - 2) / 2)",
+            ),
+        ] {
+            let formula: Formula = text.parse().unwrap();
+            assert!(
+                matches!(formula, Formula::Expression(_)),
+                "{text}: {formula:?}"
+            );
+            assert_eq!(formula.to_string(), format!("g(n) = {printed}"), "{text}");
+            assert_eq!(
+                formula.to_string().parse::<Formula>(),
+                Ok(formula),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn expressions_give_their_terms_values() {
+        for (text, n, value) in [
+            ("bigomega(n)", 12, Some(3)),
+            ("omega(n)", 12, Some(2)),
+            ("tau(n)", 12, Some(6)),
+            ("primepi(n)", 12, Some(5)),
+            ("primepi(n)", 0, Some(0)),
+            ("bigomega(n)", 0, None),
+            ("bigomega(n)", 1, Some(0)),
+            ("digitsum(n, 10)", 1234, Some(10)),
+            ("digitsum(n, 3)", 8, Some(4)),
+            ("popcount(n) + ctz(n)", 12, Some(4)),
+            ("1 - n", 2, None),
+            ("ctz(n - 1)", 1, None),
+            ("bigomega(n + 1) * 2", 7, Some(6)),
+            ("floor(tau(n) / 4) + n mod 5", 24, Some(6)),
+            ("max(omega(n), 2) - min(bigomega(n), 1)", 30, Some(2)),
+            ("[5 6 7][tau(n) mod 3]", 4, Some(5)),
+            ("n + 1", u64::MAX, None),
+            ("bigomega(n)", 1 << 62, Some(62)),
+        ] {
+            let formula: Formula = text.parse().unwrap();
+            assert_eq!(formula.eval(n), value, "{text} at {n}");
+        }
+        for (text, first) in [
+            ("bigomega(n)", 1),
+            ("primepi(n - 5)", 5),
+            ("tau(n - 5)", 6),
+            ("n - 3", 0),
+            ("bigomega(n + 1)", 0),
+            ("omega(n) + ctz(n - 2)", 3),
+        ] {
+            let formula: Formula = text.parse().unwrap();
+            assert_eq!(formula.first_heap(), first, "{text}");
+        }
+    }
+
     #[test]
     fn malformed_formulas_are_refused_with_a_reason() {
         for (text, reason) in [
             ("", "expected a term"),
             ("g(n) = n mod 0", "modulus of 0"),
             ("floor(n / 0)", "divisor or modulus of 0"),
-            ("[0 1 2][n mod 4]", "families"),
+            (
+                "[0 1 2][n mod 4]",
+                "a block of 3 values is indexed by a number mod 3",
+            ),
+            ("[0 1 2][n]", "indexed by a number mod 3"),
             ("[][n mod 1]", "expected a number"),
-            ("popcount(n) mod 3", "mod 2 only"),
-            ("n * n", "expected '+', '-' or the end"),
-            ("1 - n", "families"),
-            ("sqrt(n)", "expected a term"),
-            ("[0 1][(n - 1) mod 2] + 2 * floor((n - 2) / 2)", "families"),
+            ("n * n", "a product needs a number on one side"),
+            (
+                "sqrt(n)",
+                "unknown function 'sqrt': the functions are popcount, ctz, digitsum, bigomega, \
+                 omega, tau (or divisors), primepi, and floor, min, max",
+            ),
+            ("x + 1", "expected a term"),
+            ("bigomega(n, 2)", "bigomega(n) takes one argument"),
+            ("digitsum(n)", "digitsum(n, b) takes two arguments"),
+            ("digitsum(n, 1)", "a base of 1; the base is at least 2"),
+            (
+                "bigomega(2n)",
+                "bigomega(n) takes the heap n, or n plus or minus a number",
+            ),
+            ("bigomega(n", "expected ')', found the end"),
+            ("min(n)", "expected ','"),
             ("99999999999999999999", "past 2^64 - 1"),
-            ("ctz(n) + 1 extra", "expected '+', '-'"),
+            (
+                "ctz(n) + 1 extra",
+                "expected a term (a number, n, a function such as bigomega(n), floor, min, max, a [block] or parentheses), found 'extra'",
+            ),
+            ("ctz(n) extra", "expected '+', '-', '*', 'mod' or the end"),
             ("n mod 3 (unclosed", "expected '+', '-'"),
         ] {
             match text.parse::<Formula>() {

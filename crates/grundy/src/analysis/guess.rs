@@ -6,9 +6,11 @@
 //! game whose values are `n mod 3` is described so, not by a periodic block.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
+use super::expression::{self, Expression, NONE};
 use super::find_period;
-use crate::{Nimber, ValueTable};
+use crate::{Nimber, Result, ValueTable};
 
 /// A closed description of `g(n)` for `n` from some heap on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,15 +60,25 @@ pub enum Formula {
         /// The saltus `s`.
         saltus: u64,
     },
+    /// Any other formula of the language (`bigomega(n)`, `digitsum(n, 10)
+    /// mod 3`, ...; see [`FORMULA_FUNCTIONS`](super::FORMULA_FUNCTIONS)),
+    /// as parsed from its words: its ranges are counted heap by heap, the
+    /// number-theoretic functions by a segmented sieve.
+    Expression(Expression),
 }
 
 impl Formula {
     /// The value the formula gives at heap `n`: `None` where it says
-    /// nothing (`ctz(0)`) or its value passes `u64::MAX` (a formula the user
-    /// writes may have any parameters; a divisor or modulus of 0, which no
-    /// parse produces, says nothing either).
+    /// nothing (`ctz(0)`, a difference below 0) or its value passes
+    /// `u64::MAX` (a formula the user writes may have any parameters; a
+    /// divisor or modulus of 0, which no parse produces, says nothing
+    /// either; an expression's values stop at `u64::MAX - 1`, and its
+    /// `primepi(n)` at `n` = [`PRIME_COUNT_LAST`](super::PRIME_COUNT_LAST)).
+    /// The number-theoretic functions of one heap come from factoring it
+    /// (Pollard's rho) and from Lucy's count of primes.
     pub fn eval(&self, n: u64) -> Option<u64> {
         match self {
+            Formula::Expression(expression) => expression.eval(n),
             Formula::Constant(c) => Some(*c),
             Formula::Linear { divisor, offset } => n.checked_div(*divisor)?.checked_add(*offset),
             Formula::Modulo(k) => n.checked_rem(*k),
@@ -103,9 +115,12 @@ impl Formula {
     }
 
     /// The first heap the formula is stated for: the pre-period of a
-    /// periodic block, heap 1 for `ctz(n)` (undefined at 0), else heap 0.
+    /// periodic block, heap 1 for `ctz(n)` (undefined at 0), for an
+    /// expression the first where its functions' arguments are in their
+    /// domains (1 for `bigomega(n)`), else heap 0.
     pub fn first_heap(&self) -> u64 {
         match self {
+            Formula::Expression(expression) => expression.first_heap(),
             Formula::Periodic { preperiod, .. } | Formula::ArithmeticPeriodic { preperiod, .. } => {
                 *preperiod as u64
             }
@@ -115,10 +130,10 @@ impl Formula {
     }
 
     /// How many heaps of `lo..=hi` (`1 <= lo`) have each value, by the
-    /// formula alone, counted without listing the heaps: `None` where a
-    /// value passes `max_value` (formulas whose values grow with the heap
-    /// have as many values as the range has heaps, or periods) and before
-    /// the pre-period of a periodic formula.
+    /// formula alone: `Ok(None)` where a value passes `max_value` (formulas
+    /// whose values grow with the heap have as many values as the range
+    /// has heaps, or periods) and before the pre-period of a periodic
+    /// formula. The families are counted without listing the heaps:
     ///
     /// - `popcount(n)`: the numbers up to `x` with `k` ones, digit by digit
     ///   of `x` (choosing where `n` first falls below `x`);
@@ -131,11 +146,80 @@ impl Formula {
     /// - odious and evil numbers: increasing, so each value once;
     /// - arithmetic-periodic values: each place `i` of the block takes the
     ///   values `block[i] + s j` for a run of `j`, an arithmetic progression
-    ///   added by a difference array of stride `s`.
-    pub fn counts_between(&self, lo: u64, hi: u64, max_value: u64) -> Option<Vec<u128>> {
+    ///   added by a difference array of stride `s`;
+    /// - expressions (`bigomega(n)`, ...): heap by heap, the
+    ///   number-theoretic functions by a segmented sieve; refused
+    ///   ([`crate::Error::Refused`]) past
+    ///   [`SIEVE_WORK`](super::SIEVE_WORK) steps and where the expression
+    ///   gives no value, and stopped by the current
+    ///   [`Cancel`](crate::Cancel) token.
+    pub fn counts_between(&self, lo: u64, hi: u64, max_value: u64) -> Result<Option<Vec<u128>>> {
         if lo == 0 || lo > hi {
-            return None;
+            return Ok(None);
         }
+        let Formula::Expression(expression) = self else {
+            return Ok(self.closed_counts(lo, hi, max_value));
+        };
+        let mut counts = Vec::new();
+        let (mut missing, mut past) = (None, false);
+        expression.each_block(lo, hi, |start, values| {
+            for (i, &v) in values.iter().enumerate() {
+                if v == NONE {
+                    missing = Some(start + i as u64);
+                } else if v > max_value {
+                    past = true;
+                } else {
+                    let v = v as usize;
+                    if counts.len() <= v {
+                        counts.resize(v + 1, 0u128);
+                    }
+                    counts[v] += 1;
+                    continue;
+                }
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        })?;
+        if let Some(heap) = missing {
+            return Err(expression::no_value(expression, heap));
+        }
+        Ok((!past).then_some(counts))
+    }
+
+    /// The first heap of `lo..=hi` where the formula's value is not
+    /// `value(n)` (gives another, or none), if any: heap by heap, an
+    /// expression a block at a time as [`Formula::counts_between`] lists
+    /// it, within the same limits.
+    pub fn first_difference(
+        &self,
+        lo: u64,
+        hi: u64,
+        value: impl Fn(u64) -> u64,
+    ) -> Result<Option<u64>> {
+        if lo > hi {
+            return Ok(None);
+        }
+        let Formula::Expression(expression) = self else {
+            return Ok((lo..=hi).find(|&n| self.eval(n) != Some(value(n))));
+        };
+        let mut found = None;
+        expression.each_block(lo, hi, |start, values| {
+            found = (start..=start + (values.len() as u64 - 1))
+                .zip(values)
+                .find(|&(n, &v)| v == NONE || v != value(n))
+                .map(|(n, _)| n);
+            if found.is_some() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })?;
+        Ok(found)
+    }
+
+    /// [`Formula::counts_between`] for the families, in closed form
+    /// (`1 <= lo <= hi`).
+    fn closed_counts(&self, lo: u64, hi: u64, max_value: u64) -> Option<Vec<u128>> {
         if let Some(counts) = self.growing_counts(lo, hi, max_value) {
             let mut counts = counts?;
             while counts.last() == Some(&0) {
@@ -220,6 +304,7 @@ impl Formula {
                 Formula::Linear { .. }
                 | Formula::OdiousNumbers { .. }
                 | Formula::ArithmeticPeriodic { .. } => unreachable!("counted by growing_counts"),
+                Formula::Expression(_) => unreachable!("counted by counts_between"),
             }
             Some(counts)
         };
@@ -269,7 +354,7 @@ impl Formula {
                 preperiod: *preperiod,
                 block: block.clone(),
             }
-            .counts_between(lo, hi, max_value),
+            .closed_counts(lo, hi, max_value),
             Formula::ArithmeticPeriodic {
                 preperiod,
                 block,
@@ -340,6 +425,7 @@ impl Formula {
             | Formula::OdiousNumbers { .. } => 3,
             Formula::Periodic { block, .. } => 3 + block.len(),
             Formula::ArithmeticPeriodic { block, .. } => 4 + block.len(),
+            Formula::Expression(expression) => expression.size(),
         }
     }
 }
@@ -404,6 +490,7 @@ impl fmt::Display for Formula {
                 list(block),
                 p = block.len()
             ),
+            Formula::Expression(expression) => write!(f, "g(n) = {expression}"),
         }
     }
 }
@@ -852,7 +939,7 @@ mod tests {
                 );
                 if periodic && lo < 7 {
                     // Before its pre-period a periodic formula says nothing.
-                    assert!(formula.counts_between(lo, hi, 1000).is_none());
+                    assert_eq!(formula.counts_between(lo, hi, 1000), Ok(None));
                     continue;
                 }
                 let mut expected: Vec<u128> = Vec::new();
@@ -866,7 +953,7 @@ mod tests {
                 while expected.last() == Some(&0) {
                     expected.pop();
                 }
-                let counted = formula.counts_between(lo, hi, 10_000).unwrap();
+                let counted = formula.counts_between(lo, hi, 10_000).unwrap().unwrap();
                 assert_eq!(counted, expected, "{formula} on {lo}..={hi}");
             }
         }
@@ -874,7 +961,7 @@ mod tests {
         // heaps, about.
         let ctz =
             Formula::TrailingZeros { offset: 0 }.counts_between(1, 1_000_000_000_000_000_000, 64);
-        let ctz = ctz.unwrap();
+        let ctz = ctz.unwrap().unwrap();
         assert_eq!(ctz.iter().sum::<u128>(), 1_000_000_000_000_000_000);
         assert_eq!(ctz[0], 500_000_000_000_000_000);
         // Values past the cap: growing formulas have one value per heap
@@ -885,15 +972,17 @@ mod tests {
                 offset: 0
             }
             .counts_between(1, 101, 100)
+            .unwrap()
             .is_none()
         );
         assert!(
             Formula::OdiousNumbers { evil: false }
                 .counts_between(1, 1 << 40, 1 << 20)
+                .unwrap()
                 .is_none()
         );
         assert!(
-            Formula::Modulo(5).counts_between(1, 10, 3).is_none(),
+            Formula::Modulo(5).counts_between(1, 10, 3) == Ok(None),
             "values past the cap"
         );
     }

@@ -11,12 +11,15 @@ mod census_run;
 mod certificate;
 mod coins;
 mod count;
+mod expression;
 mod fibonacci_nim;
 mod formula_text;
 mod grid_count;
 mod guess;
 mod hackenbush;
 mod misere;
+mod number_theory;
+mod partitions;
 mod period;
 mod quotient;
 mod rare;
@@ -39,12 +42,15 @@ pub use count::{
     count_copies, count_ordered, count_tuples, formula_histogram, pair_histogram, periodic_counts,
     range_histogram, value_histogram,
 };
+pub use expression::{Expression, FORMULA_FUNCTIONS, FormulaFunction};
 pub use fibonacci_nim::{TakeOutcome, zeckendorf};
 pub use grid_count::{EXACT_GRID_CELLS, GridCounts, TableBudget, count_grid};
 pub(crate) use guess::gcd;
 pub use guess::{Formula, Guess, GuessReport, SetRule, guess_formula, guess_report, guess_set};
 pub use hackenbush::{HackenbushSum, analyze_hackenbush, hackenbush_move_counts};
 pub use misere::{DEFAULT_MISERE_BUDGET, Genus, Misere, MisereMove, misere_nim_loses};
+pub use number_theory::{PRIME_COUNT_LAST, SIEVE_LAST, SIEVE_WORK};
+pub use partitions::{PartSizes, Partitions};
 use period::find_period_given;
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation};

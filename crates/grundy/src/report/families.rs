@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{Decimal, Winner};
 use crate::analysis::HackenbushSum;
 use crate::analysis::TakeOutcome;
-use crate::analysis::{CoinGrid, CoinRow, GridCounts, ValuesBy};
+use crate::analysis::{CoinGrid, CoinRow, GridCounts, GridMove, ValuesBy};
 use crate::rules::{Hackenbush, Ratio, ScriptGame};
 use crate::solve::Outcomes;
 use crate::{Nimber, Result};
@@ -132,8 +132,14 @@ pub struct CoinGridReport {
     pub nim_sum: Nimber,
     /// Who wins.
     pub winner: Winner,
-    /// A winning move, when the first player wins.
+    /// A winning move, when the first player wins: the first of
+    /// `winning_moves`.
     pub winning_move: Option<GridTurn>,
+    /// Every winning move, by head, at most
+    /// [`COIN_MOVES_LISTED`](crate::analysis::COIN_MOVES_LISTED).
+    pub winning_moves: Vec<GridTurn>,
+    /// Whether `winning_moves` is every winning move.
+    pub complete: bool,
 }
 
 /// A head of a [`CoinGridReport`].
@@ -156,6 +162,15 @@ pub struct GridTurn {
     pub rows: Vec<usize>,
 }
 
+impl GridTurn {
+    fn of(turn: &GridMove) -> GridTurn {
+        GridTurn {
+            columns: turn.columns.clone(),
+            rows: turn.rows.clone(),
+        }
+    }
+}
+
 impl CoinGridReport {
     /// The report of `grid` under the product written `rule`.
     pub fn new(rule: String, grid: &CoinGrid) -> Self {
@@ -168,10 +183,9 @@ impl CoinGridReport {
                 .collect(),
             nim_sum: grid.nim_sum,
             winner: Winner::of(grid.nim_sum),
-            winning_move: grid.winning_move.as_ref().map(|m| GridTurn {
-                columns: m.columns.clone(),
-                rows: m.rows.clone(),
-            }),
+            winning_move: grid.winning_move.as_ref().map(GridTurn::of),
+            winning_moves: grid.winning_moves.iter().map(GridTurn::of).collect(),
+            complete: grid.complete,
         }
     }
 }

@@ -5,8 +5,8 @@ use serde::{Serialize, Serializer};
 
 use super::{Decimal, Generalized, Listed, RecordRun};
 use crate::analysis::{
-    Analysis, Claim, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts,
-    RecordAnalysis, RecordSummary, Tuples,
+    Analysis, Claim, Comparison, GuessReport, Histogram, HistogramSource, NimSumCounts, PartSizes,
+    Partitions, RecordAnalysis, RecordSummary, Tuples,
 };
 use crate::solve::{LoopyValue, Outcome, SparseStats};
 use crate::{Nimber, ValueTable};
@@ -578,15 +578,81 @@ impl NimSumCountReport {
             total: Decimal::of(&counts.total),
             p_positions: Decimal::of(counts.p_positions()),
             n_positions: Decimal::of(counts.n_positions(modulus)),
-            by_nim_sum: all.then(|| {
-                counts
-                    .by_nim_sum
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.bits() > 0)
-                    .map(|(s, c)| (s, Decimal::of(c)))
-                    .collect()
-            }),
+            by_nim_sum: all.then(|| listed_nim_sums(counts)),
+        }
+    }
+}
+
+/// `[[nim-sum, count], ...]` of the nim-sums that occur.
+fn listed_nim_sums(counts: &NimSumCounts) -> Vec<(usize, Decimal)> {
+    counts
+        .by_nim_sum
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.bits() > 0)
+        .map(|(s, c)| (s, Decimal::of(c)))
+        .collect()
+}
+
+/// The partitions of a number into heaps of a game, counted by the nim-sum
+/// of their heaps' values (`grundy count GAME --partitions N`).
+#[derive(Serialize)]
+pub struct PartitionCountReport {
+    /// The game as written.
+    pub game: String,
+    /// The number partitioned: the heaps of every partition add up to it.
+    pub partitions_of: u64,
+    /// The sizes a part may have, as `--parts` takes them (`1,3,5..9`,
+    /// `squares`, `2+3k`); `None` for every size `1..=N`.
+    pub parts: Option<String>,
+    /// How many of those sizes are at most the number partitioned.
+    pub part_sizes: usize,
+    /// Whether the parts of a partition are all different.
+    pub distinct: bool,
+    /// Only partitions into exactly this many parts, when asked.
+    pub heaps: Option<u64>,
+    /// Counts are modulo this, when given.
+    pub modulus: Option<u64>,
+    /// Every partition counted.
+    pub total: Decimal,
+    /// Those of nim-sum 0: the player to move loses.
+    pub p_positions: Decimal,
+    /// The partitions the player to move wins (nim-sum not 0); modulo
+    /// `modulus` when given.
+    pub n_positions: Decimal,
+    /// `[[nim-sum, count], ...]` for the nim-sums that occur, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_nim_sum: Option<Vec<(usize, Decimal)>>,
+}
+
+impl PartitionCountReport {
+    /// The report of `counts` of the `partitions` of a game written `game`
+    /// into `part_sizes` sizes, in exactly `heaps` parts when given; `all`
+    /// lists every nim-sum.
+    pub fn new(
+        game: &str,
+        partitions: &Partitions,
+        part_sizes: usize,
+        heaps: Option<u64>,
+        counts: &NimSumCounts,
+        modulus: Option<u64>,
+        all: bool,
+    ) -> Self {
+        PartitionCountReport {
+            game: game.trim().to_owned(),
+            partitions_of: partitions.of,
+            parts: match &partitions.parts {
+                PartSizes::Every => None,
+                set => Some(set.to_string()),
+            },
+            part_sizes,
+            distinct: partitions.distinct,
+            heaps,
+            modulus,
+            total: Decimal::of(&counts.total),
+            p_positions: Decimal::of(counts.p_positions()),
+            n_positions: Decimal::of(counts.n_positions(modulus)),
+            by_nim_sum: all.then(|| listed_nim_sums(counts)),
         }
     }
 }

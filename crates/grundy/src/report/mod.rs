@@ -31,7 +31,9 @@ mod census;
 mod families;
 mod graphs;
 mod heaps;
+mod moves;
 mod plot;
+mod script;
 mod stream;
 mod sums;
 
@@ -39,7 +41,9 @@ pub use census::*;
 pub use families::*;
 pub use graphs::*;
 pub use heaps::*;
+pub use moves::*;
 pub use plot::*;
+pub use script::*;
 pub use stream::*;
 pub use sums::*;
 

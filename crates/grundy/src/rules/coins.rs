@@ -18,7 +18,7 @@
 //! | `turn(k)` | at most `k` coins | `turtles` = `turn(2)`: `n`; `mock-turtles` = `turn(3)`: the `n`-th odious number |
 //! | `turn(=k)` | exactly `k` coins | `twins` = `turn(=2)`: `n - 1` |
 //! | `ruler(k)` | at most `k` consecutive coins | `ruler` (any number): the largest power of 2 dividing `n` |
-//! | `runs(a,b,…)` | a run of `a`, `b`, … consecutive coins (lengths up to 64) | `runs(1,2,…,k)` = `ruler(k)` |
+//! | `runs(a,b,…)` | a run of `a`, `b`, … consecutive coins (any lengths; `a..b` a range) | `runs(1..k)` = `ruler(k)` |
 //! | `grunt` | four symmetric coins `1, 1 + i, n - i, n` | `G(n - 1)`, Grundy's game |
 //!
 //! Products `A*B` are played on a grid (Tartan theorem, Winning Ways ch. 14):
@@ -40,7 +40,7 @@ use crate::{Error, Nimber, Result};
 
 /// Which sets of coins a move may turn (always including its rightmost coin,
 /// which goes from heads to tails).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoinRule {
     /// At most `k` coins anywhere to the left, the rightmost included.
     UpTo(usize),
@@ -50,9 +50,8 @@ pub enum CoinRule {
     /// game).
     Ruler,
     /// Consecutive coins ending at the rightmost, as many as a length of
-    /// the set allows: bit `j` of the mask allows runs of `j + 1` coins
-    /// (`ruler(k)`: the lengths `1..=k`).
-    Runs(u64),
+    /// the set allows (`ruler(k)`: the lengths `1..=k`).
+    Runs(RunLengths),
     /// Grunt: four coins placed symmetrically, `1 < 1 + i < n - i < n`, the
     /// leftmost coin always among them; coin `n` is worth `G(n - 1)` in
     /// Grundy's game (Winning Ways ch. 14), since the move splits a heap of
@@ -66,6 +65,87 @@ pub(crate) type ListCoins<'a> = dyn Fn() -> Vec<usize> + 'a;
 /// The largest set of coins a `turn(k)` rule may name: the value table
 /// costs `k` bitsets per coin.
 const MAX_TURNED: usize = 64;
+
+/// The lengths of the runs a `runs(...)` rule turns: inclusive ranges
+/// `(low, high)` of lengths from 1, in increasing order, no two touching,
+/// so that equal sets compare equal and `runs(1..10^6)` is one pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunLengths(Vec<(usize, usize)>);
+
+impl RunLengths {
+    /// The lengths of the ranges given, in any order and overlapping
+    /// (`None` when there are none or one is empty or holds 0).
+    pub fn new(mut ranges: Vec<(usize, usize)>) -> Option<RunLengths> {
+        if ranges.is_empty() || ranges.iter().any(|&(low, high)| low == 0 || high < low) {
+            return None;
+        }
+        ranges.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+        for (low, high) in ranges {
+            match merged.last_mut() {
+                Some(last) if low <= last.1.saturating_add(1) => last.1 = last.1.max(high),
+                _ => merged.push((low, high)),
+            }
+        }
+        Some(RunLengths(merged))
+    }
+
+    /// The lengths `1..=k`: `ruler(k)`.
+    pub fn up_to(k: usize) -> Option<RunLengths> {
+        RunLengths::new(vec![(1, k)])
+    }
+
+    /// The ranges of lengths, in increasing order.
+    pub fn ranges(&self) -> &[(usize, usize)] {
+        &self.0
+    }
+
+    /// The longest run.
+    pub fn longest(&self) -> usize {
+        self.0.last().map_or(0, |&(_, high)| high)
+    }
+
+    /// How many lengths are at most `n`.
+    pub fn count_up_to(&self, n: usize) -> u128 {
+        self.0
+            .iter()
+            .filter(|&&(low, _)| low <= n)
+            .map(|&(low, high)| (high.min(n) - low) as u128 + 1)
+            .sum()
+    }
+
+    /// How many runs a table of coins `1..=to` lists: `sum over n <= to`
+    /// of the lengths at most `n`, range by range in closed form (a range
+    /// `a..=b`, `b <= to`, gives `1, 2, ..., b - a + 1` on coins `a..=b`
+    /// and `b - a + 1` on each coin after).
+    pub fn runs_listed(&self, to: u64) -> u128 {
+        let to = u128::from(to);
+        self.0
+            .iter()
+            .filter(|&&(low, _)| low as u128 <= to)
+            .map(|&(low, high)| {
+                let width = (high as u128).min(to) - low as u128 + 1;
+                width * (width + 1) / 2 + (to - (high as u128).min(to)) * width
+            })
+            .sum()
+    }
+}
+
+impl fmt::Display for RunLengths {
+    /// The lengths separated by commas, runs of four or more consecutive
+    /// lengths as a range `a..b`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut items = Vec::new();
+        for &(low, high) in &self.0 {
+            if high - low >= 3 {
+                items.push(format!("{low}..{high}"));
+            } else {
+                items.extend((low..=high).map(|j| j.to_string()));
+            }
+        }
+        f.write_str(&items.join(","))
+    }
+}
 
 impl FromStr for CoinRule {
     type Err = Error;
@@ -82,6 +162,18 @@ impl FromStr for CoinRule {
                 _ => Err(invalid(&format!(
                     "'{}' is not a number of coins from 1 to {MAX_TURNED}",
                     text.trim()
+                ))),
+            }
+        };
+        // A run length: any positive number (a row has at most as many
+        // coins as it reaches).
+        let length = |text: &str| -> Result<usize> {
+            match text.trim().parse::<usize>() {
+                Ok(k) if k >= 1 => Ok(k),
+                _ => Err(invalid(&format!(
+                    "'{}' is not a run length (a whole number from 1 to {})",
+                    text.trim(),
+                    usize::MAX
                 ))),
             }
         };
@@ -105,13 +197,33 @@ impl FromStr for CoinRule {
         match (name.trim(), argument.trim().strip_prefix('=')) {
             ("turn", Some(k)) => Ok(CoinRule::Exactly(count(k)?)),
             ("turn", None) => Ok(CoinRule::UpTo(count(argument)?)),
-            ("ruler", None) => Ok(CoinRule::Runs(u64::MAX >> (64 - count(argument)?))),
+            ("ruler", None) => {
+                let k = length(argument)?;
+                Ok(CoinRule::Runs(
+                    RunLengths::up_to(k).ok_or_else(|| invalid("'0' is not a run length"))?,
+                ))
+            }
             ("runs", None) => {
-                let mut mask = 0u64;
-                for length in argument.split(',') {
-                    mask |= 1 << (count(length)? - 1);
+                let mut ranges = Vec::new();
+                for item in argument.split(',') {
+                    let item = item.trim();
+                    ranges.push(match item.split_once("..") {
+                        Some((low, high)) => {
+                            let (low, high) = (length(low)?, length(high)?);
+                            if high < low {
+                                return Err(invalid(&format!(
+                                    "the range '{item}' is empty: write it low..high"
+                                )));
+                            }
+                            (low, high)
+                        }
+                        None => (length(item)?, length(item)?),
+                    });
                 }
-                Ok(CoinRule::Runs(mask))
+                // Every range is non-empty and from 1: some lengths.
+                RunLengths::new(ranges)
+                    .map(CoinRule::Runs)
+                    .ok_or_else(|| invalid("no run length given"))
             }
             _ => Err(invalid(
                 "expected turtles, mock-turtles, twins, ruler, grunt, turn(k), turn(=k), ruler(k) or runs(a,b,...)",
@@ -130,16 +242,10 @@ impl fmt::Display for CoinRule {
             CoinRule::Exactly(k) => write!(f, "turn(={k})"),
             CoinRule::Ruler => f.write_str("ruler"),
             // A prefix 1..=k of lengths is ruler(k).
-            CoinRule::Runs(mask) if mask & mask.wrapping_add(1) == 0 => {
-                write!(f, "ruler({})", mask.count_ones())
-            }
-            CoinRule::Runs(mask) => {
-                let lengths: Vec<String> = (0..64)
-                    .filter(|j| mask >> j & 1 == 1)
-                    .map(|j| (j + 1).to_string())
-                    .collect();
-                write!(f, "runs({})", lengths.join(","))
-            }
+            CoinRule::Runs(lengths) => match lengths.ranges() {
+                &[(1, k)] => write!(f, "ruler({k})"),
+                _ => write!(f, "runs({lengths})"),
+            },
             CoinRule::Grunt => f.write_str("grunt"),
         }
     }
@@ -182,29 +288,27 @@ impl CoinRule {
     ///
     /// The coins come as a closure that lists them, so that only the sets
     /// kept pay for a list: the table of `N` coins of the ruler game visits
-    /// `N^2 / 2` runs and keeps none (listing each made it cubic).
+    /// `N^2 / 2` runs and keeps none (listing each made it cubic). A run's
+    /// coins are summed from `n` leftwards, up to the longest run that
+    /// fits: `O(min(L, n))` for runs of at most `L` coins.
     pub(crate) fn each_completion(
         &self,
         values: &[Nimber],
         n: usize,
         visit: &mut dyn FnMut(Nimber, &ListCoins) -> bool,
     ) {
-        match *self {
+        match self {
             CoinRule::Ruler | CoinRule::Runs(_) => {
-                // Runs of j + 1 coins: the j coins left of n with it.
-                let (longest, allowed) = match *self {
-                    CoinRule::Runs(mask) => ((64 - mask.leading_zeros() as usize).min(n), mask),
-                    _ => (n, u64::MAX),
-                };
+                // left[j]: the nim-sum of the j coins left of n.
+                let longest = self.longest_run().map_or(n, |l| l.min(n));
+                let mut left = Vec::with_capacity(longest);
                 let mut sum = Nimber::ZERO;
-                for j in 0..longest {
-                    if j > 0 {
-                        sum ^= values[n - j];
-                    }
-                    if (j >= 64 || allowed >> j & 1 == 1) && visit(sum, &|| (n - j..n).collect()) {
-                        return;
-                    }
+                left.push(sum);
+                for j in 1..longest {
+                    sum ^= values[n - j];
+                    left.push(sum);
                 }
+                self.each_run(n, &|j| left[j], visit);
             }
             CoinRule::Grunt => {
                 let mut i = 1;
@@ -217,6 +321,44 @@ impl CoinRule {
                 }
             }
             CoinRule::UpTo(_) | CoinRule::Exactly(_) => {}
+        }
+    }
+
+    /// The longest run a rule of runs turns, `None` for the ruler game (any
+    /// run) and the rules that turn no runs.
+    pub(crate) fn longest_run(&self) -> Option<usize> {
+        match self {
+            CoinRule::Runs(lengths) => Some(lengths.longest()),
+            _ => None,
+        }
+    }
+
+    /// For the ruler game and rules of runs: calls `visit(g(S), S)` for
+    /// each run ending at coin `n` that the rule allows, shortest first, `S`
+    /// the coins of the run left of `n`, until `visit` returns true;
+    /// `left(j)` is the nim-sum of the `j` coins left of `n`. Each run costs
+    /// one call, so a table of `runs(3,1000000)` pays for two runs a coin,
+    /// not a million.
+    pub(crate) fn each_run(
+        &self,
+        n: usize,
+        left: &dyn Fn(usize) -> Nimber,
+        visit: &mut dyn FnMut(Nimber, &ListCoins) -> bool,
+    ) {
+        let all = [(1, n)];
+        let ranges = match self {
+            CoinRule::Runs(lengths) => lengths.ranges(),
+            CoinRule::Ruler => &all[..],
+            _ => &[],
+        };
+        for &(low, high) in ranges {
+            // A run of `length` coins turns `length - 1` left of n.
+            for length in low..=high.min(n) {
+                let j = length - 1;
+                if visit(left(j), &|| (n - j..n).collect()) {
+                    return;
+                }
+            }
         }
     }
 
@@ -372,7 +514,7 @@ mod tests {
             "turn(x)",
             "ruler(=2)",
             "runs(0,2)",
-            "runs(65)",
+            "runs(5..2)",
             "runs()",
             "spin(2)",
             "turn(2",
@@ -461,7 +603,7 @@ mod tests {
 
     /// Every set of other coins a move turning `n` may turn, by the rule's
     /// definition (sorted sets).
-    fn moves_by_definition(rule: CoinRule, n: usize) -> Vec<Vec<usize>> {
+    fn moves_by_definition(rule: &CoinRule, n: usize) -> Vec<Vec<usize>> {
         let below: Vec<usize> = (1..n).collect();
         let subsets = |sizes: std::ops::Range<usize>| {
             (0u32..1 << below.len())
@@ -476,12 +618,18 @@ mod tests {
                 .filter(|set| sizes.contains(&set.len()))
                 .collect::<Vec<_>>()
         };
-        match rule {
+        match *rule {
             CoinRule::UpTo(k) => subsets(0..k),
             CoinRule::Exactly(k) => subsets(k - 1..k),
             CoinRule::Ruler => (0..n).map(|j| (n - j..n).collect()).collect(),
-            CoinRule::Runs(mask) => (0..n.min(64))
-                .filter(|j| mask >> j & 1 == 1)
+            CoinRule::Runs(ref lengths) => (0..n)
+                .filter(|&j| {
+                    let length = j + 1;
+                    lengths
+                        .ranges()
+                        .iter()
+                        .any(|&(low, high)| low <= length && length <= high)
+                })
                 .map(|j| (n - j..n).collect())
                 .collect(),
             CoinRule::Grunt => (1..n)
@@ -509,7 +657,7 @@ mod tests {
                         })
                         .collect();
                     listed.sort();
-                    let mut expected: Vec<Vec<usize>> = moves_by_definition(rule, n)
+                    let mut expected: Vec<Vec<usize>> = moves_by_definition(&rule, n)
                         .into_iter()
                         .filter(|set| {
                             set.iter().map(|&c| table.values[c]).sum::<Nimber>() == target
@@ -533,7 +681,7 @@ mod tests {
         // Brute force: every move from every head that leaves nim-sum 0.
         let mut expected = 0;
         for &coin in &heads {
-            for also in moves_by_definition(rule, coin) {
+            for also in moves_by_definition(&rule, coin) {
                 let mut after: Vec<usize> = heads.iter().copied().filter(|&h| h != coin).collect();
                 for c in also {
                     match after.iter().position(|&h| h == c) {

@@ -40,7 +40,10 @@ pub const MAX_EDGES: usize = 1 << 20;
 impl Hackenbush {
     /// A rooted tree in bracket notation: `()` one edge, `(())` a stalk of
     /// two, `()()` two edges on the ground. Edges are numbered from 1 in
-    /// the order of their opening brackets.
+    /// the order of their opening brackets. Blanks and line breaks are
+    /// ignored, and `#` starts a comment to the end of its line; errors
+    /// give the line and column when the tree spans lines, else the
+    /// character (and the tree, when short enough to repeat).
     ///
     /// ```
     /// use grundy::rules::Hackenbush;
@@ -50,38 +53,117 @@ impl Hackenbush {
     /// # Ok::<(), grundy::Error>(())
     /// ```
     pub fn tree(notation: &str) -> Result<Hackenbush> {
-        let invalid = |position: usize, reason: &str| Error::InvalidHackenbush {
-            line: 0,
-            reason: format!("'{notation}' at character {position}: {reason}"),
+        Hackenbush::tree_located(notation, notation.contains('\n'))
+    }
+
+    /// [`Hackenbush::tree`], its errors by line and column when `by_line`.
+    fn tree_located(notation: &str, by_line: bool) -> Result<Hackenbush> {
+        /// The longest tree an error repeats.
+        const ECHOED: usize = 64;
+        let text = notation.strip_prefix('\u{feff}').unwrap_or(notation);
+        let invalid = |(line, column): (usize, usize), reason: &str| Error::InvalidHackenbush {
+            file: None,
+            line: if by_line { line } else { 0 },
+            reason: if by_line {
+                format!("column {column}: {reason}")
+            } else if text.len() <= ECHOED {
+                format!("'{text}' at character {column}: {reason}")
+            } else {
+                format!("at character {column}: {reason}")
+            },
         };
         let mut names = vec!["ground".to_owned()];
         let mut edges = Vec::new();
-        let mut stack = vec![0usize];
-        for (i, c) in notation.chars().enumerate() {
+        // The vertices on the path from the ground, with where the edge
+        // below each was opened.
+        let mut stack = vec![(0usize, (0, 0))];
+        let mut at = (1, 0);
+        let mut comment = false;
+        for c in text.chars() {
+            at.1 += 1;
             match c {
+                '\n' => {
+                    at = (at.0 + 1, 0);
+                    comment = false;
+                }
+                _ if comment => {}
+                '#' => comment = true,
                 '(' => {
+                    // Refused as it passes the limit, before a huge file
+                    // fills memory with vertices.
+                    if edges.len() == MAX_EDGES {
+                        return Err(invalid(at, &format!("more than {MAX_EDGES} edges")));
+                    }
                     let top = names.len();
                     names.push(format!("v{top}"));
-                    edges.push((*stack.last().unwrap_or(&0), top));
-                    stack.push(top);
+                    edges.push((stack.last().map_or(0, |&(vertex, _)| vertex), top));
+                    stack.push((top, at));
                 }
                 ')' => {
                     if stack.len() == 1 {
-                        return Err(invalid(i + 1, "')' closes nothing"));
+                        return Err(invalid(at, "')' closes nothing"));
                     }
                     stack.pop();
                 }
                 c if c.is_whitespace() => {}
-                other => return Err(invalid(i + 1, &format!("'{other}' is not '(' or ')'"))),
+                other => return Err(invalid(at, &format!("'{other}' is not '(' or ')'"))),
             }
         }
-        if stack.len() > 1 {
-            return Err(invalid(notation.chars().count(), "an edge is not closed"));
-        }
-        if edges.len() > MAX_EDGES {
-            return Err(invalid(0, &format!("more than {MAX_EDGES} edges")));
+        if let Some(&(_, opened)) = stack.get(1..).and_then(<[_]>::last) {
+            return Err(invalid(opened, "an edge is not closed"));
         }
         Ok(Hackenbush { names, edges })
+    }
+
+    /// A picture as written whole, in a file or an argument: a tree in
+    /// bracket notation ([`Hackenbush::tree`]) when the first character
+    /// that is not blank or in a `#` comment is `(` (or there is none),
+    /// else an edge list ([`Hackenbush::parse`]). So a file holds either,
+    /// and a tree too long for a command line (Linux passes at most 128 KiB
+    /// in one argument) can be read from one.
+    ///
+    /// ```
+    /// use grundy::rules::Hackenbush;
+    /// assert_eq!(Hackenbush::read("# a stalk of two\n(())\n")?.value().get(), 2);
+    /// assert_eq!(Hackenbush::read("g a\na b\n")?.value().get(), 2);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn read(text: &str) -> Result<Hackenbush> {
+        Hackenbush::read_located(text, text.contains('\n'))
+    }
+
+    /// [`Hackenbush::read`], a tree's errors by line and column when
+    /// `by_line`.
+    fn read_located(text: &str, by_line: bool) -> Result<Hackenbush> {
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let first = body
+            .lines()
+            .map(|line| line.split('#').next().unwrap_or("").trim())
+            .find(|line| !line.is_empty());
+        match first {
+            Some(line) if !line.starts_with('(') => Hackenbush::parse(body),
+            _ => Hackenbush::tree_located(body, by_line),
+        }
+    }
+
+    /// The picture held by the file `path` ([`Hackenbush::read`]), read
+    /// whole ([`read_input`](crate::spec::read_input): at most 256 MiB),
+    /// its errors naming the file and the line.
+    pub fn read_file(path: &std::path::Path) -> Result<Hackenbush> {
+        Hackenbush::read_in(&crate::spec::read_input(path)?, path)
+    }
+
+    /// [`Hackenbush::read`] on `text`, the contents of the file `path`, its
+    /// errors naming the file and the line.
+    pub fn read_in(text: &str, path: &std::path::Path) -> Result<Hackenbush> {
+        Hackenbush::read_located(text, true).map_err(|error| match error {
+            Error::InvalidHackenbush { line, reason, .. } => Error::InvalidHackenbush {
+                file: Some(path.display().to_string()),
+                line,
+                reason,
+            },
+            other => other,
+        })
     }
 
     /// A picture as an edge list: one edge `A B` per line between vertices
@@ -114,6 +196,7 @@ impl Hackenbush {
                 }
                 _ => {
                     return Err(Error::InvalidHackenbush {
+                        file: None,
                         line: number + 1,
                         reason: format!("expected two vertex names, found '{}'", line.trim()),
                     });
@@ -121,6 +204,7 @@ impl Hackenbush {
             }
             if edges.len() > MAX_EDGES {
                 return Err(Error::InvalidHackenbush {
+                    file: None,
                     line: number + 1,
                     reason: format!("more than {MAX_EDGES} edges"),
                 });

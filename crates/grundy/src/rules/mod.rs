@@ -28,8 +28,8 @@ pub use hackenbush::Hackenbush;
 pub use maze::Maze;
 pub use pair::PairGame;
 pub use script::{
-    ExploredGame, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits, ScriptPosition,
-    StateLister, compile_estimate,
+    Defines, ExploredGame, PRINTED_LINE_CHARS, PRINTED_LINES, ScriptGame, ScriptLimits,
+    ScriptParameter, ScriptPosition, StateLister, compile_estimate,
 };
 pub use subtraction::{PrimeTable, Subtraction, SubtractionSet};
 pub use take_break::TakeBreak;
@@ -75,9 +75,10 @@ impl FromStr for HeapGame {
             return lower.parse().map(HeapGame::Subtraction);
         }
         // A code: starts with a digit, '.', '&' or '{', or has a point
-        // (game names have none).
+        // (game names have none) and no parenthesis (a coin rule such as
+        // runs(1..100) has one; codes never do).
         if spec.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '&' | '{'))
-            || spec.contains('.')
+            || (spec.contains('.') && !spec.contains('('))
         {
             return spec.parse().map(HeapGame::TakeBreak);
         }

@@ -144,9 +144,10 @@ impl Subtraction {
         &self.set
     }
 
-    /// Calls `f(s)` for every allowed amount `s <= n`, in increasing order.
+    /// Calls `f(s)` for every allowed amount `s <= n`, in increasing order
+    /// (also the part sizes of a partition count, `grundy count --parts`).
     #[inline]
-    fn for_each_amount(&self, n: usize, mut f: impl FnMut(usize)) {
+    pub(crate) fn for_each_amount(&self, n: usize, mut f: impl FnMut(usize)) {
         /// The members of a sequence `first, next(first), ...` up to `n`.
         fn walk(
             n: usize,

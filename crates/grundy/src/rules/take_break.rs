@@ -10,8 +10,12 @@
 //! Bit `2^k` in general lets the move leave `k` heaps: hexadecimal digit 8
 //! leaves three. Following CGSuite's notation, digits past 9 are written
 //! `A`…`Z` (10 to 35) and `&n;` beyond; a digit may also be given as the set
-//! of heap counts it allows, `{2,3}` (the same as `C`), open-ended as in
-//! `{2+}` (split into two or more heaps, any number). A digit followed by
+//! of heap counts it allows, `{2,3}` (the same as `C`), with ranges of
+//! counts of any size, `{2..200}` (split into 2 to 200 heaps), and
+//! open-ended as in `{2+}` (split into two or more heaps, any number).
+//! Moves into many heaps are valued through sets of nim-sums of
+//! compositions (`CompositionCache`), never by listing partitions, so a
+//! count of 200 costs what its sets cost. A digit followed by
 //! `!` requires the heaps it leaves to be pairwise unequal (Grundy's game is
 //! `4!.0`), `?` not all equal, `=` all equal — constraints on moves that
 //! leave two or more heaps; a move leaving one heap or none is never
@@ -28,14 +32,26 @@ use crate::cancel::{self, Ticker};
 use crate::error::human_bytes_near;
 use crate::{Error, HeapRuleset, MexScratch, Nimber, Options, Result, Ruleset};
 
+/// An inclusive range of heap counts, `(low, high)`.
+type CountRange = (u64, u64);
+
 /// What one code digit allows after removing its number of tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+///
+/// The counts of heaps a move may leave are kept as a bitmask below 63
+/// (every digit of a classical code, so that the kernel tests a bit) and as
+/// ranges from 63 on, so that `{2..200}` or `{3,1000}` cost a few words, not
+/// a bit per count.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 struct Digit {
     /// Bit `2^k` set: the move may leave `k` non-empty heaps (for `k` below
-    /// `open`).
+    /// 63 and below `open`).
     leaves: u64,
+    /// The counts from 63 on that the move may leave, below `open`: sorted
+    /// inclusive ranges `(low, high)`, no two touching. Empty for the
+    /// digits written with counts below 63.
+    large: Vec<CountRange>,
     /// `Some(k)`: the move may also leave any number `>= k` of heaps.
-    open: Option<u32>,
+    open: Option<u64>,
     /// How the heaps left must relate.
     parts: Parts,
 }
@@ -58,69 +74,159 @@ const LEAVE_NOTHING: u64 = 1;
 const LEAVE_ONE: u64 = 2;
 const LEAVE_TWO: u64 = 4;
 
+/// The first count kept as a range rather than a bit of [`Digit::leaves`]
+/// (`&n;` digits reach bit 62).
+const FIRST_LARGE: u64 = 63;
+
+/// The digit that allows nothing, for the removals past a finite code.
+static NO_MOVE: Digit = Digit {
+    leaves: 0,
+    large: Vec::new(),
+    open: None,
+    parts: Parts::Any,
+};
+
 impl Digit {
+    /// The digit whose bit `2^k` allows leaving `k` heaps.
     fn new(leaves: u64, parts: Parts) -> Digit {
-        Digit::with_open(leaves, None, parts)
+        let ranges = (0..FIRST_LARGE)
+            .filter(|k| leaves >> k & 1 != 0)
+            .map(|k| (k, k))
+            .collect();
+        Digit::with_counts(ranges, None, parts)
     }
 
-    /// A digit that also allows every count of heaps from `open` on.
-    fn with_open(leaves: u64, open: Option<u32>, parts: Parts) -> Digit {
-        // The counts at or past `open` are implied, and a count just below
-        // it joins it: {2,3+} is {2+}.
-        let mut open = open;
-        while let Some(k) = open.filter(|&k| k > 0 && leaves & (1 << (k - 1)) != 0) {
-            open = Some(k - 1);
+    /// The digit that allows the counts of the inclusive ranges `(low,
+    /// high)`, in any order and overlapping, and every count from `open`
+    /// on, in canonical form: equal digits compare equal.
+    fn with_counts(mut ranges: Vec<CountRange>, open: Option<u64>, parts: Parts) -> Digit {
+        // The open counts are the range up to the largest count; a range
+        // reaching it is open (no heap splits into 2^64 - 1 parts).
+        ranges.extend(open.map(|k| (k, u64::MAX)));
+        ranges.sort_unstable();
+        let mut merged: Vec<CountRange> = Vec::with_capacity(ranges.len());
+        for (low, high) in ranges {
+            match merged.last_mut() {
+                // Overlapping or touching ranges join: {2,3+} is {2+}.
+                Some(last) if low <= last.1.saturating_add(1) => last.1 = last.1.max(high),
+                _ => merged.push((low, high)),
+            }
         }
-        let leaves = match open {
-            Some(k) => leaves & ((1 << k) - 1),
-            None => leaves,
+        let open = merged.pop_if(|last| last.1 == u64::MAX).map(|last| last.0);
+        let mut leaves = 0u64;
+        let mut large = Vec::new();
+        for (low, high) in merged {
+            if low < FIRST_LARGE {
+                let top = high.min(FIRST_LARGE - 1);
+                leaves |= (u64::MAX >> (63 - (top - low))) << low;
+            }
+            if high >= FIRST_LARGE {
+                large.push((low.max(FIRST_LARGE), high));
+            }
+        }
+        let mut digit = Digit {
+            leaves,
+            large,
+            open,
+            parts,
         };
         // Constraints bite only on moves that leave two or more heaps, and
         // for two heaps "not all equal" is "unequal".
-        let parts = match parts {
-            _ if leaves < 4 && open.is_none() => Parts::Any,
-            Parts::NotAllEqual if leaves < 8 && open.is_none() => Parts::Distinct,
+        let most = digit.max_parts().unwrap_or(u64::MAX);
+        digit.parts = match parts {
+            _ if most < 2 => Parts::Any,
+            Parts::NotAllEqual if most < 3 => Parts::Distinct,
             other => other,
         };
-        Digit {
-            leaves,
-            open,
-            parts,
-        }
+        digit
     }
 
-    fn is_zero(self) -> bool {
-        self.leaves == 0 && self.open.is_none()
+    fn is_zero(&self) -> bool {
+        self.leaves == 0 && self.large.is_empty() && self.open.is_none()
     }
 
     /// Whether the move may leave `k` heaps.
-    fn allows(self, k: usize) -> bool {
-        self.open.is_some_and(|open| k >= open as usize) || (k < 64 && self.leaves & (1 << k) != 0)
+    fn allows(&self, k: usize) -> bool {
+        let k = k as u64;
+        self.open.is_some_and(|open| k >= open)
+            || (k < FIRST_LARGE && self.leaves >> k & 1 != 0)
+            || self.large.iter().any(|&(low, high)| low <= k && k <= high)
     }
 
     /// The largest number of heaps the digit can leave, `None` when any
     /// number can be left.
-    fn max_parts(self) -> Option<u32> {
-        match self.open {
-            Some(_) => None,
-            None => Some((u64::BITS - self.leaves.leading_zeros()).saturating_sub(1)),
+    fn max_parts(&self) -> Option<u64> {
+        match (self.open, self.large.last()) {
+            (Some(_), _) => None,
+            (None, Some(&(_, high))) => Some(high),
+            (None, None) => Some(u64::from(
+                (u64::BITS - self.leaves.leading_zeros()).saturating_sub(1),
+            )),
         }
+    }
+
+    /// [`Digit::max_parts`] as a heap count: one with more parts than
+    /// `usize` counts never applies.
+    fn max_parts_usize(&self) -> Option<usize> {
+        self.max_parts()
+            .map(|k| usize::try_from(k).unwrap_or(usize::MAX))
+    }
+
+    /// The counts the digit allows below `open`, as inclusive ranges in
+    /// increasing order, no two touching (a run of bits reaching 62 joins a
+    /// range from 63).
+    fn finite_ranges(&self) -> impl Iterator<Item = CountRange> + '_ {
+        let mut bits = self.leaves;
+        let runs = std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let low = u64::from(bits.trailing_zeros());
+                let run = u64::from((bits >> low).trailing_ones());
+                bits &= !((u64::MAX >> (64 - run)) << low);
+                (low, low + run - 1)
+            })
+        });
+        let mut all = runs.chain(self.large.iter().copied());
+        let mut pending = None;
+        std::iter::from_fn(move || {
+            loop {
+                match (pending, all.next()) {
+                    (None, None) => return None,
+                    (None, Some(range)) => pending = Some(range),
+                    // Finite ranges end below 2^64 - 1.
+                    (Some((low, high)), Some((next_low, next_high))) if high + 1 == next_low => {
+                        pending = Some((low, next_high));
+                    }
+                    (Some(range), next) => {
+                        pending = next;
+                        return Some(range);
+                    }
+                }
+            }
+        })
     }
 }
 
 impl fmt::Display for Digit {
+    /// A digit below 36 as one character, a larger set of counts below 63
+    /// as `&n;` (CGSuite's spelling), and any other set in braces, runs of
+    /// four or more counts as a range: `{2..200}`, `{1,3,5+}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.leaves, self.open) {
-            (counts, Some(open)) => {
-                f.write_str("{")?;
-                for k in (0..64).filter(|k| counts & (1 << k) != 0) {
-                    write!(f, "{k},")?;
+        match (self.leaves, self.large.is_empty() && self.open.is_none()) {
+            (d @ 0..=9, true) => write!(f, "{d}")?,
+            (d @ 10..=35, true) => write!(f, "{}", char::from(b'A' + (d - 10) as u8))?,
+            (d, true) => write!(f, "&{d};")?,
+            (_, false) => {
+                let mut items = Vec::new();
+                for (low, high) in self.finite_ranges() {
+                    if high - low >= 3 {
+                        items.push(format!("{low}..{high}"));
+                    } else {
+                        items.extend((low..=high).map(|k| k.to_string()));
+                    }
                 }
-                write!(f, "{open}+}}")?;
+                items.extend(self.open.map(|k| format!("{k}+")));
+                write!(f, "{{{}}}", items.join(","))?;
             }
-            (d @ 0..=9, None) => write!(f, "{d}")?,
-            (d @ 10..=35, None) => write!(f, "{}", char::from(b'A' + (d - 10) as u8))?,
-            (d, None) => write!(f, "&{d};")?,
         }
         f.write_str(match self.parts {
             Parts::Any => "",
@@ -168,7 +274,8 @@ pub struct TakeBreak {
 }
 
 /// Sets of values of the moves that leave many heaps of any sizes, for
-/// digits such as `0.{62}`, `0.&9223372036854775807;` or `{2+}.0`:
+/// digits such as `0.{62}`, `0.&9223372036854775807;`, `{2..200}.0` or
+/// `{2+}.0`:
 /// `E_j(m)`, the set of values `g(a_1) ^ ... ^ g(a_j)` over the ways to
 /// write `m` as exactly `j` non-empty heaps, and `C_j(m)`, the same over
 /// `i >= j` heaps, as bitsets. Order does not change a XOR, so ordered
@@ -178,7 +285,10 @@ pub struct TakeBreak {
 /// with `E_1(m) = {g(m)}` and `C_1(m) = {g(m)} U C_2(m)`. That is `O(j m)`
 /// bitset operations per heap instead of one per partition (there are 190
 /// million partitions of 100; enumerating them, `0.{62}` to 200 ran for
-/// minutes).
+/// minutes). A range of counts `a..=b` is `C_a` on the heaps up to `b`,
+/// where every count from `a` up to the heap is allowed, and the union of
+/// `E_a`, ..., `E_b` past them ([`through_at_least`]): `{2..10^9}` costs
+/// what `{2+}` does.
 ///
 /// A pure function of the game's values, so one cache serves every table
 /// of the game; it compares equal and clones empty. Boxed, so that a code
@@ -210,9 +320,11 @@ impl fmt::Debug for CompositionCache {
 struct Compositions {
     /// Words per bitset: every value is below `64 * words`.
     words: usize,
-    /// `E_j`, for the digits that leave exactly `j >= 2` heaps.
+    /// `E_j`, for the digits that leave exactly `j >= 2` heaps (counts in a
+    /// range the heaps have passed).
     exact: Family,
-    /// `C_j`, for the digits that leave `j` heaps or more.
+    /// `C_j`, for the digits that leave `j` heaps or more (open counts, and
+    /// ranges of counts that reach past the heaps).
     at_least: Family,
     /// `P_1`, for the digits whose heaps must be pairwise unequal.
     unequal: Ordered,
@@ -220,18 +332,29 @@ struct Compositions {
     multisets: Ordered,
     /// Every family holds the sets of heaps `m < done`.
     done: usize,
+    /// Whether `exact` and `at_least` also hold the sets of heap `done` of
+    /// two or more heaps ([`Family::push_splits`]).
+    splits_ahead: bool,
     /// The most bytes the sets may take, once a table has set it: they
     /// grow with the table (by `words` words per heap and set), so a long
     /// table of a many-part code could outgrow memory.
     limit: Option<u64>,
 }
 
-/// One family of composition sets, `E_j` or `C_j`, for `j = 1..=sets.len()`.
+/// One family of composition sets, `E_j` or `C_j`, for `j = 1..=depth`.
+///
+/// The levels are built as the heaps reach them: `X_j(m)` is empty for
+/// `m < j` (a heap of `m` tokens splits into at most `m` parts), so a level
+/// starts empty at heap `j` and a deep family such as `C_1000` costs
+/// nothing on the heaps below it.
 #[derive(Default)]
 struct Family {
     /// `C_j` (`i >= j` heaps) rather than `E_j` (exactly `j`).
     at_least: bool,
-    /// `sets[j - 1]`: the sets of heaps `0, 1, …`, `words` words each.
+    /// The deepest level the code needs.
+    depth: usize,
+    /// `sets[j - 1]`: the sets of heaps `0, 1, …`, `words` words each, for
+    /// the levels built so far.
     sets: Vec<Vec<u64>>,
 }
 
@@ -239,39 +362,78 @@ impl Family {
     fn new(at_least: bool, depth: usize) -> Family {
         Family {
             at_least,
-            sets: vec![Vec::new(); depth],
+            depth,
+            sets: Vec::new(),
         }
     }
 
-    /// Appends the sets of heap `m` for every `j`, given those of the
-    /// smaller heaps; `set` is scratch of `words` words.
-    fn push(&mut self, m: usize, values: &[Nimber], words: usize, set: &mut [u64]) {
-        for j in (1..=self.sets.len()).rev() {
-            if j >= 2 {
-                self.composed(j, m, values, words, set);
-            } else {
-                // E_1(m) = {g(m)}; C_1(m) = {g(m)} U C_2(m), C_2(m) just
-                // stored.
-                match self.at_least {
-                    true => set.copy_from_slice(self.get(2, m, words)),
-                    false => set.fill(0),
-                }
-                if m > 0 {
-                    let v = values[m].index();
-                    set[v / 64] |= 1 << (v % 64);
-                }
-            }
+    /// Makes the family as deep as `depth`, given that the heaps below
+    /// `built` have their sets: a shallower family drops the levels past
+    /// `depth`, which no lower level uses; a deeper one grows in place
+    /// while every level it adds is empty on those heaps (each heap `m`
+    /// has its levels up to `m`), and `false` says it must be rebuilt from
+    /// heap 0 (a count such as `{1000+}` costs nothing until a heap
+    /// reaches it, then every level below it at once).
+    fn fit_depth(&mut self, depth: usize, built: usize) -> bool {
+        if depth > self.depth && self.depth + 1 < built {
+            return false;
+        }
+        self.depth = depth;
+        self.sets.truncate(depth);
+        true
+    }
+
+    /// The levels built once heap `m` is: every level `j <= m` the code
+    /// needs, and at least the first two (`C_1` is made from `C_2`).
+    fn levels(&self, m: usize) -> usize {
+        self.depth.min(m.max(2))
+    }
+
+    /// Appends the sets of heap `m` for every `j >= 2`, given those of the
+    /// smaller heaps: they need only the values of heaps below `m`, so they
+    /// are made before `g(m)` is known, and the gather of heap `m` reads
+    /// them rather than composing them a second time. `set` is scratch of
+    /// `words` words.
+    fn push_splits(&mut self, m: usize, values: &[Nimber], words: usize, set: &mut [u64]) {
+        // A level new at heap m is empty on the heaps before it.
+        while self.sets.len() < self.levels(m) {
+            self.sets.push(vec![0; m * words]);
+        }
+        for j in 2..=self.sets.len() {
+            self.composed(j, m, values, words, set);
             self.sets[j - 1].extend_from_slice(set);
         }
     }
 
+    /// Appends the first set of heap `m`, once `g(m)` is known and the
+    /// others are made ([`Family::push_splits`]): `E_1(m) = {g(m)}`,
+    /// `C_1(m) = {g(m)} U C_2(m)`.
+    fn push_whole(&mut self, m: usize, values: &[Nimber], words: usize, set: &mut [u64]) {
+        if self.sets.is_empty() {
+            return;
+        }
+        match self.at_least {
+            true => set.copy_from_slice(self.get(2, m, words)),
+            false => set.fill(0),
+        }
+        if m > 0 {
+            let v = values[m].index();
+            set[v / 64] |= 1 << (v % 64);
+        }
+        self.sets[0].extend_from_slice(set);
+    }
+
     /// `X_j(m)` into `out`, for `j >= 2`, from the stored `X_{j-1}` of
-    /// smaller heaps (so also for the heap being computed).
+    /// smaller heaps. Stops early once `out` holds every value its words
+    /// can: no more heaps can add one.
     fn composed(&self, j: usize, m: usize, values: &[Nimber], words: usize, out: &mut [u64]) {
         out.fill(0);
         let last = (m + 2).saturating_sub(j);
         for (a, g) in values.iter().enumerate().take(last).skip(1) {
             xor_translate_into(self.get(j - 1, m - a, words), g.get(), out);
+            if a % 16 == 0 && out.iter().all(|&w| w == u64::MAX) {
+                break;
+            }
         }
     }
 
@@ -314,6 +476,17 @@ impl Ordered {
             depth,
             ..Ordered::default()
         }
+    }
+
+    /// Makes the rows reach `depth`: in place while every row holds all
+    /// its levels (row `m` has its `j <= m`: `depth` has never been below
+    /// a row), `false` when they must be rebuilt from heap 0.
+    fn fit_depth(&mut self, depth: usize) -> bool {
+        if depth > self.depth && self.depth + 1 < self.rows.len() {
+            return false;
+        }
+        self.depth = self.depth.max(depth);
+        true
     }
 
     /// The largest smallest heap of `j` heaps summing to `m` (0 when there
@@ -361,7 +534,8 @@ impl Ordered {
     /// Appends the row of heap `m`, given the rows of smaller heaps.
     fn push(&mut self, m: usize, values: &[Nimber], words: usize) {
         let mut row = Vec::new();
-        for j in 2..=self.depth {
+        // No more than m heaps sum to m: the deeper rows are empty.
+        for j in 2..=self.depth.min(m) {
             let count = self.lo_max(j, m);
             let start = row.len();
             row.resize(start + count * words, 0);
@@ -378,7 +552,7 @@ impl Ordered {
     }
 }
 
-/// How deep each family of split sets must go for a code.
+/// How deep each family of split sets must go for a code, at a heap.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Depths {
     exact: usize,
@@ -390,7 +564,8 @@ struct Depths {
 impl Compositions {
     /// Makes `E_j(m)` for `j <= exact`, `C_j(m)` for `j <= at_least` and
     /// the rows of the ordered families available for `m < values.len()`,
-    /// within the memory limit; stops with the current
+    /// and `E_j(m)`, `C_j(m)` for `j >= 2` at `m = values.len()` too, within
+    /// the memory limit; stops with the current
     /// [`Cancel`](crate::Cancel) token's error, with the sets of every heap
     /// finished so far kept (one heap costs `O(j m)` bitset operations, a
     /// tenth of a second at `m = 10^5`).
@@ -404,69 +579,111 @@ impl Compositions {
         let max = values.iter().copied().max().unwrap_or(Nimber::ZERO).get();
         let bits = u32::BITS - max.leading_zeros();
         let words = ((1usize << bits) / 64).max(1);
+        let built = self.done + usize::from(self.splits_ahead);
         if words > self.words
-            || exact > self.exact.sets.len()
-            || at_least > self.at_least.sets.len()
-            || unequal > self.unequal.depth
-            || multisets > self.multisets.depth
+            || !self.exact.fit_depth(exact, built)
+            || !self.at_least.fit_depth(at_least, built)
+            || !self.unequal.fit_depth(unequal)
+            || !self.multisets.fit_depth(multisets)
         {
             // Wider values or a deeper digit: start again.
             *self = Compositions {
                 words: words.max(self.words),
-                exact: Family::new(false, exact.max(self.exact.sets.len())),
-                at_least: Family::new(true, at_least.max(self.at_least.sets.len())),
-                unequal: Ordered::new(1, unequal.max(self.unequal.depth)),
-                multisets: Ordered::new(0, multisets.max(self.multisets.depth)),
+                exact: Family::new(false, exact),
+                at_least: Family::new(true, at_least),
+                unequal: Ordered::new(1, unequal),
+                multisets: Ordered::new(0, multisets),
                 done: 0,
+                splits_ahead: false,
                 limit: self.limit,
             };
         }
+        if values.len() < self.done {
+            // A shorter table of the game: its heaps' sets are made.
+            return Ok(());
+        }
         let words = self.words;
-        let sets = self.exact.sets.len() + self.at_least.sets.len();
         let mut set = vec![0u64; words];
-        while self.done < values.len() {
+        // Heap `values.len()` gets its sets of two or more heaps too, for
+        // the gather of that heap.
+        loop {
             cancel::check()?;
             let m = self.done;
-            let needed =
-                ((m + 1) * sets * words * 8) as u128 + self.unequal.bytes + self.multisets.bytes;
-            if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
-                return Err(Error::TableTooLarge {
-                    to: values.len() as u64,
-                    needed: human_bytes_near(needed, u128::from(limit)),
-                    limit: human_bytes_near(u128::from(limit), needed),
-                });
+            if !self.splits_ahead {
+                let sets = self.exact.levels(m) + self.at_least.levels(m);
+                let needed = (m as u128 + 1) * (sets * words * 8) as u128
+                    + self.unequal.bytes
+                    + self.multisets.bytes;
+                if let Some(limit) = self.limit.filter(|&limit| needed > u128::from(limit)) {
+                    return Err(Error::TableTooLarge {
+                        to: values.len() as u64,
+                        needed: human_bytes_near(needed, u128::from(limit)),
+                        limit: human_bytes_near(u128::from(limit), needed),
+                    });
+                }
+                self.exact.push_splits(m, values, words, &mut set);
+                self.at_least.push_splits(m, values, words, &mut set);
+                self.splits_ahead = true;
             }
-            self.exact.push(m, values, words, &mut set);
-            self.at_least.push(m, values, words, &mut set);
+            if m == values.len() {
+                return Ok(());
+            }
+            self.exact.push_whole(m, values, words, &mut set);
+            self.at_least.push_whole(m, values, words, &mut set);
             self.unequal.push(m, values, words);
             self.multisets.push(m, values, words);
             self.done += 1;
+            self.splits_ahead = false;
         }
-        Ok(())
     }
 }
 
+/// Whether an unconstrained digit's range of counts `low..=high` (`low >=
+/// 2`) is gathered for heap `n` through `C_low`: while `high >= n`, every
+/// count from `low` up to what the move leaves is allowed, so the set of
+/// "at least `low` heaps" is exact, and a range such as `{2..10^9}` costs
+/// what `{2+}` does; once the heaps pass it, through `E_low`, ...,
+/// `E_high`.
+fn through_at_least(high: u64, n: usize) -> bool {
+    high >= n as u64
+}
+
 impl TakeBreak {
-    /// How deep each family of [`Compositions`] must go: the largest count
-    /// of heaps an unconstrained digit leaves exactly, the largest open
-    /// count (at least 2, the base of `C_1`), and for `!` and `?` digits
-    /// one less than their largest count (they split off the smallest
-    /// heap).
-    fn split_depths(&self) -> Depths {
+    /// How deep each family of [`Compositions`] must go for heap `n`, where
+    /// only the counts of at most `n` heaps apply: the largest count of
+    /// heaps an unconstrained digit leaves exactly, among those gathered
+    /// through `E_j` ([`through_at_least`]); the largest open count or low
+    /// end of a range gathered through `C_j` (at least 2, the base of
+    /// `C_1`); and for `!` and `?` digits one less than their largest count
+    /// (they split off the smallest heap).
+    fn split_depths(&self, n: usize) -> Depths {
+        let n64 = n as u64;
         let digits = || self.digits.iter().chain(&self.tail);
-        let largest = |parts: Parts| {
-            digits()
-                .filter(|d| d.parts == parts)
-                .map(|d| (u64::BITS - d.leaves.leading_zeros()).saturating_sub(1) as usize)
+        let of = |parts: Parts| digits().filter(move |d| d.parts == parts);
+        let splits = |parts| {
+            of(parts).flat_map(|d| {
+                d.finite_ranges()
+                    .filter(|&(low, high)| high >= 2 && low <= n64)
+            })
+        };
+        let depth = |k: u64| usize::try_from(k.max(2)).unwrap_or(usize::MAX);
+        let largest = |parts| {
+            splits(parts)
+                .map(|(_, high)| high.min(n64) as usize)
                 .max()
                 .unwrap_or(0)
         };
         Depths {
-            exact: Some(largest(Parts::Any)).filter(|&k| k >= 2).unwrap_or(0),
-            at_least: digits()
-                .filter(|d| d.parts == Parts::Any)
-                .filter_map(|d| d.open)
-                .map(|k| (k as usize).max(2))
+            exact: splits(Parts::Any)
+                .filter(|&(_, high)| !through_at_least(high, n))
+                .map(|(_, high)| depth(high))
+                .max()
+                .unwrap_or(0),
+            at_least: splits(Parts::Any)
+                .filter(|&(_, high)| through_at_least(high, n))
+                .map(|(low, _)| low)
+                .chain(of(Parts::Any).filter_map(|d| d.open).filter(|&k| k <= n64))
+                .map(depth)
                 .max()
                 .unwrap_or(0),
             unequal: largest(Parts::Distinct).saturating_sub(1),
@@ -486,28 +703,25 @@ impl TakeBreak {
 
     /// [`HeapRuleset::gather`] for the codes the pair kernel does not
     /// cover: unconstrained moves into two or more heaps through
-    /// [`CompositionCache`], moves into equal heaps by their value (`k`
-    /// heaps of size `s` are worth `g(s)` for odd `k`, 0 for even), and
-    /// moves into unequal or not-all-equal heaps through the ordered split
-    /// sets ([`Ordered`]). Stops with the current [`Cancel`](crate::Cancel)
-    /// token's error while the sets are extended, leaving `seen` incomplete.
+    /// [`CompositionCache`] (a range of counts as one set of "at least"
+    /// while it reaches past the heap, see [`through_at_least`]), moves
+    /// into equal heaps by their value (`k` heaps of size `s` are worth
+    /// `g(s)` for odd `k`, 0 for even), and moves into unequal or
+    /// not-all-equal heaps through the ordered split sets ([`Ordered`]).
+    /// Stops with the current [`Cancel`](crate::Cancel) token's error while
+    /// the sets are extended, leaving `seen` incomplete.
     fn gather_composed(&self, n: usize, values: &[Nimber], seen: &mut MexScratch) -> Result<()> {
         let mut cache = self
             .compositions
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache.extend(&values[..n], self.split_depths())?;
+        cache.extend(&values[..n], self.split_depths(n))?;
         let words = cache.words;
         let mut fresh = vec![0u64; words];
-        let insert_set = |seen: &mut MexScratch, fresh: &mut [u64], family: &Family, j, rest| {
-            if rest < n {
-                seen.insert_bits(family.get(j, rest, words));
-            } else {
-                // t = 0 splits heap n itself, into heaps all smaller.
-                family.composed(j, rest, values, words, fresh);
-                seen.insert_bits(fresh);
-            }
+        // The sets of heap n itself (t = 0) are made too.
+        let insert_set = |seen: &mut MexScratch, family: &Family, j, rest| {
+            seen.insert_bits(family.get(j, rest, words));
         };
         let last_t = self.max_take().map_or(n, |max| max.min(n));
         for t in 0..=last_t {
@@ -519,34 +733,51 @@ impl TakeBreak {
             if digit.allows(1) && rest > 0 {
                 seen.insert(values[rest]);
             }
-            let most = digit.max_parts().map_or(rest, |k| k as usize).min(rest);
-            for k in (2..=most).filter(|&k| digit.allows(k)) {
-                match digit.parts {
-                    Parts::Any if digit.open.is_some_and(|open| k >= open as usize) => {
-                        // Every larger count is allowed too: one set.
-                        insert_set(seen, &mut fresh, &cache.at_least, k, rest);
+            if digit.parts == Parts::Any {
+                // Counts past the heap leave nothing, so they fit usize.
+                let clip = |k: u64| usize::try_from(k).unwrap_or(usize::MAX);
+                for (low, high) in digit.finite_ranges() {
+                    let (low, high) = (clip(low).max(2), clip(high));
+                    if low > rest {
                         break;
                     }
-                    Parts::Any => insert_set(seen, &mut fresh, &cache.exact, k, rest),
-                    Parts::AllEqual if rest.is_multiple_of(k) => seen.insert(match k % 2 {
-                        1 => values[rest / k],
-                        _ => Nimber::ZERO,
-                    }),
-                    Parts::AllEqual => {}
-                    Parts::Distinct => {
-                        let unequal = &cache.unequal;
-                        let last = unequal.lo_max(k, rest);
-                        unequal.smallest_up_to(k, rest, last, values, &mut fresh);
-                        seen.insert_bits(&fresh);
+                    if high < low {
+                        // Leaving nothing or one heap, gathered above.
+                        continue;
                     }
-                    Parts::NotAllEqual => {
-                        let last = (rest - 1) / k;
-                        cache
-                            .multisets
-                            .smallest_up_to(k, rest, last, values, &mut fresh);
-                        seen.insert_bits(&fresh);
+                    if through_at_least(high as u64, n) {
+                        insert_set(seen, &cache.at_least, low, rest);
+                    } else {
+                        for k in low..=high.min(rest) {
+                            insert_set(seen, &cache.exact, k, rest);
+                        }
                     }
                 }
+                if let Some(open) = digit.open.map(|k| clip(k).max(2))
+                    && open <= rest
+                {
+                    insert_set(seen, &cache.at_least, open, rest);
+                }
+                continue;
+            }
+            let most = digit.max_parts_usize().map_or(rest, |k| k.min(rest));
+            for k in (2..=most).filter(|&k| digit.allows(k)) {
+                if digit.parts == Parts::AllEqual {
+                    if rest.is_multiple_of(k) {
+                        seen.insert(match k % 2 {
+                            1 => values[rest / k],
+                            _ => Nimber::ZERO,
+                        });
+                    }
+                    continue;
+                }
+                // Unequal heaps, or heaps not all equal.
+                let (family, last) = match digit.parts {
+                    Parts::Distinct => (&cache.unequal, cache.unequal.lo_max(k, rest)),
+                    _ => (&cache.multisets, (rest - 1) / k),
+                };
+                family.smallest_up_to(k, rest, last, values, &mut fresh);
+                seen.insert_bits(&fresh);
             }
         }
         Ok(())
@@ -554,11 +785,11 @@ impl TakeBreak {
 
     /// The digit for removing `t` tokens.
     #[inline]
-    fn digit(&self, t: usize) -> Digit {
+    fn digit(&self, t: usize) -> &Digit {
         match self.digits.get(t) {
-            Some(&d) => d,
-            None if self.tail.is_empty() => Digit::default(),
-            None => self.tail[(t - self.digits.len()) % self.tail.len()],
+            Some(d) => d,
+            None if self.tail.is_empty() => &NO_MOVE,
+            None => &self.tail[(t - self.digits.len()) % self.tail.len()],
         }
     }
 
@@ -600,7 +831,7 @@ impl TakeBreak {
         self.digits
             .iter()
             .chain(&self.tail)
-            .map(|d| d.max_parts().map(|k| k as usize))
+            .map(Digit::max_parts_usize)
             .try_fold(0, |most, k| Some(most.max(k?)))
     }
 
@@ -642,7 +873,7 @@ impl TakeBreak {
             let rest = n - t;
             total +=
                 u64::from(digit.allows(0) && rest == 0) + u64::from(digit.allows(1) && rest > 0);
-            let most = digit.max_parts().map_or(rest, |k| k as usize).min(rest);
+            let most = digit.max_parts_usize().map_or(rest, |k| k.min(rest));
             if most <= 2 {
                 // p(r, 2) = floor(r / 2), without a row.
                 total += if most == 2 && digit.allows(2) {
@@ -679,15 +910,16 @@ impl TakeBreak {
     /// stops.
     fn options_of_digit(
         &self,
-        digit: Digit,
+        digit: &Digit,
         rest: usize,
         below: usize,
         ticker: &mut Ticker,
         f: &mut impl FnMut(&[usize]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let mut parts = Vec::new();
-        // Heaps are non-empty, so at most `rest` of them.
-        let most = digit.max_parts().map_or(rest, |k| k as usize).max(1);
+        // Heaps are non-empty, so at most `rest` of them (and the counts 0
+        // and 1 are always looked at).
+        let most = digit.max_parts_usize().map_or(rest, |k| k.min(rest)).max(1);
         for k in (0..=most.min(below.saturating_sub(1))).filter(|&k| digit.allows(k)) {
             match k {
                 0 if rest == 0 => f(&[])?,
@@ -861,9 +1093,9 @@ impl TakeBreak {
         if self.tail != take_any || self.digits.len() != 1 {
             return None;
         }
-        match self.digits[0] {
+        match &self.digits[0] {
             d if d.is_zero() => Some(ClosedForm::Nim),
-            d if d == Digit::new(LEAVE_TWO, Parts::Any) => Some(ClosedForm::Lasker),
+            d if *d == Digit::new(LEAVE_TWO, Parts::Any) => Some(ClosedForm::Lasker),
             _ => None,
         }
     }
@@ -1037,23 +1269,29 @@ impl<'a> Parser<'a> {
         Ok(game)
     }
 
-    /// One digit with an optional `!`.
+    /// One digit with an optional `!`, `?` or `=`.
     fn digit(&mut self) -> Result<Digit> {
         let end = self.code.len();
         let Some((at, c)) = self.chars.next() else {
             return Err(self.error(end, "expected a digit, found the end of the code"));
         };
-        let (leaves, open) = match c {
-            '0'..='9' => (u64::from(c as u8 - b'0'), None),
-            'A'..='Z' => (u64::from(c as u8 - b'A') + 10, None),
-            'a'..='z' => (u64::from(c as u8 - b'a') + 10, None),
-            '&' => (self.entity(at)?, None),
+        let (ranges, open) = match c {
             '{' => self.heap_counts(at)?,
             _ => {
-                return Err(self.error(
-                    at,
-                    format!("expected a digit (0-9, A-Z, &n; or {{...}}), found '{c}'"),
-                ));
+                let leaves = match c {
+                    '0'..='9' => u64::from(c as u8 - b'0'),
+                    'A'..='Z' => u64::from(c as u8 - b'A') + 10,
+                    'a'..='z' => u64::from(c as u8 - b'a') + 10,
+                    '&' => self.entity(at)?,
+                    _ => {
+                        return Err(self.error(
+                            at,
+                            format!("expected a digit (0-9, A-Z, &n; or {{...}}), found '{c}'"),
+                        ));
+                    }
+                };
+                let bits = (0..FIRST_LARGE).filter(|k| leaves >> k & 1 != 0);
+                (bits.map(|k| (k, k)).collect(), None)
             }
         };
         let parts = match self.chars.next_if(|&(_, c)| matches!(c, '!' | '?' | '=')) {
@@ -1062,14 +1300,15 @@ impl<'a> Parser<'a> {
             Some((_, '=')) => Parts::AllEqual,
             _ => Parts::Any,
         };
-        if open.is_some() && matches!(parts, Parts::Distinct | Parts::NotAllEqual) {
+        let digit = Digit::with_counts(ranges, open, parts);
+        if digit.open.is_some() && matches!(digit.parts, Parts::Distinct | Parts::NotAllEqual) {
             return Err(self.error(
                 at,
                 "'!' and '?' are not supported on an open-ended digit such as {2+} \
                  (use '=' or no constraint)",
             ));
         }
-        Ok(Digit::with_open(leaves, open, parts))
+        Ok(digit)
     }
 
     /// A digit written `&n;`, after its `&` at byte `open`.
@@ -1092,50 +1331,74 @@ impl<'a> Parser<'a> {
             })
     }
 
-    /// A digit written as the set of heap counts it allows, `{2,3}` or
-    /// open-ended `{2+}` (the `k+` last), after its `{` at byte `open`:
-    /// the counts below 63 and the open count, if any.
-    fn heap_counts(&mut self, open: usize) -> Result<(u64, Option<u32>)> {
-        let mut leaves = 0u64;
-        let mut from = None;
-        let mut number = String::new();
+    /// A digit written as the set of heap counts it allows, after its `{`
+    /// at byte `open`: counts `k`, inclusive ranges `a..b` and, last, an
+    /// open count `k+` (any number from `k` on), separated by commas, as in
+    /// `{2,3}`, `{2..200}` or `{1,4+}`, of any size up to 2^64 - 1. The
+    /// ranges (a count `k` as `(k, k)`) and the open count, if any.
+    fn heap_counts(&mut self, open: usize) -> Result<(Vec<CountRange>, Option<u64>)> {
+        let unclosed =
+            |parser: &Self| parser.error(open, "the set of heap counts has no closing '}'");
+        let mut ranges = Vec::new();
         loop {
-            let Some((at, c)) = self.chars.next() else {
-                return Err(self.error(open, "the set of heap counts has no closing '}'"));
-            };
-            match c {
-                '0'..='9' if from.is_none() => number.push(c),
-                ',' | '}' | '+' if from.is_none() => {
-                    let count =
-                        number
-                            .parse::<u32>()
-                            .ok()
-                            .filter(|&k| k < 63)
-                            .ok_or_else(|| {
-                                self.error(at, "expected a heap count from 0 to 62 before this")
-                            })?;
-                    number.clear();
-                    match c {
-                        '+' => from = Some(count),
-                        '}' => return Ok((leaves | 1 << count, None)),
-                        _ => leaves |= 1 << count,
-                    }
+            let (at, low) = self.count(open)?;
+            let mut high = low;
+            if self.chars.next_if(|&(_, c)| c == '.').is_some() {
+                if self.chars.next_if(|&(_, c)| c == '.').is_none() {
+                    return Err(self.error(at, "a range of heap counts is written low..high"));
                 }
-                '}' => return Ok((leaves, from)),
-                _ if from.is_some() => {
+                high = self.count(open)?.1;
+                if high < low {
                     return Err(self.error(
                         at,
+                        format!("the range {low}..{high} is empty: write it low..high"),
+                    ));
+                }
+            } else if self.chars.next_if(|&(_, c)| c == '+').is_some() {
+                return match self.chars.next() {
+                    Some((_, '}')) => Ok((ranges, Some(low))),
+                    Some((after, c)) => Err(self.error(
+                        after,
                         format!("expected '}}' after the open count 'k+', found '{c}'"),
-                    ));
-                }
-                _ => {
+                    )),
+                    None => Err(unclosed(self)),
+                };
+            }
+            ranges.push((low, high));
+            match self.chars.next() {
+                Some((_, ',')) => {}
+                Some((_, '}')) => return Ok((ranges, None)),
+                Some((after, c)) => {
                     return Err(self.error(
-                        at,
-                        format!("expected a heap count, ',' or '}}' in the set, found '{c}'"),
+                        after,
+                        format!("expected ',' or '}}' after a heap count, found '{c}'"),
                     ));
                 }
+                None => return Err(unclosed(self)),
             }
         }
+    }
+
+    /// A heap count in the set opened at byte `open`: the byte it starts
+    /// at, and its value.
+    fn count(&mut self, open: usize) -> Result<(usize, u64)> {
+        let Some(&(at, first)) = self.chars.peek() else {
+            return Err(self.error(open, "the set of heap counts has no closing '}'"));
+        };
+        let mut text = String::new();
+        while let Some((_, c)) = self.chars.next_if(|&(_, c)| c.is_ascii_digit()) {
+            text.push(c);
+        }
+        if text.is_empty() {
+            return Err(self.error(at, format!("expected a heap count, found '{first}'")));
+        }
+        let count = text.parse::<u64>().map_err(|_| {
+            self.error(
+                at,
+                format!("heap count {text} is too large (at most 2^64 - 1)"),
+            )
+        })?;
+        Ok((at, count))
     }
 
     /// The digits of a repeating block, after its `[` at byte `open`.
@@ -1296,7 +1559,13 @@ mod tests {
         assert_eq!(position("0.&12"), 3);
         assert_eq!(position("0.{}"), 4);
         assert_eq!(position("0.{2,x}"), 6);
-        assert_eq!(position("0.{63}"), 6);
+        assert_eq!(position("0.{99999999999999999999}"), 4);
+        assert_eq!(position("0.{5..2}"), 4);
+        assert_eq!(position("0.{1..}"), 7);
+        assert_eq!(position("0.{1.2}"), 4);
+        assert_eq!(position("0.{1..2..3}"), 8);
+        assert_eq!(position("0.{2..5+}"), 8);
+        assert_eq!(position("0.{2,}"), 6);
         assert_eq!(position("0.{2"), 3);
         assert_eq!(position("{1}.0"), 1);
         assert_eq!(position("0,7"), 2);
@@ -1385,6 +1654,68 @@ mod tests {
         }
         let open: TakeBreak = "0.{2+}".parse().unwrap();
         assert_eq!(open.option_count(200, 1000), 1000);
+    }
+
+    #[test]
+    fn ranges_of_counts_are_the_counts_listed_and_print_back() {
+        let same = |ranged: &str, listed: &str| {
+            let (a, b) = (ranged.parse::<TakeBreak>(), listed.parse::<TakeBreak>());
+            assert_eq!(a.unwrap(), b.unwrap(), "{ranged} = {listed}");
+        };
+        same("0.{2..5}", "0.{2,3,4,5}");
+        same("{2..6}.0", "{2,3,4,5,6}.0");
+        same("0.{1..3,5}!", "0.{1,2,3,5}!");
+        same("0.{3..3}", "0.8");
+        same("0.{0..2}", "0.7");
+        same("0.{2,4..6,3}", "0.{2..6}");
+        same("0.{2..200,201+}", "0.{2+}");
+        same("0.{1..6,4+}", "0.{1+}");
+        // A range up to the largest count is open: no heap has that many.
+        same("0.{2..18446744073709551615}", "0.{2+}");
+        // Sets past 62 are written in braces, runs of four or more as ranges.
+        assert_eq!(canonical("{2..200}.0"), "{2..200}.0");
+        assert_eq!(canonical("0.{2,3,63..70}"), "0.{2,3,63..70}");
+        assert_eq!(canonical("0.{60..70}="), "0.{60..70}=");
+        assert_eq!(canonical("0.{63,64,65}"), "0.{63,64,65}");
+        assert_eq!(
+            canonical("0.{1,1000000,3000000..3000003}"),
+            "0.{1,1000000,3000000..3000003}"
+        );
+        assert_eq!(canonical("0.{1..4,6+}"), "0.{1..4,6+}");
+        assert_eq!(canonical("0.{1..5}"), "0.&62;");
+        for code in [
+            "{2..200}.0",
+            "0.{1,64..66}?",
+            "4.{2,100+}=",
+            "0.[{63}]",
+            "0.{1..4,6+}",
+        ] {
+            let game: TakeBreak = code.parse().unwrap();
+            assert_eq!(
+                game.to_string().parse::<TakeBreak>().unwrap(),
+                game,
+                "{code}"
+            );
+        }
+        let wide: TakeBreak = "0.{2..1000000}".parse().unwrap();
+        assert_eq!(wide.max_parts(), Some(1_000_000));
+        assert!("0.{2..5+}".parse::<TakeBreak>().is_err());
+        assert!("0.{2..18446744073709551615}!".parse::<TakeBreak>().is_err());
+    }
+
+    #[test]
+    fn option_counts_of_ranges_match_the_listing() {
+        for code in ["0.{2..5}", "{3..40}.0", "0.{1,20..30}", "0.{2,63..70}"] {
+            let game: TakeBreak = code.parse().unwrap();
+            for n in [0, 1, 5, 24, 70] {
+                let mut listed = 0;
+                let _ = game.for_each_option(n, |_| {
+                    listed += 1;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(game.option_count(n, u64::MAX), listed, "{code} at {n}");
+            }
+        }
     }
 
     #[test]

@@ -8,20 +8,24 @@
 //! - positions of `k` such heaps, ordered, unordered or distinct, or of a
 //!   given histogram's heaps: counts by nim-sum ([`NimSumCountReport`]);
 //! - a row or grid of coins: the positions by nim-sum through the span of
-//!   the coins' values ([`GridCountReport`]).
+//!   the coins' values ([`GridCountReport`]);
+//! - the partitions of a number into heaps of a heap game, by the nim-sum
+//!   of their values ([`PartitionCountReport`]), the heaps' values from
+//!   the game's table (through a proven period for long ones).
 //!
 //! Every refusal of a combination that does not apply (a number of heaps
 //! for coins, a grid's `X,Y` for heaps) is made here, once.
 
 use serde::Serialize;
 
-use super::HeapRules;
+use super::{HeapRules, HeapValues};
 use crate::analysis::{
-    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, NimSumCounts, TableBudget, TupleBudget,
-    Tuples, count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
+    Arithmetic, ByFormula, DEFAULT_MAX, Histogram, Limits, NimSumCounts, Partitions, TableBudget,
+    TupleBudget, Tuples, count_grid, count_ordered, count_tuples, pair_histogram, range_histogram,
 };
 use crate::report::{
     CountReport, CountedPositions, CountedRange, GridCountReport, NimSumCountReport,
+    PartitionCountReport,
 };
 use crate::rules::{CoinRule, PairGame, ScriptLimits, parse_size};
 use crate::spec::{GameSpec, Question};
@@ -48,8 +52,10 @@ impl Counted {
     pub fn from_spec(spec: &GameSpec, limits: &ScriptLimits) -> Result<Counted> {
         match spec {
             GameSpec::Pair(game) => Ok(Counted::Pairs(game.clone())),
-            GameSpec::Coins(rule) => Ok(Counted::Coins(*rule, None)),
-            &GameSpec::CoinGrid(columns, rows) => Ok(Counted::Coins(columns, Some(rows))),
+            GameSpec::Coins(rule) => Ok(Counted::Coins(rule.clone(), None)),
+            GameSpec::CoinGrid(columns, rows) => {
+                Ok(Counted::Coins(columns.clone(), Some(rows.clone())))
+            }
             other => HeapRules::from_spec(other, Question::Count, limits).map(Counted::Heaps),
         }
     }
@@ -156,8 +162,12 @@ pub struct CountQuery {
     pub by_formula: ByFormula,
     /// The most heaps tabulated or analysed (default: the game's bound).
     pub max: Option<u64>,
-    /// Bounds of unordered and distinct counts.
+    /// Bounds of unordered and distinct counts (and the operations of a
+    /// count of partitions).
     pub budget: TupleBudget,
+    /// Count the partitions of a number into heaps of the game instead of
+    /// a range's heaps (into exactly `heaps` parts when given).
+    pub partitions: Option<Partitions>,
 }
 
 impl Default for CountQuery {
@@ -173,6 +183,7 @@ impl Default for CountQuery {
             by_formula: ByFormula::No,
             max: None,
             budget: TupleBudget::default(),
+            partitions: None,
         }
     }
 }
@@ -201,6 +212,8 @@ pub enum CountAnswer {
     Positions(NimSumCountReport),
     /// Positions of a row or grid of coins by nim-sum.
     Coins(GridCountReport),
+    /// Partitions of a number into heaps by nim-sum.
+    Partitions(PartitionCountReport),
 }
 
 /// The refusal of an option a kind of count does not take.
@@ -212,8 +225,10 @@ fn not_taken(what: &str, knob: Knob) -> Error {
 }
 
 /// Counts `game` (written `name`) as `query` asks, with `solver` for heap
-/// tables (its memory limit bounds coin tables too) and `progress` for
-/// coin tables ([`CoinRule::values`]).
+/// tables (its memory limit bounds coin tables and the counts of
+/// partitions too) and `progress` for coin tables ([`CoinRule::values`]),
+/// the heaps' table of a count of partitions and its part sizes
+/// ([`Partitions::count`]).
 ///
 /// ```
 /// use grundy::session::{count, CountAnswer, CountEnd, CountQuery, Counted};
@@ -234,7 +249,12 @@ pub fn count(
     progress: &mut dyn FnMut(usize) -> bool,
 ) -> Result<CountAnswer> {
     let arithmetic = query.arithmetic()?;
-    if let &Counted::Coins(columns_rule, rows_rule) = game {
+    if let Some(partitions) = &query.partitions {
+        return count_partitions(name, game, partitions, query, arithmetic, solver, progress)
+            .map(CountAnswer::Partitions);
+    }
+    if let Counted::Coins(columns_rule, rows_rule) = game {
+        let (columns_rule, rows_rule) = (columns_rule.clone(), rows_rule.clone());
         return count_coins(columns_rule, rows_rule, query, arithmetic, solver, progress);
     }
     if query.nim_sum.is_some() {
@@ -359,6 +379,94 @@ pub fn count_ranges(
     ))
 }
 
+/// The partitions of `partitions.of` into heaps of `game` (written
+/// `name`), by the nim-sum of their values: the part sizes first, refused
+/// if the count cannot run within the query's work limit and `solver`'s
+/// memory limit whatever the values; then the values of the heaps up to
+/// the largest size ([`HeapRules::values`]: through a proven period where
+/// the game proves one); then the knapsack ([`Partitions::count`]), into
+/// exactly `query.heaps` parts when given.
+fn count_partitions(
+    name: &str,
+    game: &Counted,
+    partitions: &Partitions,
+    query: &CountQuery,
+    arithmetic: Arithmetic,
+    solver: &TableSolver,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<PartitionCountReport> {
+    let Counted::Heaps(rules) = game else {
+        return Err(Error::Refused {
+            reason: "partitions are into heaps of a heap game (built in or scripted): pairs, \
+                     coins and given histograms have no heap sizes to add up"
+                .into(),
+            knob: Knob::Partitions,
+        });
+    };
+    let refused = [
+        (
+            query.to.is_some(),
+            "a last heap (the part sizes go up to the number partitioned; give a set of them \
+             to count fewer)",
+            Knob::To,
+        ),
+        (
+            query.from != 1,
+            "a first heap (parts have at least one token)",
+            Knob::From,
+        ),
+        (
+            query.nim_sum.is_some(),
+            "one nim-sum (every nim-sum is listed when all are asked)",
+            Knob::NimSum,
+        ),
+        (
+            query.by_formula != ByFormula::No,
+            "a formula (the parts' values are computed)",
+            Knob::Formula,
+        ),
+        (query.max.is_some(), "an analysis bound", Knob::Max),
+        (
+            matches!(query.order, Tuples::Distinct | Tuples::OrderedDistinct),
+            "an order of heaps (partitions are unordered; distinct parts are asked as such)",
+            Knob::Order,
+        ),
+    ];
+    if let Some(&(_, option, knob)) = refused.iter().find(|(given, ..)| *given) {
+        return Err(Error::Refused {
+            reason: format!("counting partitions does not take {option}"),
+            knob,
+        });
+    }
+    let budget = TableBudget {
+        memory: solver.memory_limit(),
+        work: query.budget.work,
+    };
+    let sizes = partitions.sizes(query.heaps, arithmetic, budget)?;
+    let largest = sizes.last().map_or(0, |&s| s as u64);
+    let values = match rules.values(largest, solver, progress)? {
+        HeapValues::Finite(values) => values,
+        HeapValues::Loopy(_) => {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "the heaps of {name} can grow, so play can cycle: they have no Grundy values                      to add up"
+                ),
+            });
+        }
+    };
+    let parts: Vec<(usize, usize)> = sizes.iter().map(|&s| (s, values.at(s).index())).collect();
+    let counts = partitions.count(&parts, query.heaps, arithmetic, budget, progress)?;
+    Ok(PartitionCountReport::new(
+        name,
+        partitions,
+        parts.len(),
+        query.heaps,
+        &counts,
+        query.modulus,
+        query.all,
+    ))
+}
+
 /// The positions of a row or grid of coins by nim-sum.
 fn count_coins(
     columns_rule: CoinRule,
@@ -395,7 +503,7 @@ fn count_coins(
     if let Some(&(_, option, knob)) = refused.iter().find(|(given, ..)| *given) {
         return Err(not_taken(option, knob));
     }
-    let (columns, rows) = match (query.to, rows_rule) {
+    let (columns, rows) = match (query.to, &rows_rule) {
         (Some(CountEnd::Grid(x, y)), Some(_)) => (x, y),
         (Some(CountEnd::Last(n)), Some(_)) => (n, n),
         (Some(CountEnd::Last(n)), None) => (n, 1),

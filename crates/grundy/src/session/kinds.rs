@@ -86,14 +86,43 @@ pub fn coins(
 }
 
 /// A Green Hackenbush picture as written: a tree in bracket notation
-/// (`(()())`) or an edge list (the text of a file), named `name`.
+/// (`(()())`), an edge list (the text of a file), or `hackenbush:FILE`,
+/// the file that holds either (read here), named `name`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Picture {
     /// How the answer names it.
     pub name: String,
-    /// The tree or the edge list.
+    /// The tree, the edge list, or `hackenbush:FILE`.
     pub text: String,
 }
+
+impl Picture {
+    /// The picture: read from its file, or from its text
+    /// ([`Hackenbush::read`]), whose errors name the picture when the
+    /// name is not the text (an edge list from a file, a tree too long to
+    /// repeat).
+    fn parse(&self) -> Result<Hackenbush> {
+        let text = self.text.trim();
+        if let Some(path) = text
+            .get(..HACKENBUSH_FILE.len())
+            .filter(|head| head.eq_ignore_ascii_case(HACKENBUSH_FILE))
+            .map(|_| &text[HACKENBUSH_FILE.len()..])
+        {
+            return Hackenbush::read_file(std::path::Path::new(path));
+        }
+        Hackenbush::read(&self.text).map_err(|e| match self.name == self.text {
+            true => e,
+            false => Error::InvalidPosition {
+                text: self.name.clone(),
+                reason: e.to_string(),
+            },
+        })
+    }
+}
+
+/// How a picture names the file that holds it (as a game: `grundy sum
+/// hackenbush:FILE`).
+const HACKENBUSH_FILE: &str = "hackenbush:";
 
 /// The answer of [`hackenbush`].
 pub enum HackenbushAnswer {
@@ -118,17 +147,7 @@ pub fn hackenbush(
     }
     let parsed = pictures
         .iter()
-        .map(|p| {
-            let text = p.text.trim_start();
-            if text.starts_with('(') || text.is_empty() {
-                Hackenbush::tree(&p.text)
-            } else {
-                Hackenbush::parse(&p.text).map_err(|e| Error::InvalidPosition {
-                    text: p.name.clone(),
-                    reason: e.to_string(),
-                })
-            }
-        })
+        .map(Picture::parse)
         .collect::<Result<Vec<_>>>()?;
     let names: Vec<String> = pictures.iter().map(|p| p.name.clone()).collect();
     if count_moves {

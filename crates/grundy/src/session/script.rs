@@ -1,7 +1,8 @@
 //! Questions about a script's own positions: positions (heaps or tuples)
-//! played together (`grundy values FILE.rhai --position P...`), and who
-//! wins at every state of a script that numbers its states (`grundy
-//! outcomes FILE.rhai --states N`).
+//! played together (`grundy values FILE.rhai --position P...`), who wins at
+//! every state of a script that numbers its states (`grundy outcomes
+//! FILE.rhai --states N`), and the parameters a script declares (`grundy
+//! games FILE.rhai`).
 
 use std::path::Path;
 use std::time::Instant;
@@ -9,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{ScriptPlay, play_script};
-use crate::report::{LoopySumReport, OutcomesReport, PositionSumReport};
+use crate::report::{LoopySumReport, OutcomesReport, PositionSumReport, ScriptParametersReport};
 use crate::rules::{ScriptGame, ScriptLimits, ScriptPosition};
 use crate::{Error, Knob, Result};
 
@@ -17,6 +18,12 @@ use crate::{Error, Knob, Result};
 fn compile(path: &Path, limits: ScriptLimits) -> Result<ScriptGame> {
     let source = crate::spec::read_input(path)?;
     ScriptGame::compile(&path.to_string_lossy(), &source, limits)
+}
+
+/// The parameters of the script at `path` (the constants it declares
+/// outside its functions), with the values `limits.defines` gives them.
+pub fn script_parameters(path: &Path, limits: ScriptLimits) -> Result<ScriptParametersReport> {
+    Ok(ScriptParametersReport::new(&compile(path, limits)?))
 }
 
 /// Positions of a script played together.

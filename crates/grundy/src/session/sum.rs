@@ -373,7 +373,9 @@ impl Read {
         };
         Ok(Some(match spec {
             GameSpec::HackenbushTree(tree) => Piece::Picture(Hackenbush::tree(tree)?),
-            GameSpec::HackenbushFile(path) => Piece::Picture(Hackenbush::parse(&file(path)?)?),
+            GameSpec::HackenbushFile(path) => {
+                Piece::Picture(Hackenbush::read_in(&file(path)?, path)?)
+            }
             GameSpec::Maze(path) => Piece::Maze(Maze::parse(&file(path)?)?),
             _ => return Ok(None),
         }))

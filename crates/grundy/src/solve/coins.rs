@@ -174,7 +174,9 @@ impl CoinRule {
     /// count, so a table of `N` coins costs `O(N k N / 64)` word operations.
     /// The other rules list each coin's moves: `n` runs for the ruler
     /// (closed form aside), `n / 2` symmetric sets for Grunt, the allowed
-    /// run lengths for `runs(...)`.
+    /// run lengths up to `n` for `runs(...)`, each run's nim-sum one XOR
+    /// of two prefix sums `g(1) ^ ... ^ g(i)` (so a gap between lengths
+    /// costs nothing).
     ///
     /// A table that would pass `work_limit` machine-word operations (a move
     /// listed counts as one) is refused with [`Error::WorkLimit`]: before
@@ -197,7 +199,7 @@ impl CoinRule {
         match *self {
             CoinRule::Ruler => to * (to + 1) / 2,
             CoinRule::Grunt => to * (to + 1) / 4 + to,
-            CoinRule::Runs(mask) => to * u128::from(mask.count_ones()),
+            CoinRule::Runs(ref lengths) => lengths.runs_listed(to as u64),
             CoinRule::UpTo(_) | CoinRule::Exactly(_) => 0,
         }
     }
@@ -217,8 +219,14 @@ impl CoinRule {
         let words = (2 * coins as u128).next_power_of_two().div_ceil(64);
         let kept = keep.len() as u128;
         // The bytes of the table with bitsets of `words` words each.
+        // Runs keep the prefix sums too: four bytes more per coin.
+        let per_coin = if self.longest_run().is_some() || *self == CoinRule::Ruler {
+            8
+        } else {
+            4
+        };
         let bytes =
-            |words: u128| (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * 4;
+            |words: u128| (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * per_coin;
         let too_large = |needed: u128| Error::TableTooLarge {
             to: to as u64,
             needed: human_bytes_near(needed, u128::from(memory_limit)),
@@ -290,22 +298,38 @@ impl CoinRule {
                 }
             }
             CoinRule::Ruler | CoinRule::Runs(_) | CoinRule::Grunt => {
+                let runs = *self != CoinRule::Grunt;
+                // prefix[i] = g(1) ^ ... ^ g(i), for the runs.
+                let mut prefix = Vec::with_capacity(if runs { coins } else { 0 });
+                prefix.extend(runs.then_some(Nimber::ZERO));
                 let mut found = Vec::new();
                 for n in 1..coins {
                     if n % 1024 == 0 {
                         stop_point(n, progress)?;
                     }
                     found.clear();
-                    self.each_completion(&values, n, &mut |sum, _| {
-                        found.push(sum);
-                        false
-                    });
+                    if runs {
+                        // The j coins left of n: g(n - j) ^ ... ^ g(n - 1).
+                        let left = |j: usize| prefix[n - 1] ^ prefix[n - 1 - j];
+                        self.each_run(n, &left, &mut |sum, _| {
+                            found.push(sum);
+                            false
+                        });
+                    } else {
+                        self.each_completion(&values, n, &mut |sum, _| {
+                            found.push(sum);
+                            false
+                        });
+                    }
                     let mut set =
                         vec![0u64; (found.iter().max().map_or(0, |v| v.index()) / 64) + 2];
                     for v in &found {
                         set[v.index() / 64] |= 1 << (v.get() % 64);
                     }
                     values[n] = Nimber::new(first_absent(&set));
+                    if runs {
+                        prefix.push(prefix[n - 1] ^ values[n]);
+                    }
                     if kept(n) {
                         options.insert(n, set);
                     }

@@ -27,6 +27,7 @@ mod loopy;
 mod maze;
 mod memo;
 mod pair;
+pub use pair::PairWins;
 mod plain;
 mod premark;
 mod probe;

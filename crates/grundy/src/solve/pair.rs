@@ -96,3 +96,69 @@ impl PairGame {
         }
     }
 }
+
+/// One position's winning moves in a pair game (`grundy moves wythoff`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairWins {
+    /// The position `(a, b)`.
+    pub position: (usize, usize),
+    /// Its value.
+    pub value: Nimber,
+    /// Its distinct moves to a position of value 0.
+    pub count: u64,
+    /// The fewest tokens a winning move removes (`a + b` less the tokens
+    /// left); `None` without a winning move.
+    pub fewest_taken: Option<i64>,
+    /// The most tokens a winning move removes.
+    pub most_taken: Option<i64>,
+}
+
+impl PairGame {
+    /// The winning moves of every position `(a, b)` with `a, b <= to`, row
+    /// by row: the moves to a position worth 0 (with the heaps a rook's
+    /// move leaves beside it, worth their nim-sum together), counted once
+    /// each. The values come from [`PairGame::table`] (refused past
+    /// `memory_limit`); Ctrl-C or a time limit is checked once a row, and
+    /// `progress(a, to)` hears each row.
+    pub fn move_table(
+        &self,
+        to: u64,
+        memory_limit: u64,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Vec<PairWins>> {
+        use crate::{Options, Ruleset};
+        let table = self.table(to, memory_limit)?;
+        let side = table.len();
+        let mut found = Vec::with_capacity(side * side);
+        let mut options = Options::new();
+        for a in 0..side {
+            crate::cancel::check()?;
+            if !progress(a, side - 1) {
+                return Err(Error::Interrupted { heaps: a as u64 });
+            }
+            for b in 0..side {
+                options.clear();
+                self.options(&(a, b), &mut options);
+                let mut seen = std::collections::BTreeSet::new();
+                for option in options.iter() {
+                    let reached: Nimber = option.iter().map(|&(x, y)| table[x][y]).sum();
+                    if reached.is_zero() {
+                        let mut left: Vec<(usize, usize)> =
+                            option.iter().copied().filter(|&p| p != (0, 0)).collect();
+                        left.sort_unstable();
+                        let kept: usize = left.iter().map(|&(x, y)| x + y).sum();
+                        seen.insert(((a + b) as i64 - kept as i64, left));
+                    }
+                }
+                found.push(PairWins {
+                    position: (a, b),
+                    value: table[a][b],
+                    count: seen.len() as u64,
+                    fewest_taken: seen.iter().map(|m| m.0).min(),
+                    most_taken: seen.iter().map(|m| m.0).max(),
+                });
+            }
+        }
+        Ok(found)
+    }
+}

@@ -40,6 +40,9 @@
 //! log are the same on any number of threads.
 
 mod compiled;
+mod parameters;
+
+pub use parameters::{Defines, ScriptParameter};
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -50,7 +53,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Scope};
+use rhai::{
+    AST, Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, OptimizationLevel, Scope,
+};
 use rustc_hash::FxHashMap;
 
 use crate::{Cancel, Error, Options, Result, Ruleset};
@@ -59,8 +64,8 @@ use crate::{Cancel, Error, Options, Result, Ruleset};
 /// a forward sweep asks for them: in increasing order.
 pub type StateLister<'a> = dyn FnMut(u64, &mut Vec<u64>) -> Result<()> + 'a;
 
-/// What a script may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a script may use, and the values given for its parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptLimits {
     /// Operations one call of `options` may take.
     pub operations: u64,
@@ -70,6 +75,10 @@ pub struct ScriptLimits {
     pub positions: usize,
     /// Elements in one array, characters in one string.
     pub size: usize,
+    /// Values for the script's constants in place of its own (its
+    /// parameters, `--define B=9`); ignored by games that are not scripts,
+    /// like the limits above.
+    pub defines: Defines,
 }
 
 impl Default for ScriptLimits {
@@ -79,6 +88,7 @@ impl Default for ScriptLimits {
             time: Duration::from_secs(60),
             positions: 10_000_000,
             size: 1_000_000,
+            defines: Defines::new(),
         }
     }
 }
@@ -245,9 +255,13 @@ fn make_sum(
 /// what a sweep's driver handed back) is kept in that thread's
 /// [`CallState`], so calls on several threads never mix.
 pub struct ScriptGame {
+    /// The script's name, with the defines given: `rules.rhai(B=9)`.
     name: String,
     engine: Engine,
+    /// The script's functions, its constants written into them.
     ast: AST,
+    /// The constants declared outside its functions.
+    parameters: Vec<ScriptParameter>,
     /// When the current run must stop; checked as the script runs.
     deadline: Arc<Mutex<Option<Instant>>>,
     limits: ScriptLimits,
@@ -526,6 +540,9 @@ impl ScriptGame {
             });
         }
         let mut engine = Engine::new();
+        // Optimized once the constants are known (see `parameters`), so
+        // that constants computed from others follow their defines.
+        engine.set_optimization_level(OptimizationLevel::None);
         // The operations limit is kept by `on_progress` below, per call of
         // `options` even within a sweep's batch.
         engine.set_max_call_levels(64);
@@ -592,6 +609,14 @@ impl ScriptGame {
         engine.register_fn("split", move |n: INT, k: INT| {
             CALL.with(|call| split(n, k, size, &call.made))
         });
+        engine.register_fn(
+            "gcd",
+            |a: INT, b: INT| -> std::result::Result<INT, Box<EvalAltResult>> {
+                gcd(a, b).ok_or_else(|| {
+                    format!("gcd({a}, {b}) is 2^63, past the largest integer").into()
+                })
+            },
+        );
         // Rhai's own `sub_string(text, start, len)` lists every character
         // of the text at each call; this one means the same and cuts an
         // ASCII text by bytes (about a twentieth of the instructions of a
@@ -611,7 +636,7 @@ impl ScriptGame {
         engine.register_fn("__grundy_emit", |listed: Dynamic| {
             CALL.with(|call| call.swept.borrow_mut().push(listed));
         });
-        let ast = engine.compile(source).map_err(|e| {
+        let parsed = engine.compile(source).map_err(|e| {
             // Disabled words read as syntax errors: say why.
             let disabled = ["curry", "eval"]
                 .into_iter()
@@ -627,7 +652,7 @@ impl ScriptGame {
                 message: format!("syntax error: {e}{disabled}"),
             }
         })?;
-        if !ast
+        if !parsed
             .iter_functions()
             .any(|f| f.name == "options" && f.params.len() == 1)
         {
@@ -636,6 +661,12 @@ impl ScriptGame {
                 message: "defines no function options(p) with one parameter".into(),
             });
         }
+        let constants = parameters::evaluate(&engine, &parsed, name, source, &limits.defines)?;
+        let ast = engine.optimize_ast(
+            &constants.scope,
+            parsed.clone_functions_only(),
+            OptimizationLevel::Simple,
+        );
         let driver = engine.compile(SWEEP_DRIVER).map_err(|e| Error::Script {
             script: name.to_owned(),
             message: format!("the sweep's driver does not compile: {e}"),
@@ -643,9 +674,14 @@ impl ScriptGame {
         let sweep_ast = ast.merge(&driver);
         let compiled = compiled::Compiled::new(&ast);
         Ok(ScriptGame {
-            name: name.to_owned(),
+            name: if limits.defines.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{name}({})", limits.defines)
+            },
             engine,
             ast,
+            parameters: constants.parameters,
             deadline,
             limits,
             log,
@@ -712,9 +748,32 @@ impl ScriptGame {
         lines
     }
 
-    /// The script's name, as given to [`ScriptGame::compile`].
+    /// The script's name, as given to [`ScriptGame::compile`], with the
+    /// values given for its parameters: `rules.rhai(B=9,K=3)`. Errors and
+    /// reports name the game by it.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The script's parameters: the constants it declares outside its
+    /// functions, in order, with their values and documentation.
+    ///
+    /// ```
+    /// use grundy::rules::{ScriptGame, ScriptLimits};
+    /// let script = "// The most tokens a move takes.\nconst K = 3;\n\
+    ///               fn options(n) { let out = []; for k in 1..=K { out.push(n - k); } out }";
+    /// let limits = ScriptLimits { defines: "K=5".parse()?, ..ScriptLimits::default() };
+    /// let game = ScriptGame::compile("take.rhai", script, limits)?;
+    /// let k = &game.parameters()[0];
+    /// assert_eq!((k.name.as_str(), k.default.as_str(), k.value.as_str()), ("K", "3", "5"));
+    /// assert_eq!(k.doc, "The most tokens a move takes.");
+    /// assert_eq!(game.name(), "take.rhai(K=5)");
+    /// // Take 1 to 5: g(n) = n mod 6.
+    /// assert_eq!(game.heap_values(7)?.at(7).get(), 1);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn parameters(&self) -> &[ScriptParameter] {
+        &self.parameters
     }
 
     /// The heaps `0..=to`, refused when they are more positions than a run
@@ -800,6 +859,14 @@ impl ScriptGame {
         Ok(())
     }
 
+    /// `options(position)` on the compiled fast path, when the script has
+    /// one and it answers.
+    fn fast_options(&self, position: &ScriptPosition) -> Option<compiled::Listed> {
+        let compiled = self.compiled.as_ref()?;
+        let deadline = *self.deadline.lock().unwrap_or_else(PoisonError::into_inner);
+        compiled.options(position, &self.limits, deadline)
+    }
+
     /// Calls the script's `options` for `position` and appends what it lists
     /// to `found` (see [`ScriptGame::collect`]).
     fn call_options(
@@ -809,14 +876,33 @@ impl ScriptGame {
         tuples: bool,
         found: &mut Vec<Option<Vec<ScriptPosition>>>,
     ) -> Result<()> {
-        if let Some(compiled) = &self.compiled {
-            let deadline = *self.deadline.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(value) = compiled.options(position, &self.limits, deadline) {
-                return self
-                    .collect(value, tuples, found)
-                    .map_err(|reason| self.error(format!("options({position}): {reason}")));
-            }
+        match self.fast_options(position) {
+            Some(listed) => self.collect_listed(listed, position, tuples, found),
+            None => self.call_rhai(scope, position, tuples, found),
         }
+    }
+
+    /// What the fast path listed, read as Rhai's value (with Rhai's
+    /// errors).
+    fn collect_listed(
+        &self,
+        listed: compiled::Listed,
+        position: &ScriptPosition,
+        tuples: bool,
+        found: &mut Vec<Option<Vec<ScriptPosition>>>,
+    ) -> Result<()> {
+        self.collect(listed.into_dynamic(), tuples, found)
+            .map_err(|reason| self.error(format!("options({position}): {reason}")))
+    }
+
+    /// [`ScriptGame::call_options`] in Rhai's interpreter.
+    fn call_rhai(
+        &self,
+        scope: &mut Scope,
+        position: &ScriptPosition,
+        tuples: bool,
+        found: &mut Vec<Option<Vec<ScriptPosition>>>,
+    ) -> Result<()> {
         let argument = match position {
             ScriptPosition::Heap(n) => Dynamic::from_int(script_int(*n)?),
             ScriptPosition::Tuple(items) => {
@@ -838,13 +924,18 @@ impl ScriptGame {
     /// The options of state `s` of a game swept by [`ScriptGame::outcomes`]:
     /// single states (options with a negative number left out).
     pub fn state_options(&self, s: u64) -> Result<Vec<u64>> {
+        let position = ScriptPosition::Heap(s);
         let mut found = Vec::new();
-        self.call_options(
-            &mut Scope::new(),
-            &ScriptPosition::Heap(s),
-            false,
-            &mut found,
-        )?;
+        match self.fast_options(&position) {
+            Some(listed) => {
+                let mut states = Vec::new();
+                if listed.states(&mut states) {
+                    return Ok(states);
+                }
+                self.collect_listed(listed, &position, false, &mut found)?;
+            }
+            None => self.call_rhai(&mut Scope::new(), &position, false, &mut found)?,
+        }
         self.single_states(s, &found)
     }
 
@@ -948,7 +1039,11 @@ impl ScriptGame {
     pub fn heap_options(&self, n: usize, out: &mut Options<usize>) -> Result<()> {
         let mut found = Vec::new();
         let position = ScriptPosition::Heap(n as u64);
-        self.call_options(&mut Scope::new(), &position, false, &mut found)?;
+        match self.fast_options(&position) {
+            Some(listed) if listed.heaps(out) => return Ok(()),
+            Some(listed) => self.collect_listed(listed, &position, false, &mut found)?,
+            None => self.call_rhai(&mut Scope::new(), &position, false, &mut found)?,
+        }
         for parts in found.iter().flatten() {
             let heaps = parts
                 .iter()
@@ -1131,6 +1226,29 @@ impl ScriptGame {
             other => format!("in options({position}): {other}"),
         };
         self.error(message)
+    }
+}
+
+/// `gcd(a, b)`, a built-in of scripts: the greatest common divisor of
+/// `|a|` and `|b|` (`gcd(0, 0) = 0`), by Stein's binary method; `None` when
+/// it is 2^63, which no integer of a script holds (`gcd(-2^63, 0)`).
+/// Registered on the engine and used by the compiled form ([`compiled`]).
+fn gcd(a: INT, b: INT) -> Option<INT> {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    if a == 0 || b == 0 {
+        return INT::try_from(a | b).ok();
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return INT::try_from(a << shift).ok();
+        }
     }
 }
 
