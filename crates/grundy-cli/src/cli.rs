@@ -311,10 +311,11 @@ pub struct CoinsArgs {
     /// The rule: turtles (turn 1 or 2 coins), mock-turtles (1 to 3), twins
     /// (exactly 2), turn(K) (at most K), turn(=K) (exactly K), ruler (any
     /// number of consecutive coins), ruler(K) (at most K consecutive),
-    /// grunt (four symmetric coins 1, 1+i, n-i, n: Grundy's game); or
-    /// a product A*B played on a grid (Tartan theorem). Coins are numbered
-    /// from 1 on the left (and from 1 at the top of a grid); the rightmost
-    /// coin a move turns goes from heads to tails.
+    /// runs(A,B,...) (a run of A, B, ... consecutive coins; A..B a range,
+    /// any lengths), grunt (four symmetric coins 1, 1+i, n-i, n: Grundy's
+    /// game); or a product A*B played on a grid (Tartan theorem). Coins are
+    /// numbered from 1 on the left (and from 1 at the top of a grid); the
+    /// rightmost coin a move turns goes from heads to tails.
     pub rule: String,
     /// The heads: coin numbers (3 7 12), or X,Y pairs for a product.
     pub heads: Vec<String>,

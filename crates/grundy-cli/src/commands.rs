@@ -552,10 +552,15 @@ pub fn count(args: &CountArgs, out: &mut impl Write) -> Result<(), Failure> {
             path.display().to_string(),
             Counted::Given(Histogram::parse(&read(path)?)?),
         ),
-        None => (
-            spec.to_owned(),
-            Counted::from_spec(&GameSpec::parse(spec)?, &limits)?,
-        ),
+        None => {
+            let game = Counted::from_spec(&GameSpec::parse(spec)?, &limits)?;
+            // A script with defines is named with them: `rules.rhai(K=3)`.
+            let name = match &game {
+                Counted::Heaps(rules) if !limits.defines.is_empty() => rules.to_string(),
+                _ => spec.to_owned(),
+            };
+            (name, game)
+        }
     };
     let (total, what) = match (query.to, &query.partitions) {
         (_, Some(partitions)) => (partitions.of, "partitions"),

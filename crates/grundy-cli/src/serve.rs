@@ -685,7 +685,6 @@ fn script_rules(script: Script<'_>) -> Result<Option<HeapRules>, ApiError> {
         positions: 100_000,
         size: 100_000,
         defines,
-        ..ScriptLimits::default()
     };
     HeapRules::compile_script("script", source, limits)
         .map(Some)

@@ -47,7 +47,7 @@ fn a_define_gives_the_constant_another_value_in_every_command() {
     assert_eq!(defined["canonical"], format!("{script}(K=5)"));
     let analysis = stdout_json(&["analyze", script, "--define", "K=5", "--format", "json"]);
     assert_eq!(analysis["period"], 6);
-    assert_eq!(analysis["game"], format!("{script}(K=5)"));
+    assert_eq!(analysis["canonical"], format!("{script}(K=5)"));
     // A sweep, positions played together, a sum, a comparison, a count.
     let swept = stdout_json(&[
         "outcomes", script, "--states", "20", "--define", "K=1", "--format", "json",
@@ -83,7 +83,8 @@ fn a_define_gives_the_constant_another_value_in_every_command() {
     let counted = stdout_json(&[
         "count", script, "--to", "11", "--define", "K=2", "--format", "json",
     ]);
-    assert_eq!(counted["histogram"]["counts"], json!(["4", "4", "3"]));
+    assert_eq!(counted["game"], format!("{script}(K=2)"));
+    assert_eq!(counted["histogram"], json!([[0, "3"], [1, "4"], [2, "4"]]));
 }
 
 #[test]
@@ -165,6 +166,6 @@ fn bad_defines_are_refused_in_one_line() {
     let path = path.to_str().unwrap();
     let args = ["values", path, "--to", "3"];
     common::refused(grundy(&args), &args, &["line 2", "constant K"]);
-    std::fs::write(&path, "let K = 2;\nfn options(n) { [n - K] }\n").unwrap();
+    std::fs::write(path, "let K = 2;\nfn options(n) { [n - K] }\n").unwrap();
     common::refused(grundy(&args), &args, &["line 1", "only constants"]);
 }

@@ -1,6 +1,7 @@
 //! `grundy.Game`: a heap game (built-in or a Python callable) with its value
 //! table, analysis and counts.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
@@ -55,6 +56,8 @@ pub struct Game {
     /// The keywords the game was made with, for pickling.
     threads: Option<usize>,
     memory_limit: Option<u64>,
+    /// The values given for a script's constants (`defines=`), by name.
+    defines: BTreeMap<String, i64>,
     solver: TableSolver,
     table: Mutex<ValueTable>,
     /// The thread holding `table` ([`thread_number`]; 0: none), so that a
@@ -128,6 +131,7 @@ impl Game {
             canonical,
             threads,
             memory_limit,
+            defines: BTreeMap::new(),
             solver: solver(threads, memory_limit),
             table: Mutex::new(ValueTable::new()),
             holder: AtomicU64::new(0),
@@ -328,33 +332,54 @@ impl Game {
     /// `threads` (default: every core) is how many threads the sparse engine
     /// may compute heaps on (1 keeps it on one); `memory_limit` (bytes)
     /// bounds a table, which is refused with `GrundyMemoryError` rather than
-    /// grown past it.
+    /// grown past it. `defines` gives a script's constants (`const K = 3;`
+    /// outside its functions: its parameters) other integer values, as
+    /// `--define K=5` does: `Game("take.rhai", defines={"K": 5})`.
     ///
     /// Games are equal (and hash alike) when their canonical specifications
-    /// are: `Game("kayles") == Game("0.77")`. They pickle as their
-    /// specification, so they can be sent to a process pool.
+    /// are: `Game("kayles") == Game("0.77")`; a script's names its defines
+    /// (`script:take.rhai(K=5)`). They pickle as their specification, so
+    /// they can be sent to a process pool.
     #[new]
-    #[pyo3(signature = (spec, *, threads = None, memory_limit = None))]
-    fn py_new(spec: &str, threads: Option<usize>, memory_limit: Option<u64>) -> PyResult<Game> {
+    #[pyo3(signature = (spec, *, threads = None, memory_limit = None, defines = None))]
+    fn py_new(
+        spec: &str,
+        threads: Option<usize>,
+        memory_limit: Option<u64>,
+        defines: Option<BTreeMap<String, i64>>,
+    ) -> PyResult<Game> {
         let written = spec.trim().to_owned();
         let spec = GameSpec::parse(spec).map_err(to_py)?;
+        let defines = defines.unwrap_or_default();
+        let mut limits = ScriptLimits::default();
+        for (name, &value) in &defines {
+            limits.defines.insert(name, value).map_err(to_py)?;
+        }
+        if !defines.is_empty() && !matches!(spec, GameSpec::Script(_)) {
+            return Err(PyValueError::new_err(format!(
+                "defines gives values to a script's constants, and {written:?} is not a script \
+                 (FILE.rhai)"
+            )));
+        }
         // A Game answers `analyze` and what follows from it: a kind that
         // cannot is refused as `grundy analyze` refuses it.
-        let rules = HeapRules::from_spec(&spec, Question::Analyze, &ScriptLimits::default())
-            .map_err(to_py)?;
+        let rules = HeapRules::from_spec(&spec, Question::Analyze, &limits).map_err(to_py)?;
         let name = rules.to_string();
-        // A script is the game of its file, whatever name it gives itself.
+        // A script is the game of its file and its defines, whatever name
+        // it gives itself.
         let canonical = match spec {
-            GameSpec::Script(_) => format!("script:{spec}"),
+            GameSpec::Script(_) => format!("script:{name}"),
             _ => name.clone(),
         };
-        Ok(Game::new(
+        let mut game = Game::new(
             Rules::library(rules),
             name,
             written,
             Some(canonical),
             (threads, memory_limit),
-        ))
+        );
+        game.defines = defines;
+        Ok(game)
     }
 
     /// A game whose rules are a Python callable: `options(n)` returns an
@@ -454,12 +479,15 @@ impl Game {
         }
         let class = py.get_type::<Game>().into_any();
         let args = PyTuple::new(py, [game.written.as_str()])?;
-        if game.threads.is_none() && game.memory_limit.is_none() {
+        if game.threads.is_none() && game.memory_limit.is_none() && game.defines.is_empty() {
             return Ok((class, args));
         }
         let keywords = PyDict::new(py);
         keywords.set_item("threads", game.threads)?;
         keywords.set_item("memory_limit", game.memory_limit)?;
+        if !game.defines.is_empty() {
+            keywords.set_item("defines", &game.defines)?;
+        }
         let made = py
             .import("functools")?
             .getattr("partial")?

@@ -151,3 +151,38 @@ def test_ctrl_c_interrupts_a_long_table():
     assert child.wait(timeout=60) == 3
     assert child.stdout.read().strip() == "interrupted"
     assert time.monotonic() - sent < 30
+
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples")
+
+
+def test_a_scripts_parameters_take_the_values_of_defines():
+    """examples/take-up-to.rhai: take 1 to K tokens, g(n) = n mod (K + 1)."""
+    import pickle
+
+    path = os.path.join(EXAMPLES, "take-up-to.rhai")
+    default = grundy.Game(path)
+    five = grundy.Game(path, defines={"K": 5})
+    assert list(default.values(7)) == [n % 4 for n in range(8)]
+    assert list(five.values(7)) == [n % 6 for n in range(8)]
+    # Two K's are two games: named, compared and pickled with the define.
+    assert five.name.endswith("take-up-to.rhai(K=5)")
+    assert five != default and five == grundy.Game(path, defines={"K": 5})
+    assert list(pickle.loads(pickle.dumps(five)).values(7)) == list(five.values(7))
+    with pytest.raises(grundy.GrundyError, match="the script's parameters: K"):
+        grundy.Game(path, defines={"B": 2})
+    with pytest.raises(grundy.GrundyError, match="invalid define"):
+        grundy.Game(path, defines={"not a name": 2})
+    with pytest.raises(TypeError):
+        grundy.Game(path, defines={"K": "five"})
+    with pytest.raises(ValueError, match="not a script"):
+        grundy.Game("kayles", defines={"K": 2})
+
+
+def test_wide_script_rules_agree_with_python():
+    """Every k coprime to n: the script (its built-in gcd) and Python."""
+    from math import gcd
+
+    path = os.path.join(EXAMPLES, "coprime.rhai")
+    python = grundy.Game.from_options(lambda n: [n - k for k in range(1, n + 1) if gcd(k, n) == 1])
+    assert list(grundy.Game(path).values(300)) == list(python.values(300))

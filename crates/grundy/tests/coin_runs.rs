@@ -64,12 +64,8 @@ fn runs_of_every_length_up_to_k_are_the_ruler_game_up_to_k() {
         assert_eq!(ranged, rule(&format!("ruler({k})")));
         assert_eq!(ranged.to_string(), format!("ruler({k})"));
         let values = table(&format!("ruler({k})"), k);
-        for n in 1..=k {
-            assert_eq!(
-                values[n] as usize,
-                n & n.wrapping_neg(),
-                "ruler({k}) coin {n}"
-            );
+        for (n, &value) in values.iter().enumerate().skip(1) {
+            assert_eq!(value as usize, n & n.wrapping_neg(), "ruler({k}) coin {n}");
         }
     }
 }

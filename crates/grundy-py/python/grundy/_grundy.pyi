@@ -3,7 +3,7 @@
 
 import array
 import os
-from typing import Any, Callable, Hashable, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Hashable, Iterable, Literal, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy
 import numpy.typing as npt
@@ -90,8 +90,15 @@ class Game:
     pickle (``TypeError``)."""
 
     def __new__(
-        cls, spec: str, *, threads: Optional[int] = None, memory_limit: Optional[int] = None
-    ) -> "Game": ...
+        cls,
+        spec: str,
+        *,
+        threads: Optional[int] = None,
+        memory_limit: Optional[int] = None,
+        defines: Optional[Mapping[str, int]] = None,
+    ) -> "Game":
+        """``defines`` gives a script's constants (``const K = 3;`` outside its
+        functions) other integer values: ``Game("take.rhai", defines={"K": 5})``."""
     @staticmethod
     def from_options(
         options: Callable[[int], Iterable[_HeapOption]],

@@ -105,15 +105,6 @@ impl RunLengths {
         self.0.last().map_or(0, |&(_, high)| high)
     }
 
-    /// How many lengths are at most `n`.
-    pub fn count_up_to(&self, n: usize) -> u128 {
-        self.0
-            .iter()
-            .filter(|&&(low, _)| low <= n)
-            .map(|&(low, high)| (high.min(n) - low) as u128 + 1)
-            .sum()
-    }
-
     /// How many runs a table of coins `1..=to` lists: `sum over n <= to`
     /// of the lengths at most `n`, range by range in closed form (a range
     /// `a..=b`, `b <= to`, gives `1, 2, ..., b - a + 1` on coins `a..=b`

@@ -218,13 +218,13 @@ impl CoinRule {
         // the options kept per coin.
         let words = (2 * coins as u128).next_power_of_two().div_ceil(64);
         let kept = keep.len() as u128;
-        // The bytes of the table with bitsets of `words` words each.
         // Runs keep the prefix sums too: four bytes more per coin.
         let per_coin = if self.longest_run().is_some() || *self == CoinRule::Ruler {
             8
         } else {
             4
         };
+        // The bytes of the table with bitsets of `words` words each.
         let bytes =
             |words: u128| (self.turned() as u128 + 1 + kept) * words * 8 + coins as u128 * per_coin;
         let too_large = |needed: u128| Error::TableTooLarge {

@@ -1418,14 +1418,14 @@ impl<'a> Run<'a> {
                 let right = self.expr(&operands.1, frame)?;
                 self.binary(*op, left, right)?
             }
-            Expr::EqualsText(expr, text, equal) => match {
+            Expr::EqualsText(expr, text, equal) => {
                 // The text's own step.
                 self.tick()?;
-                self.expr(expr, frame)?
-            } {
-                Value::Str(value) => Value::Bool((*value == **text) == *equal),
-                _ => return Err(Stop::GiveUp),
-            },
+                match self.expr(expr, frame)? {
+                    Value::Str(value) => Value::Bool((*value == **text) == *equal),
+                    _ => return Err(Stop::GiveUp),
+                }
+            }
             Expr::Negate(expr) => {
                 Value::Int(self.int(expr, frame)?.checked_neg().ok_or(Stop::GiveUp)?)
             }
