@@ -13,6 +13,16 @@
 # BASE, the older build runs the same sweep in the same run, first, and the
 # script prints the new build's gain over it.
 #
+# Then a wide rule (issue 52): options(n) lists every n - k for k coprime
+# to n, about 0.6n options a heap, to heap WIDE_TO (default 3000), on one
+# thread each: as a script with its own gcd loop against the same loop in
+# Python, and as examples/coprime.rhai (the built-in gcd) against Python's
+# math.gcd; `grundy values --threads 1` against `Game.from_options(f)
+# .values`, then the same rules swept (`grundy outcomes --threads 1`
+# against `grundy.outcomes`). Each prints its seconds, the nanoseconds an
+# option listed (over every option of every heap) and the ratio
+# script / Python (goal: at most 3x).
+#
 # Then the other half of issue 20's item: a Python `Rules.value` call
 # should cost the same however many positions are cached. VALUE_CACHE
 # (default 10^6) positions are explored by value calls 10^4 heaps apart,
@@ -23,6 +33,7 @@
 set -euo pipefail
 states=${1:-262144}
 value_cache=${VALUE_CACHE:-1000000}
+wide_to=${WIDE_TO:-3000}
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-target}
 cargo build --release --locked -p grundy-cli >&2
@@ -75,6 +86,69 @@ if [ -n "${BASE:-}" ]; then
     echo "older build ($BASE, 1 thread): $base s; Rhai / Python there: $(python3 -c "print(f'{$base / $py:.2f}')")x"
     python3 -c "print(f'new build over the older: {$base / $rhai:.2f}x faster on 1 thread, {$base / $every:.2f}x on every core ($cores)')"
 fi
+# The wide rule: the script's own gcd loop, written out here, and the
+# built-in gcd of examples/coprime.rhai.
+loop_script=$(mktemp --suffix .rhai)
+trap 'rm -f "$loop_script"' EXIT
+cat >"$loop_script" <<'RHAI'
+fn gcd_of(a, b) {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+fn options(n) {
+    let out = [];
+    for k in 1..=n {
+        if gcd_of(k, n) == 1 {
+            out.push(n - k);
+        }
+    }
+    out
+}
+RHAI
+echo "wide rule: every n - k with gcd(k, n) = 1, heaps 0..=$wide_to, one thread each"
+"$python" - "$wide_to" "$target/release/grundy" "$loop_script" <<'PY'
+import json, math, subprocess, sys, time
+import grundy
+to, binary, loop_script = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def gcd_loop(a, b):
+    while b != 0:
+        a, b = b, a % b
+    return a
+def loop_options(n):
+    return [n - k for k in range(1, n + 1) if gcd_loop(k, n) == 1]
+def builtin_options(n):
+    return [n - k for k in range(1, n + 1) if math.gcd(k, n) == 1]
+# Every option of every heap: the sum of Euler's phi.
+options = sum(1 for n in range(1, to + 1) for k in range(1, n + 1) if math.gcd(k, n) == 1)
+def cli(*args):
+    start = time.perf_counter()
+    found = json.loads(subprocess.run([binary, *args, "--threads", "1", "--format", "json"],
+                                      check=True, capture_output=True, text=True).stdout)
+    return time.perf_counter() - start, found
+for label, script, rule in [
+    ("its own gcd loop", loop_script, loop_options),
+    ("the built-in gcd / math.gcd", "examples/coprime.rhai", builtin_options),
+]:
+    seconds, found = cli("values", script, "--to", str(to))
+    start = time.perf_counter()
+    values = list(grundy.Game.from_options(rule).values(to))
+    python = time.perf_counter() - start
+    assert found["values"] == values, "the answers differ"
+    swept, outcome = cli("outcomes", script, "--states", str(to + 1))
+    start = time.perf_counter()
+    losses = grundy.outcomes(rule, to + 1).loss_count
+    python_swept = time.perf_counter() - start
+    assert outcome["p_positions"]["count"] == losses, "the sweeps differ"
+    for what, mine, theirs in [("values", seconds, python), ("outcomes", swept, python_swept)]:
+        print(f"  {label}, {what}: script {mine:.2f} s ({mine / options * 1e9:.0f} ns an option), "
+              f"Python {theirs:.2f} s ({theirs / options * 1e9:.0f} ns an option): "
+              f"script / Python {mine / theirs:.2f}x (goal: at most 3x)")
+PY
 "$python" - "$value_cache" <<'PY'
 import sys, time, grundy
 total, block = int(sys.argv[1]), 2000

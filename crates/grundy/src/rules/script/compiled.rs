@@ -1918,6 +1918,7 @@ mod tests {
                 Just(">"),
                 Just(">=")
             ];
+            let compare_text = compare.clone();
             prop_oneof![
                 (inner.clone(), op, inner.clone()).prop_map(|(a, o, b)| format!("({a} {o} {b})")),
                 inner.clone().prop_map(|a| format!("(-({a}))")),
@@ -1941,6 +1942,21 @@ mod tests {
                 (inner.clone(), inner.clone(), inner.clone()).prop_map(|(t, s, l)| format!(
                     "parse_int(\"0\" + ({t}).to_string().sub_string({s}, {l}))"
                 )),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("gcd({a}, {b})")),
+                // Strings where integers usually are: compared, added.
+                (
+                    inner.clone(),
+                    compare_text,
+                    inner.clone(),
+                    inner.clone(),
+                    inner.clone()
+                )
+                    .prop_map(|(x, c, y, a, b)| format!(
+                        "(if ({x}).to_string() {c} ({y}).to_string() {{ {a} }} else {{ {b} }})"
+                    )),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("len(\"ab\" + ({a}).to_string())")),
             ]
         })
     }

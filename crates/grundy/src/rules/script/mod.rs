@@ -29,6 +29,11 @@
 //! which may be JSON or a server's: it is kept in a small log instead (see
 //! [`ScriptGame::printed`]).
 //!
+//! Constants declared outside the functions (`const K = 3;`) are the
+//! script's parameters: every function sees them, and
+//! [`ScriptLimits::defines`] gives them other values (`--define K=5`; see
+//! `parameters.rs`).
+//!
 //! This module describes a scripted game: its positions and their options.
 //! Its values, sums and sweeps are solved in `solve/scripted.rs`.
 //!
@@ -1602,6 +1607,40 @@ mod tests {
         )
         .unwrap();
         assert!(game.heap_values(50).is_ok());
+    }
+
+    #[test]
+    fn gcd_is_euclids_on_every_sign_and_edge() {
+        let euclid = |a: INT, b: INT| {
+            let (mut a, mut b) = (i128::from(a).abs(), i128::from(b).abs());
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            INT::try_from(a).ok()
+        };
+        let mut values: Vec<INT> = (-40..=40).collect();
+        values.extend([
+            INT::MIN,
+            INT::MIN + 1,
+            INT::MAX,
+            1 << 62,
+            -(1 << 62),
+            3 << 40,
+        ]);
+        for &a in &values {
+            for &b in &values {
+                assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
+        // As a script's built-in, in Rhai (the fast path gives up on it).
+        let game = ScriptGame::compile(
+            "gcd.rhai",
+            "fn options(n) { [gcd(-9223372036854775807 - 1, 0)] }",
+            ScriptLimits::default(),
+        )
+        .unwrap();
+        let error = game.heap_values(1).unwrap_err().to_string();
+        assert!(error.contains("2^63, past the largest integer"), "{error}");
     }
 
     #[test]

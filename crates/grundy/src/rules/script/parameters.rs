@@ -384,7 +384,102 @@ fn trailing_comment(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{ScriptGame, ScriptLimits};
     use super::*;
+
+    fn compile(source: &str, defines: &str) -> Result<ScriptGame> {
+        let limits = ScriptLimits {
+            defines: defines.parse()?,
+            ..ScriptLimits::default()
+        };
+        ScriptGame::compile("p.rhai", source, limits)
+    }
+
+    #[test]
+    fn constants_are_seen_in_every_function_and_follow_the_defines() {
+        let source = "const A = 2;\nconst B = A + 1;\nfn step() { B }\n\
+                      fn options(n) { [n - step()] }";
+        for (defines, step) in [("", 3u32), ("A=5", 6), ("B=1", 1)] {
+            let game = compile(source, defines).unwrap();
+            assert!(game.is_compiled());
+            let values = game.heap_values(8).unwrap();
+            // One move, of `step` tokens: g(n) = (n / step) mod 2.
+            for n in 0..=8u32 {
+                let want = (n / step) % 2;
+                assert_eq!(values.at(n as usize).get(), want, "{defines}: g({n})");
+            }
+        }
+    }
+
+    #[test]
+    fn what_would_change_a_constants_meaning_is_refused_with_its_line() {
+        for (source, defines, said) in [
+            (
+                "const A = 1;\nfn f(A) { A }\nfn options(n) { [] }",
+                "",
+                "line 2: the parameter of fn f A",
+            ),
+            (
+                "const A = 1;\nfn options(n) {\n let A = 2; [] }",
+                "",
+                "line 3: the variable A",
+            ),
+            (
+                "const A = 1;\nfn options(n) { for A in 0..2 { } [] }",
+                "",
+                "line 2: the variable A",
+            ),
+            (
+                "const A = 1;\nfn options(n) { try { [] } catch (A) { [] } }",
+                "",
+                "line 2: the variable A",
+            ),
+            (
+                "const A = 1;\nconst A = 2;\nfn options(n) { [] }",
+                "",
+                "line 2: the constant A is declared twice",
+            ),
+            (
+                "print(1);\nfn options(n) { [] }",
+                "",
+                "line 1: only constants",
+            ),
+            (
+                "let A = 1;\nfn options(n) { [] }",
+                "",
+                "line 1: only constants",
+            ),
+            (
+                "const A = [1];\nfn options(n) { [] }",
+                "A=2",
+                "line 1: the constant A is an array",
+            ),
+            ("const A = 1 / 0;\nfn options(n) { [] }", "", "constant A: "),
+            (
+                "fn f() { loop { } }\nconst A = f();\nfn options(n) { [] }",
+                "",
+                "operations limit",
+            ),
+            (
+                "fn options(n) { [] }",
+                "A=1",
+                "the script has no parameters",
+            ),
+            (
+                "const A = 1;\nconst B = 2;\nfn options(n) { [] }",
+                "C=1",
+                "parameters: A, B",
+            ),
+        ] {
+            let error = compile(source, defines).err().map(|e| e.to_string());
+            assert!(
+                error
+                    .as_ref()
+                    .is_some_and(|e| e.starts_with("p.rhai: ") && e.contains(said)),
+                "{source}: {error:?}"
+            );
+        }
+    }
 
     #[test]
     fn defines_parse_and_refuse_what_is_not_a_name_and_an_integer() {
