@@ -1559,6 +1559,7 @@ impl<'a> Run<'a> {
 /// Rhai's checked integer operators; `None` where Rhai reports an error or
 /// where its meaning is not followed here (shifts by a negative amount or
 /// by 64 or more).
+#[inline]
 fn integers(op: Op, a: INT, b: INT) -> Option<Value> {
     if op.compares() {
         compare(op, a, b).map(Value::Bool)
