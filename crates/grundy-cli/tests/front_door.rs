@@ -176,7 +176,10 @@ fn kinds_that_do_not_answer_a_question_say_why_and_what_does() {
         &["plot", "fibonacci-nim", "--to", "9", "-o", "x.svg"],
         &["Fibonacci Nim", "it is no sum"],
     );
-    refuses(&["analyze", "wythoff"], &["pairs", "values, sum, count or moves"]);
+    refuses(
+        &["analyze", "wythoff"],
+        &["pairs", "values, sum, count or moves"],
+    );
 }
 
 #[test]

@@ -1559,7 +1559,6 @@ impl<'a> Run<'a> {
 /// Rhai's checked integer operators; `None` where Rhai reports an error or
 /// where its meaning is not followed here (shifts by a negative amount or
 /// by 64 or more).
-#[inline]
 fn integers(op: Op, a: INT, b: INT) -> Option<Value> {
     if op.compares() {
         compare(op, a, b).map(Value::Bool)
@@ -1642,6 +1641,23 @@ mod tests {
             .interpreted_only();
         let mut answered = 0;
         for position in positions {
+            if let &ScriptPosition::Heap(n) = position {
+                // A heap game's options and a sweep's states, read from
+                // the fast path's value as it is.
+                let heaps = |game: &ScriptGame| {
+                    let mut out = crate::Options::new();
+                    game.begin_run();
+                    game.heap_options(n as usize, &mut out)
+                        .map(|()| out.iter().map(<[usize]>::to_vec).collect::<Vec<_>>())
+                        .map_err(|e| e.to_string())
+                };
+                assert_eq!(heaps(&fast), heaps(&slow), "{source}: heap {n}");
+                let states = |game: &ScriptGame| {
+                    game.begin_run();
+                    game.state_options(n).map_err(|e| e.to_string())
+                };
+                assert_eq!(states(&fast), states(&slow), "{source}: state {n}");
+            }
             let rhai = listed(&slow, position);
             let rhai_operations = CALL.with(|call| call.latest.get());
             assert_eq!(listed(&fast, position), rhai, "{source} at {position}");
