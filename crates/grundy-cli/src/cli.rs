@@ -192,9 +192,11 @@ pub struct RecordArgs {
     /// A windowed run searches its last HEAPS heaps for a period (read back
     /// from its stream, five bytes a heap of --memory-limit), so it finds
     /// periods up to HEAPS/2; a period found is then checked on every heap
-    /// and proven as a full table's.
-    #[arg(long, value_name = "HEAPS", default_value = "2^22", value_parser = size)]
-    pub period_window: u64,
+    /// and proven as a full table's. Without it the search starts at 2^22
+    /// heaps and doubles, within --memory-limit, while it finds no period
+    /// and the game's theorem could prove a longer one.
+    #[arg(long, value_name = "HEAPS", value_parser = size)]
+    pub period_window: Option<u64>,
     /// How often a windowed run saves its --checkpoint, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub checkpoint_every: f64,
@@ -208,14 +210,26 @@ pub struct StreamArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum StreamAction {
-    /// Check every checksum, then compute chunks again with the engine and
-    /// compare them value by value.
+    /// Check chunks against their checksums and the root, computing
+    /// nothing (at disk speed); with --recompute, compute chunks again
+    /// with the engine and compare them value by value.
     Verify {
         /// The stream.
         file: std::path::PathBuf,
-        /// Recompute only chunks A..B (of 65536 heaps each; default all).
+        /// Only chunks A..B (of 65536 heaps each; default all): checked, or
+        /// with --recompute recomputed (every chunk's checksum is checked
+        /// then).
         #[arg(long, value_name = "A..B")]
         chunks: Option<String>,
+        /// Compute the chunks again with the windowed engine (from heap 0,
+        /// or from --from) and compare them value by value.
+        #[arg(long)]
+        recompute: bool,
+        /// Recompute from this checkpoint of the run that wrote the stream
+        /// (a copy of its --checkpoint, saved at a heap at or before the
+        /// chunks'), instead of from heap 0.
+        #[arg(long, value_name = "CHECKPOINT", requires = "recompute")]
+        from: Option<std::path::PathBuf>,
         /// The most memory the recomputation's window may take.
         #[arg(long, value_name = "BYTES", default_value = "4G")]
         memory_limit: String,
@@ -616,15 +630,22 @@ pub struct CompareArgs {
 
 #[derive(Debug, Args)]
 pub struct MovesArgs {
-    /// The game, e.g. kayles, 0.137 or sub(1,3,4), or a script FILE.rhai of
-    /// a heap game.
+    /// The game, e.g. kayles, 0.137, sub(1,3,4), wythoff, a coin rule
+    /// (turtles: a lone head on each coin; turtles*ruler: on each coin of
+    /// the grid), or a script FILE.rhai.
     pub game: String,
     /// The first heap.
     #[arg(long, value_name = "N", default_value = "0", value_parser = size)]
     pub from: u64,
-    /// The last heap: 100, 1e6 and 2^20 are all accepted.
-    #[arg(long, value_name = "N", value_parser = size)]
-    pub to: u64,
+    /// The last heap (of a game on pairs, the largest coordinate; of coins,
+    /// the last coin, column and row): 100, 1e6 and 2^20 are all accepted.
+    #[arg(long, value_name = "N", value_parser = size, required_unless_present = "position")]
+    pub to: Option<u64>,
+    /// A script's position (a heap 7 or a tuple [3,4]; repeat it for
+    /// several): every position reachable from them is listed with its
+    /// winning moves.
+    #[arg(long, value_name = "P", conflicts_with_all = ["to", "from"])]
+    pub position: Vec<String>,
     /// Only the counts by value, no row for each heap: ranges up to 10^18
     /// for a code with a proven period whose moves leave at most two heaps
     /// (octal codes, finite subtraction sets); others up to 2^22 heaps.
@@ -634,6 +655,10 @@ pub struct MovesArgs {
     /// into many heaps).
     #[arg(long, value_name = "N", default_value = "1e7", value_parser = size)]
     pub max_options: u64,
+    /// The most machine-word operations a coin rule's values and moves
+    /// may take (the default, 10^9, is seconds).
+    #[arg(long, value_name = "OPS", default_value = "1e9", value_parser = size)]
+    pub work_limit: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

@@ -12,9 +12,9 @@ use grundy::report::{
 use grundy::session::{
     self, AnalyzeAnswer, AnalyzeQuery, ByFormula, CensusLimits, CensusRun, Certificate,
     CoinsAnswer, CoinsQuestion, CountEnd, CountQuery, Counted, Defines, Engine, GraphAnswer,
-    HackenbushAnswer, HeapRules, HeapValues, Histogram, MovesQuery, OutcomesQuery, Partitions,
-    Picture, RecordQuery, ScriptAnswer, ScriptLimits, Stage, SumAnswer, SumItem, SumQuery,
-    TupleBudget, Tuples, count_ranges,
+    HackenbushAnswer, HeapRules, HeapValues, Histogram, MovesGame, MovesQuery, OutcomesQuery,
+    Partitions, PeriodWindow, Picture, RecomputeQuery, RecordQuery, ScriptAnswer, ScriptLimits,
+    Stage, SumAnswer, SumItem, SumQuery, TupleBudget, Tuples, count_ranges,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, TableSolver, ValueTable};
@@ -167,7 +167,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
             values_out: record.values_out.clone(),
             values_width: record.values_width,
             checkpoint_every: seconds("--checkpoint-every", record.checkpoint_every)?,
-            period_window: usize::try_from(record.period_window).unwrap_or(usize::MAX),
+            period_window: record
+                .period_window
+                .map_or_else(PeriodWindow::default, |heaps| {
+                    PeriodWindow::Fixed(usize::try_from(heaps).unwrap_or(usize::MAX))
+                }),
             overwrite: record.force,
         },
         certificate: args.certificate.is_some(),
@@ -232,16 +236,25 @@ pub fn stream(args: &StreamArgs, out: &mut impl Write) -> Result<(), Failure> {
         StreamAction::Verify {
             file,
             chunks,
+            recompute,
+            from,
             memory_limit,
             format,
         } => {
             let chunks = chunks.as_deref().map(parse_chunks).transpose()?;
+            let recompute = recompute
+                .then(|| {
+                    Ok::<_, Failure>(RecomputeQuery {
+                        memory_limit: parse_bytes(memory_limit)?,
+                        from: from.clone(),
+                    })
+                })
+                .transpose()?;
             let bar = progress::heaps(session::stream_heaps(file)?, "verify");
-            let report =
-                session::stream_verify(file, chunks, parse_bytes(memory_limit)?, &mut |heaps| {
-                    bar.set_position(heaps);
-                    true
-                });
+            let report = session::stream_verify(file, chunks, recompute, &mut |heaps| {
+                bar.set_position(heaps);
+                true
+            });
             bar.finish_and_clear();
             output::print(out, *format, &report?)
         }
@@ -449,35 +462,24 @@ pub fn sum(args: &SumArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
 }
 
-/// `grundy moves GAME --to N`: every heap's winning moves.
+/// `grundy moves GAME --to N`: every heap's (or pair's) winning moves; a
+/// script's positions with `--position`.
 pub fn moves(args: &MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let spec = GameSpec::parse(&args.game)?;
-    if let GameSpec::Pair(game) = &spec {
-        if args.from != 0 || args.by_value {
-            return Err(Failure::Input(
-                "a game on pairs lists every position (a, b) up to --to: no --from or \
-                 --by-value"
-                    .into(),
-            ));
-        }
-        let memory_limit = parse_bytes(&args.table.memory_limit)?;
-        let report = progress::tables(|progress| {
-            session::pair_moves(&args.game, game, args.to, memory_limit, progress)
-        })?;
-        return output::print(out, args.format, &report);
-    }
-    let game = HeapRules::from_spec(&spec, Question::Moves, &script_limits(&args.script)?)?;
+    defines_need_a_script(&args.script, &[&spec])?;
+    let game = MovesGame::from_spec(&spec, &script_limits(&args.script)?)?;
     let solver = solver(&args.table)?;
-    let report = progress::tables(|progress| {
-        let query = MovesQuery {
-            from: args.from,
-            to: args.to,
-            rows: !args.by_value,
-            solver: &solver,
-            max_options: args.max_options,
-        };
-        session::heap_moves(&args.game, &game, &query, progress)
-    })?;
+    let query = MovesQuery {
+        from: args.from,
+        to: args.to,
+        positions: &args.position,
+        rows: !args.by_value,
+        max_rows: None,
+        solver: &solver,
+        max_options: args.max_options,
+        work_limit: args.work_limit,
+    };
+    let report = progress::tables(|progress| session::moves(&args.game, &game, &query, progress))?;
     output::print(out, args.format, &report)
 }
 

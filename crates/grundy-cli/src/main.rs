@@ -149,7 +149,15 @@ impl From<io::Error> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let arguments = match argfile::expand_args_from(std::env::args_os(), words, argfile::PREFIX) {
+        Ok(arguments) => arguments,
+        Err(error) => {
+            return report(Err(Failure::Input(format!(
+                "cannot read the arguments of an @FILE: {error}"
+            ))));
+        }
+    };
+    let cli = match Cli::try_parse_from(arguments) {
         Ok(cli) => cli,
         Err(error) => return argument_error(error),
     };
@@ -161,6 +169,21 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = interrupt.run(|| run(cli.command, &mut out));
     report(result.and_then(|()| out.flush().map_err(Failure::Io)))
+}
+
+/// The arguments an `@FILE` on the command line stands for: the words of
+/// FILE, separated by any white space, lines starting with `#` left out.
+/// Inputs longer than the operating system allows on a command line (a
+/// sum of a million heaps, a long row of coins) are written this way. An
+/// `@` inside a file is an ordinary character, so no file reads another
+/// and none can include itself.
+fn words(content: &str, _prefix: char) -> Vec<argfile::Argument> {
+    content
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .map(|word| argfile::Argument::PassThrough(word.into()))
+        .collect()
 }
 
 /// Runs one command.

@@ -9,14 +9,15 @@ use std::io::{self, Write};
 
 use grundy::report::ScriptParametersReport;
 use grundy::report::{
-    AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinRowReport, CoinTableReport,
-    CoinValuesReport, ComparisonReport, CountReport, CountedRange, FibonacciNimReport,
-    FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport, HackenbushReport,
-    HeapMovesReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport, MazeReport,
-    MisereSumReport, MoveCountReport, MovesByValue, NimFieldReport, NimSumCountReport,
+    AnalysisReport, CensusReport, CensusRow, CoinGridReport, CoinMovesReport, CoinRowReport,
+    CoinTableReport, CoinValuesReport, ComparisonReport, CountReport, CountedRange,
+    FibonacciNimReport, FormulaReport, GeneraReport, GraphReport, GraphSumReport, GridCountReport,
+    HackenbushReport, HeapMovesReport, LoopyGraphReport, LoopyHeapsReport, LoopySumReport,
+    MazeReport, MisereSumReport, MoveCountReport, MovesByValue, NimFieldReport, NimSumCountReport,
     OutcomesReport, PairMovesReport, PairValuesReport, PartitionCountReport, PartsSumReport,
-    PositionSumReport, QuotientReport, RecordRun, RowFormat, StreamHistogramReport,
-    StreamValuesReport, StreamVerifyReport, SumReport, ValueCount, ValuesReport, write_rows,
+    PositionMovesReport, PositionSumReport, QuotientReport, RecordRun, RowFormat,
+    StreamHistogramReport, StreamValuesReport, StreamVerifyReport, SumReport, ValueCount,
+    ValuesReport, write_rows,
 };
 use grundy::session::{CountAnswer, MovesAnswer, Outcome, Tuples};
 use grundy::spec::CatalogueEntry;
@@ -606,6 +607,8 @@ impl Render for MovesAnswer {
         match self {
             MovesAnswer::Heaps(report) => report.text(out),
             MovesAnswer::Pairs(report) => report.text(out),
+            MovesAnswer::Positions(report) => report.text(out),
+            MovesAnswer::Coins(report) => report.text(out),
         }
     }
 
@@ -613,7 +616,128 @@ impl Render for MovesAnswer {
         match self {
             MovesAnswer::Heaps(report) => report.csv(out),
             MovesAnswer::Pairs(report) => report.csv(out),
+            MovesAnswer::Positions(report) => report.csv(out),
+            MovesAnswer::Coins(report) => report.csv(out),
         }
+    }
+}
+
+/// A winning move of a script's position: the positions it leaves side
+/// by side, or `nothing` where it leaves none.
+fn leaves(positions: &[String]) -> String {
+    if positions.is_empty() {
+        "nothing".to_owned()
+    } else {
+        positions.join(" + ")
+    }
+}
+
+impl Render for CoinMovesReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let span = match self.grid {
+            true => format!("a lone head on each coin (x, y) with x, y <= {}", self.to),
+            false => format!("a lone head on each coin 1..={}", self.to),
+        };
+        writeln!(
+            out,
+            "{}, {span}: {} winning moves (moves to value 0)",
+            self.game, self.winning_moves
+        )?;
+        if let Some(rows) = &self.coins {
+            match self.grid {
+                true => writeln!(out, "x     y     value  winning")?,
+                false => writeln!(out, "coin    value  winning")?,
+            }
+            for row in rows {
+                match row.row {
+                    Some(y) => writeln!(
+                        out,
+                        "{:<5} {:<5} {:<6} {}",
+                        row.coin, y, row.value, row.winning_moves
+                    )?,
+                    None => writeln!(
+                        out,
+                        "{:<7} {:<6} {}",
+                        row.coin, row.value, row.winning_moves
+                    )?,
+                }
+            }
+        }
+        by_value_lines(out, &self.by_value, "coins")
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        let Some(rows) = &self.coins else {
+            return by_value_csv(out, &self.by_value, "coins");
+        };
+        match self.grid {
+            true => writeln!(out, "x,y,value,winning_moves")?,
+            false => writeln!(out, "coin,value,winning_moves")?,
+        }
+        for row in rows {
+            match row.row {
+                Some(y) => writeln!(out, "{},{y},{},{}", row.coin, row.value, row.winning_moves)?,
+                None => writeln!(out, "{},{},{}", row.coin, row.value, row.winning_moves)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Render for PositionMovesReport {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}, the {} positions reachable from {}: {} winning moves (moves to value 0)",
+            self.game,
+            self.position_count,
+            self.starts.join(", "),
+            self.winning_moves
+        )?;
+        if let Some(rows) = &self.positions {
+            let width = rows
+                .iter()
+                .map(|row| row.position.len())
+                .max()
+                .unwrap_or(0)
+                .max("position".len());
+            writeln!(out, "{:<width$}  value  winning  to", "position")?;
+            for row in rows {
+                let to: Vec<String> = row.moves.iter().map(|m| leaves(m)).collect();
+                let to = if to.is_empty() {
+                    "-".to_owned()
+                } else {
+                    to.join(", ")
+                };
+                writeln!(
+                    out,
+                    "{:<width$}  {:<6} {:<8} {to}",
+                    row.position, row.value, row.winning_moves,
+                )?;
+            }
+        }
+        by_value_lines(out, &self.by_value, "positions")
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        match &self.positions {
+            Some(rows) => {
+                writeln!(out, "position,value,winning_moves,to")?;
+                for row in rows {
+                    let to: Vec<String> = row.moves.iter().map(|m| leaves(m)).collect();
+                    writeln!(
+                        out,
+                        "\"{}\",{},{},\"{}\"",
+                        row.position,
+                        row.value,
+                        row.winning_moves,
+                        to.join("; ")
+                    )?;
+                }
+            }
+            None => by_value_csv(out, &self.by_value, "positions")?,
+        }
+        Ok(())
     }
 }
 
@@ -624,27 +748,32 @@ impl Render for PairMovesReport {
             "{}, positions (a, b) with a, b <= {}: {} winning moves (moves to value 0)",
             self.game, self.to, self.winning_moves
         )?;
-        writeln!(out, "a     b     value  winning  fewest taken  most taken")?;
-        let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
-        for row in &self.positions {
-            writeln!(
-                out,
-                "{:<5} {:<5} {:<6} {:<8} {:<13} {}",
-                row.a,
-                row.b,
-                row.value,
-                row.winning_moves,
-                taken(row.fewest_taken),
-                taken(row.most_taken)
-            )?;
+        if let Some(rows) = &self.positions {
+            writeln!(out, "a     b     value  winning  fewest taken  most taken")?;
+            let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
+            for row in rows {
+                writeln!(
+                    out,
+                    "{:<5} {:<5} {:<6} {:<8} {:<13} {}",
+                    row.a,
+                    row.b,
+                    row.value,
+                    row.winning_moves,
+                    taken(row.fewest_taken),
+                    taken(row.most_taken)
+                )?;
+            }
         }
         by_value_lines(out, &self.by_value, "positions")
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        let Some(rows) = &self.positions else {
+            return by_value_csv(out, &self.by_value, "positions");
+        };
         let cell = |t: Option<i64>| t.map_or(String::new(), |t| t.to_string());
         writeln!(out, "a,b,value,winning_moves,fewest_taken,most_taken")?;
-        for row in &self.positions {
+        for row in rows {
             writeln!(
                 out,
                 "{},{},{},{},{},{}",
@@ -673,6 +802,16 @@ fn by_value_lines(out: &mut dyn Write, by_value: &[MovesByValue], what: &str) ->
     for t in by_value {
         let heaps = t.heaps.to_string();
         writeln!(out, "{:<7} {heaps:<width$}   {}", t.value, t.winning_moves)?;
+    }
+    Ok(())
+}
+
+/// The counts of a winning-move table by value as CSV: `what` (heaps or
+/// positions) of each value, and their winning moves.
+fn by_value_csv(out: &mut dyn Write, by_value: &[MovesByValue], what: &str) -> io::Result<()> {
+    writeln!(out, "value,{what},winning_moves")?;
+    for t in by_value {
+        writeln!(out, "{},{},{}", t.value, t.heaps, t.winning_moves)?;
     }
     Ok(())
 }
@@ -719,12 +858,7 @@ impl Render for HeapMovesReport {
                     )?;
                 }
             }
-            None => {
-                writeln!(out, "value,heaps,winning_moves")?;
-                for t in &self.by_value {
-                    writeln!(out, "{},{},{}", t.value, t.heaps, t.winning_moves)?;
-                }
-            }
+            None => by_value_csv(out, &self.by_value, "heaps")?,
         }
         Ok(())
     }
@@ -1778,13 +1912,20 @@ impl Render for StreamValuesReport {
 
 impl Render for StreamVerifyReport {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let [a, b] = self.recomputed;
-        let [from, to] = self.heaps_recomputed;
-        writeln!(
+        let [a, b] = self.checked;
+        let [from, to] = self.heaps_checked;
+        write!(
             out,
-            "ok: {} heaps of {}, every checksum and the root ({}) match; chunks {a}..{b} \
-             (heaps {from}..{to}) computed again and equal",
+            "ok: {} heaps of {}; chunks {a}..{b} (heaps {from}..{to}) match their checksums, and \
+             the root ({}) every chunk's",
             self.heaps, self.game, self.root
-        )
+        )?;
+        match (self.recomputed, self.heaps_recomputed, self.recomputed_from) {
+            (Some([a, b]), Some([from, to]), Some(start)) => writeln!(
+                out,
+                "; chunks {a}..{b} (heaps {from}..{to}) computed again from heap {start} and equal"
+            ),
+            _ => writeln!(out, " (values not recomputed: --recompute)"),
+        }
     }
 }

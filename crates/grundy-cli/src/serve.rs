@@ -75,8 +75,8 @@ use axum::{Json, Router};
 use grundy::report::AnalysisReport;
 use grundy::session::{
     Analysis, ByFormula, CountAnswer, CountEnd, CountQuery, Counted, Defines, HeapRules,
-    HeapValues, Histogram, MovesAnswer, MovesQuery, Partitions, ScriptLimits, SumAnswer, SumItem,
-    SumQuery, TupleBudget, Tuples, analyze_range,
+    HeapValues, Histogram, MovesAnswer, MovesGame, MovesQuery, Partitions, ScriptLimits, SumAnswer,
+    SumItem, SumQuery, TupleBudget, Tuples, analyze_range,
 };
 use grundy::spec::{CATALOGUE, GameSpec, Question, parse_size};
 use grundy::{Cancel, ExplainedSum, Listing, Nimber, TableSolver, ValueTable, explain_sum};
@@ -1035,7 +1035,9 @@ fn text_response(report: &impl crate::output::Render) -> Response {
 /// `/api/moves?game=kayles&to=100`: the winning moves of every heap of
 /// `from..=to` (from 0), as `grundy moves --format json` prints them;
 /// `by_value=true` counts them by value only (through a proven period for
-/// long ranges); `format=text` gives the CLI's text.
+/// long ranges); `position=[3,4];[5,5]` lists every position of a script
+/// reachable from those, in place of `to`; `format=text` gives the CLI's
+/// text.
 #[derive(Deserialize)]
 struct MovesRequest {
     #[serde(default)]
@@ -1043,66 +1045,53 @@ struct MovesRequest {
     script: Option<String>,
     defines: Option<String>,
     from: Option<String>,
-    to: String,
+    to: Option<String>,
+    position: Option<String>,
     #[serde(default)]
     by_value: bool,
     #[serde(default)]
     format: CountFormat,
 }
 
-/// The most heaps `/api/moves` lists one by one.
-const MAX_MOVE_ROWS: u64 = 10_000;
+/// The most heaps or positions `/api/moves` lists one by one.
+const MAX_MOVE_ROWS: usize = 10_000;
 
 fn moves_of(request: &MovesRequest) -> Result<MovesAnswer, ApiError> {
-    let from = match &request.from {
-        Some(from) => parse_size(from).map_err(engine_error)?,
-        None => 0,
+    let size = |text: &Option<String>| {
+        text.as_deref()
+            .map(|t| parse_size(t).map_err(engine_error))
+            .transpose()
     };
-    let to = parse_size(&request.to).map_err(engine_error)?;
-    if !request.by_value && to.saturating_sub(from) >= MAX_MOVE_ROWS {
-        return Err(bad_request(format!(
-            "the playground lists at most {MAX_MOVE_ROWS} heaps; count longer ranges by value \
-             (by_value=true)"
-        )));
-    }
-    let no_script = request
-        .script
+    let positions: Vec<String> = request
+        .position
         .as_deref()
-        .is_none_or(|s| s.trim().is_empty());
-    if no_script && let GameSpec::Pair(game) = parse_spec(&request.game)? {
-        let side = to.saturating_add(1);
-        if side.saturating_mul(side) > MAX_MOVE_ROWS {
-            return Err(bad_request(format!(
-                "the playground lists at most {MAX_MOVE_ROWS} positions of a game on pairs"
-            )));
-        }
-        let report = grundy::session::pair_moves(
-            &request.game,
-            &game,
-            to,
-            bounded().memory_limit(),
-            &mut |_, _| true,
-        )
-        .map_err(engine_error)?;
-        return Ok(MovesAnswer::Pairs(report));
-    }
+        .unwrap_or("")
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect();
     let script = Script::of(&request.script, &request.defines);
-    let game = parse_game(&request.game, script, Question::Moves)?;
-    let named = game.to_string();
-    let name = match script.source {
-        Some(_) => &named,
-        None => &request.game,
+    let game = match script_rules(script)? {
+        Some(rules) => MovesGame::Heaps(rules),
+        None => MovesGame::from_spec(&parse_spec(&request.game)?, &ScriptLimits::default())
+            .map_err(engine_error)?,
+    };
+    let name = match &game {
+        MovesGame::Heaps(rules) if script.source.is_some() => rules.to_string(),
+        _ => request.game.clone(),
     };
     let query = MovesQuery {
-        from,
-        to,
+        from: size(&request.from)?.unwrap_or(0),
+        to: size(&request.to)?,
+        positions: &positions,
         rows: !request.by_value,
+        max_rows: Some(MAX_MOVE_ROWS),
         solver: &bounded(),
         max_options: LISTING.search,
+        work_limit: COUNT_WORK,
     };
-    grundy::session::heap_moves(name, &game, &query, &mut |_, _| true)
-        .map(MovesAnswer::Heaps)
-        .map_err(engine_error)
+    grundy::session::moves(&name, &game, &query, &mut |_, _| true).map_err(engine_error)
 }
 
 async fn moves(query: Result<Query<MovesRequest>, QueryRejection>) -> Response {
@@ -1529,6 +1518,26 @@ mod tests {
         assert_eq!(pairs["positions"][8]["winning_moves"], 3);
         let (status, _, body) = get("/api/moves?game=wythoff&to=1000");
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        // A script's tuples: two-heap Nim, every position reachable from
+        // [1,2], the P-positions (equal heaps) without a winning move.
+        let nim = "fn options(p) { let out = []; \
+                   for k in 1..=p[0] { out.push([p[0] - k, p[1]]); } \
+                   for k in 1..=p[1] { out.push([p[0], p[1] - k]); } out }";
+        let tuples = counted(&format!(
+            "/api/moves?script={}&position={}",
+            encode(nim),
+            encode("[1,2]")
+        ));
+        let rows = tuples["positions"].as_array().unwrap();
+        assert_eq!(rows.len(), 6, "{tuples}");
+        assert_eq!(rows[5]["position"], "[1, 2]");
+        assert_eq!(rows[5]["moves"], serde_json::json!([["[1, 1]"]]));
+        assert_eq!(rows[4]["position"], "[1, 1]");
+        assert_eq!(rows[4]["winning_moves"], 0);
+        // Coins: a lone head on each coin of a grid.
+        let grid = counted("/api/moves?game=turtles*turtles&to=2");
+        assert_eq!(grid["coins"][3]["winning_moves"], "1");
+        assert_eq!(grid["coin_count"], "4");
     }
 
     /// `/api/count` answers the counts `grundy count` gives, with the same

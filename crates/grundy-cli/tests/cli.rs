@@ -1474,6 +1474,52 @@ fn count_partitions_by_nim_sum() {
 /// `grundy moves`: each heap's winning moves agree with the moves `grundy
 /// sum` lists for the heap alone, and a long range is counted by value
 /// through the proven period.
+/// A script's tuples (`--position`) against the built-in game on pairs:
+/// Wythoff's game written as a script has the values and the winning-move
+/// counts of `grundy moves wythoff`, position by position, and each listed
+/// move leads to a position of value 0.
+#[test]
+fn moves_of_a_scripts_tuples_agree_with_the_pair_game() {
+    let script = example("wythoff.rhai");
+    let tuples = stdout_json(&["moves", &script, "--position", "[4,4]", "--format", "json"]);
+    let pairs = stdout_json(&["moves", "wythoff", "--to", "4", "--format", "json"]);
+    let rows = tuples["positions"].as_array().unwrap();
+    assert_eq!(rows.len(), 25);
+    assert_eq!(tuples["by_value"], pairs["by_value"]);
+    let value_of = |position: &str| {
+        rows.iter()
+            .find(|r| r["position"] == position)
+            .map(|r| r["value"].clone())
+            .unwrap()
+    };
+    for pair in pairs["positions"].as_array().unwrap() {
+        let written = format!("[{}, {}]", pair["a"], pair["b"]);
+        let row = rows
+            .iter()
+            .find(|r| r["position"] == written.as_str())
+            .unwrap();
+        assert_eq!(row["value"], pair["value"], "{written}");
+        assert_eq!(row["winning_moves"], pair["winning_moves"], "{written}");
+        for to in row["moves"].as_array().unwrap() {
+            assert_eq!(value_of(to[0].as_str().unwrap()), 0, "{written} -> {to}");
+        }
+    }
+    // Counts alone, and the refusals.
+    let counted = stdout_json(&[
+        "moves",
+        &script,
+        "--position",
+        "[4,4]",
+        "--by-value",
+        "--format",
+        "json",
+    ]);
+    assert!(counted["positions"].is_null());
+    assert_eq!(counted["winning_moves"], pairs["winning_moves"]);
+    rejects(&["moves", "kayles", "--position", "3"], "for scripts");
+    rejects(&["moves", &script, "--position", "[1,x]"], "[1,x]");
+}
+
 #[test]
 fn moves_tables_agree_with_sums_and_count_long_ranges() {
     let table = stdout_json(&["moves", "0.137", "--to", "30", "--format", "json"]);
@@ -1513,10 +1559,18 @@ fn moves_tables_agree_with_sums_and_count_long_ranges() {
         &["moves", "sub(squares)", "--to", "1e9", "--by-value"],
         "proven period",
     );
-    rejects(
-        &["moves", "wythoff", "--to", "5", "--by-value"],
+    rejects(&["moves", "wythoff", "--from", "1", "--to", "5"], "--from");
+    let counted = stdout_json(&[
+        "moves",
+        "wythoff",
+        "--to",
+        "5",
         "--by-value",
-    );
+        "--format",
+        "json",
+    ]);
+    assert!(counted["positions"].is_null());
+    assert_eq!(counted["position_count"], "36");
     let pairs = stdout_json(&["moves", "wythoff", "--to", "3", "--format", "json"]);
     assert_eq!(pairs["positions"].as_array().unwrap().len(), 16);
 }

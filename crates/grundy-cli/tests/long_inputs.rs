@@ -1,6 +1,6 @@
 //! Inputs too long for a command line, read from files (issue 52, item 6):
 //! a Hackenbush tree of megabytes as `hackenbush:FILE`, wherever the
-//! bracket text itself is accepted.
+//! bracket text itself is accepted, and any arguments as `@FILE`.
 
 use assert_cmd::Command;
 
@@ -98,4 +98,50 @@ fn a_long_tree_on_the_command_line_is_not_repeated_in_its_error() {
     common::refused(grundy(&args), &args, &["at character 1:", "not closed"]);
     let output = grundy(&args).get_output().stderr.clone();
     assert!(output.len() < 200, "{}", String::from_utf8_lossy(&output));
+}
+
+/// `@FILE` stands for the words of FILE wherever arguments go: a row of
+/// coins longer than Linux allows for one argument (128 KiB), a sum of
+/// more heaps than fit on a command line; a file naming another file is
+/// read as words, never followed.
+#[test]
+fn any_arguments_are_read_from_an_at_file() {
+    let dir = Scratch::new("at-file");
+    // Turning Turtles: coin n is worth n; heads at coins 5 and 9 of a
+    // row of 150,000 coins.
+    let row = dir.join("row.txt");
+    let coins = format!("TTTTHTTTH{}", "T".repeat(150_000 - 9));
+    std::fs::write(&row, format!("--row\n{coins}\n")).unwrap();
+    let shown = stdout(&["coins", "turtles", &format!("@{}", row.display())]);
+    assert!(shown.contains("nim-sum 12"), "{shown}");
+    // 300,001 heaps of one token of Kayles (worth 1 each), a comment
+    // line among them: nim-sum 1.
+    let heaps = dir.join("heaps.txt");
+    let mut text = String::from("# heaps of one\n");
+    text.push_str(&"1 ".repeat(300_001));
+    std::fs::write(&heaps, text).unwrap();
+    let summed = stdout(&[
+        "sum",
+        "kayles",
+        &format!("@{}", heaps.display()),
+        "--format",
+        "json",
+    ]);
+    let summed: serde_json::Value = serde_json::from_str(&summed).unwrap();
+    assert_eq!(summed["nim_sum"], 1);
+    // A file that names itself is read once, as words.
+    let itself = dir.join("itself.txt");
+    std::fs::write(&itself, format!("3 @{}", itself.display())).unwrap();
+    common::refused(
+        grundy(&["sum", "kayles", &format!("@{}", itself.display())]),
+        &["sum", "@itself"],
+        &["@"],
+    );
+    // A missing file is one line and exit code 2.
+    let missing = dir.join("missing.txt");
+    common::refused(
+        grundy(&["sum", "kayles", &format!("@{}", missing.display())]),
+        &["sum", "@missing"],
+        &["@FILE", "missing.txt"],
+    );
 }

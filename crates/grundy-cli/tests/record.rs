@@ -51,9 +51,26 @@ fn a_windowed_run_streams_rogalskis_histograms_and_verifies() {
         let published = std::fs::read_to_string(format!("{data}/{}", 1u64 << k)).unwrap();
         assert_eq!(hist, published, "0.161 at 2^{k}");
     }
-    let (code, out, err) = run(&["stream", "verify", path(&stream), "--chunks", "1..2"]);
+    let (code, out, err) = run(&["stream", "verify", path(&stream)]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("ok:"), "{out}");
+    assert!(
+        out.contains("chunks 0..3 (heaps 0..131073) match their checksums"),
+        "{out}"
+    );
+    assert!(out.contains("values not recomputed"), "{out}");
+    let (code, out, err) = run(&[
+        "stream",
+        "verify",
+        path(&stream),
+        "--chunks",
+        "1..2",
+        "--recompute",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("chunks 1..2 (heaps 65536..131072) computed again from heap 0 and equal"),
+        "{out}"
+    );
     let (_, cat, _) = run(&[
         "stream",
         "cat",
@@ -300,7 +317,52 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
         String::from_utf8_lossy(&last.stderr)
     );
     assert_eq!(root(&String::from_utf8(last.stdout).unwrap()), expected);
-    let (code, out, err) = run(&["stream", "verify", path(&values), "--chunks", "0..1"]);
+    let (code, out, err) = run(&[
+        "stream",
+        "verify",
+        path(&values),
+        "--chunks",
+        "0..1",
+        "--recompute",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(&expected), "{out}");
+}
+
+/// Issue 53: a windowed run writes the certificate of its proven period,
+/// which `grundy check` accepts, and which is the full table's.
+#[test]
+fn a_windowed_run_writes_a_certificate_that_checks() {
+    let scratch = Scratch::new("certificate");
+    let (windowed, full) = (scratch.join("w.json"), scratch.join("f.json"));
+    for (file, window) in [(&windowed, true), (&full, false)] {
+        let mut args = vec!["analyze", "0.156", "--certificate", path(file)];
+        if window {
+            args.push("--window");
+        }
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    assert_eq!(read(&windowed), read(&full));
+    let (code, out, err) = run(&["check", path(&windowed)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("valid: 0.156 is periodic from heap 3479 with minimal period 349"),
+        "{out}"
+    );
+    // Not proven: no certificate, one line.
+    let (code, _, err) = run(&[
+        "analyze",
+        "4!.0",
+        "--to",
+        "1000",
+        "--window",
+        "--certificate",
+        path(&windowed),
+    ]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("not proven"), "{err}");
 }

@@ -7,8 +7,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use grundy::report::{ComparisonReport, CountReport, FormulaReport};
 use grundy::session::{
-    self, ByFormula, CountQuery, HeapRules, Histogram, HistogramSource, MovesQuery, ScriptLimits,
-    TABULATE_LIMIT, Tuples, analyze_range, heap_histogram,
+    self, ByFormula, CountQuery, HeapRules, Histogram, HistogramSource, MovesGame, MovesQuery,
+    ScriptLimits, TABULATE_LIMIT, Tuples, analyze_range, heap_histogram,
 };
 use grundy::spec::{GameSpec, Question};
 use grundy::{Component, HeapRuleset, TableSolver, ValueTable};
@@ -716,34 +716,48 @@ impl Game {
     /// With `rows=False` only the counts are made, and a range of a code
     /// whose moves leave at most two heaps is counted through its proven
     /// period (`through_period`), so `to` may be as large as 2^64 - 1.
-    /// `max_options` bounds the options listed for one heap (codes that
-    /// move into many heaps). `progress` as for `values`.
+    /// A script's `positions` (heaps, tuples of ints or their text
+    /// `"[3,4]"`) in place of `to` list every position reachable from them,
+    /// each with its winning `moves`. `max_options` bounds the options
+    /// listed for one heap (codes that move into many heaps). `progress`
+    /// as for `values`.
     #[pyo3(
-        signature = (to, *, start = None, rows = true, max_options = None, progress = None),
-        text_signature = "(self, /, to, *, start=0, rows=True, max_options=10000000, \
-                          progress=None)"
+        signature = (
+            to = None, *, start = None, positions = None, rows = true, max_options = None,
+            progress = None
+        ),
+        text_signature = "(self, /, to=None, *, start=0, positions=None, rows=True, \
+                          max_options=10000000, progress=None)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn winning_moves<'py>(
         &self,
         py: Python<'py>,
-        to: Whole<To>,
+        to: Option<Whole<To>>,
         start: Option<Whole<Start>>,
+        positions: Option<Vec<Bound<'py, PyAny>>>,
         rows: bool,
         max_options: Option<Whole<MaxOptions>>,
         progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (start, to) = (optional(start)?.unwrap_or(0), to.get()?);
+        let (start, to) = (optional(start)?.unwrap_or(0), optional(to)?);
+        let positions = written_positions(positions)?;
         let max_options = optional(max_options)?.unwrap_or(grundy::LISTED_OPTIONS_LIMIT);
-        let told = Progress::new(py, progress.as_ref(), to.saturating_add(1), "moves")?;
+        let rows_told = to.map_or(positions.len() as u64, |to| to.saturating_add(1));
+        let told = Progress::new(py, progress.as_ref(), rows_told, "moves")?;
+        let game = MovesGame::Heaps(self.rules.clone());
         let found = reporting(py, &told, |progress| {
             let query = MovesQuery {
                 from: start,
                 to,
+                positions: &positions,
                 rows,
+                max_rows: None,
                 solver: &self.solver,
                 max_options,
+                work_limit: session::DEFAULT_WORK,
             };
-            session::heap_moves(&self.written, &self.rules, &query, &mut |n, _| progress(n))
+            session::moves(&self.written, &game, &query, &mut |n, _| progress(n))
         });
         count_document(py, &self.rules.checked(found)?)
     }
@@ -902,6 +916,35 @@ fn add(counts: &mut Vec<u128>, value: usize, count: u128) {
         counts.resize(value + 1, 0);
     }
     counts[value] += count;
+}
+
+/// A script's positions as Python gives them (a heap `7`, a tuple of
+/// ints `(3, 4)`, or the text `"[3,4]"`), written as the library reads
+/// them; none when `None`.
+pub(crate) fn written_positions(items: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Vec<String>> {
+    items
+        .unwrap_or_default()
+        .iter()
+        .map(written_position)
+        .collect()
+}
+
+/// One position of [`written_positions`].
+fn written_position(item: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = item.extract::<String>() {
+        return Ok(text);
+    }
+    if let Ok(heap) = item.extract::<u64>() {
+        return Ok(heap.to_string());
+    }
+    let items: Vec<i64> = item.extract().map_err(|_| {
+        PyTypeError::new_err(
+            "a script's position is a heap (an int), a tuple of ints, or its text such as \
+             '[3,4]'",
+        )
+    })?;
+    let items: Vec<String> = items.iter().map(ToString::to_string).collect();
+    Ok(format!("[{}]", items.join(",")))
 }
 
 /// The [`Tuples`] an `order` argument names.

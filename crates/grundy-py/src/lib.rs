@@ -20,8 +20,8 @@ mod values;
 
 use grundy::session::{
     self, ByFormula, Certificate, CoinsAnswer, CoinsQuestion, CountAnswer, CountEnd, CountQuery,
-    Counted, HackenbushAnswer, Histogram, Partitions, Picture, SumAnswer, SumItem, SumQuery,
-    TupleBudget,
+    Counted, HackenbushAnswer, Histogram, MovesGame, MovesQuery, Partitions, Picture, ScriptLimits,
+    SumAnswer, SumItem, SumQuery, TupleBudget,
 };
 use grundy::spec::GameSpec;
 use grundy::{Component, nim_field};
@@ -29,8 +29,8 @@ use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 
 use errors::{
-    GrundyError, Heap, Heaps, Max, Modulo, NimSum, Progress, Start, To, Whole, detached, reporting,
-    to_py, watched,
+    GrundyError, Heap, Heaps, Max, MaxOptions, Modulo, NimSum, Progress, Start, To, Whole,
+    detached, optional, reporting, to_py, watched,
 };
 use game::{FormulaArg, Game};
 use positions::{GeneralRules, Infinite, Sum};
@@ -478,6 +478,58 @@ fn coins<'py>(
     Ok(found)
 }
 
+/// The winning moves of every heap of `start..=to` of `game` (any game
+/// written as the CLI takes it: a heap game, `wythoff` or `rook(A,B)`, a
+/// coin rule or a product `A*B`, a script `FILE.rhai`): the document
+/// `grundy moves GAME --to N --format json` prints, counts as `int`s. A
+/// game on pairs gives every position `(a, b)` with `a, b <= to`; coins a
+/// lone head on every coin (of a grid: `(x, y)`, `x, y <= to`); a script's
+/// `positions` (heaps, tuples of ints or `"[3,4]"`) in place of `to`
+/// every position reachable from them. `rows=False` counts by value only;
+/// `max_options` bounds the options listed for one heap, `work_limit` a
+/// coin rule's tables.
+#[pyfunction]
+#[pyo3(
+    signature = (
+        game, to = None, *, start = None, positions = None, rows = true, max_options = None,
+        work_limit = session::DEFAULT_WORK
+    ),
+    text_signature = "(game, to=None, *, start=0, positions=None, rows=True, \
+                      max_options=10000000, work_limit=1000000000)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn moves_report<'py>(
+    py: Python<'py>,
+    game: &str,
+    to: Option<Whole<To>>,
+    start: Option<Whole<Start>>,
+    positions: Option<Vec<Bound<'py, PyAny>>>,
+    rows: bool,
+    max_options: Option<Whole<MaxOptions>>,
+    work_limit: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let positions = game::written_positions(positions)?;
+    let (start, to) = (optional(start)?.unwrap_or(0), optional(to)?);
+    let max_options = optional(max_options)?.unwrap_or(grundy::LISTED_OPTIONS_LIMIT);
+    let spec = GameSpec::parse(game).map_err(to_py)?;
+    let rules = MovesGame::from_spec(&spec, &ScriptLimits::default()).map_err(to_py)?;
+    let solver = grundy::TableSolver::new();
+    let answer = detached(py, |progress| {
+        let query = MovesQuery {
+            from: start,
+            to,
+            positions: &positions,
+            rows,
+            max_rows: None,
+            solver: &solver,
+            max_options,
+            work_limit,
+        };
+        session::moves(game, &rules, &query, &mut |n, _| progress(n))
+    })?;
+    count_document(py, &answer)
+}
+
 /// The positions (sets of heads) of a row of coins `1..=columns` of a
 /// coin-turning rule, or of the grid `columns x rows` of a product `A*B`,
 /// counted by nim-sum: the document `grundy count RULE --to X,Y --format
@@ -662,6 +714,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sum_winner, m)?)?;
     m.add_function(wrap_pyfunction!(sum_report, m)?)?;
     m.add_function(wrap_pyfunction!(count_report, m)?)?;
+    m.add_function(wrap_pyfunction!(moves_report, m)?)?;
     m.add_function(wrap_pyfunction!(count_positions, m)?)?;
     m.add_function(wrap_pyfunction!(check_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

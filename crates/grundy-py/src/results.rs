@@ -281,7 +281,7 @@ pub fn document<'py>(
 /// counts JSON writes as decimal strings (they outgrow 2^53): in Python
 /// they are `int`s, under the same names. `histogram` and `by_nim_sum` are
 /// lists of `[value, count]` pairs.
-const COUNT_FIELDS: [&str; 9] = [
+const COUNT_FIELDS: [&str; 11] = [
     "heaps",
     "p_positions",
     "n_positions",
@@ -290,6 +290,8 @@ const COUNT_FIELDS: [&str; 9] = [
     "per_nim_sum",
     "positions",
     "heap_count",
+    "position_count",
+    "coin_count",
     "winning_moves",
 ];
 const COUNT_PAIRS: [&str; 2] = ["histogram", "by_nim_sum"];

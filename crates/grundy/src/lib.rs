@@ -72,11 +72,11 @@ pub use solve::{MemoSolver, TableSolver};
 pub use sum::{
     Component, ExplainedHeap, ExplainedOption, ExplainedSum, HeapMoveTable, HeapPart, HeapTables,
     HeapWins, LISTED_OPTIONS_LIMIT, ListedPart, Listing, MOVE_ROWS_LIMIT, MoveCounts, MoveReply,
-    PartMove, PartMoves, PartsSum, PositionMove, PositionSum, SumAnalysis, SumPart, TokenSum,
-    WINNING_MOVES_LISTED, Winner, WinningMove, WinsByValue, analyze_positions,
+    PartMove, PartMoves, PartsSum, PositionMove, PositionSum, PositionWins, SumAnalysis, SumPart,
+    TokenSum, WINNING_MOVES_LISTED, Winner, WinningMove, WinsByValue, analyze_positions,
     analyze_positions_with, analyze_sum, analyze_sum_watched, explain_sum, has_option,
     heap_move_table, heaps_left, move_counts, play_move, play_parts, play_tokens,
-    winning_move_counts, winning_targets,
+    position_move_table, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
 pub use values::{Iter as ValueIter, ValueSlice, ValueTable};

@@ -64,12 +64,13 @@ pub use kinds::{
     graph, hackenbush, maze,
 };
 pub use misere::{MISERE_HEAPS, QuotientPlay, genera, misere_quotient, misere_sum};
-pub use moves::{MovesAnswer, MovesQuery, heap_moves, pair_moves};
+pub use moves::{MovesAnswer, MovesGame, MovesQuery, moves};
 pub use script::{
     OutcomesQuery, ScriptAnswer, script_outcomes, script_parameters, script_positions,
 };
 pub use stream::{
-    STREAM_LISTED_HEAPS, stream_heaps, stream_histogram, stream_values, stream_verify,
+    RecomputeQuery, STREAM_LISTED_HEAPS, stream_heaps, stream_histogram, stream_values,
+    stream_verify,
 };
 pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 
@@ -77,8 +78,8 @@ pub use sum::{SumAnswer, SumItem, SumQuery, count_moves, sum};
 // query's parameters and an answer's types, named where they are asked.
 pub use crate::analysis::{
     Analysis, ByFormula, Certificate, Comparison, Genus, GuessReport, Histogram, HistogramSource,
-    MisereMove, MisereQuotient, NimSumCounts, PartSizes, Partitions, Periodicity, Support,
-    TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
+    MisereMove, MisereQuotient, NimSumCounts, PartSizes, Partitions, PeriodWindow, Periodicity,
+    Support, TABULATE_LIMIT, TupleBudget, Tuples, UNORDERED_HEAPS_LIMIT,
 };
 pub use crate::rules::{Defines, ScriptLimits};
 pub use crate::solve::{DEFAULT_WORK, Engine, LoopyValue, Outcome, Outcomes};

@@ -1104,6 +1104,47 @@ pub fn analyze_positions<R: Ruleset>(
     analyze_positions_with(&mut MemoSolver::new(rules), positions)
 }
 
+/// One position's value and winning moves, in a table of positions
+/// ([`position_move_table`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionWins<P> {
+    /// The position.
+    pub position: P,
+    /// Its value.
+    pub value: Nimber,
+    /// Every move to a position of value 0, as the positions it leaves
+    /// side by side (none exactly when the value is 0), in the order the
+    /// rules list the options.
+    pub winning_moves: Vec<Vec<P>>,
+}
+
+/// The value and every winning move of each of `positions` of `rules`:
+/// a position alone is a sum of one component, whose winning moves are
+/// those of [`analyze_positions`] (the moves to value `g ^ g = 0`). One
+/// memoized search values every position, so a table of a game's
+/// positions costs its positions' options once. `progress(done, total)`
+/// hears each row; `false` stops with [`Error::Interrupted`].
+pub fn position_move_table<R: Ruleset>(
+    rules: &R,
+    positions: &[R::Position],
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Vec<PositionWins<R::Position>>> {
+    let mut solver = MemoSolver::new(rules);
+    let mut rows = Vec::with_capacity(positions.len());
+    for (done, position) in positions.iter().enumerate() {
+        if !progress(done, positions.len()) {
+            return Err(Error::Interrupted { heaps: done as u64 });
+        }
+        let alone = analyze_positions_with(&mut solver, std::slice::from_ref(position))?;
+        rows.push(PositionWins {
+            position: position.clone(),
+            value: alone.nim_sum,
+            winning_moves: alone.winning_moves.into_iter().map(|m| m.to).collect(),
+        });
+    }
+    Ok(rows)
+}
+
 /// [`analyze_positions`] with a solver the caller keeps (see
 /// [`MemoSolver::resume`]): values found by earlier calls are not searched
 /// again.

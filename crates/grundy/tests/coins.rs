@@ -2,7 +2,7 @@
 //! search on rows and grids of coins, where the coin-turning and Tartan
 //! theorems are not assumed.
 
-use grundy::analysis::{analyze_coins, analyze_grid};
+use grundy::analysis::{analyze_coins, analyze_grid, coin_move_table};
 use grundy::rules::CoinRule;
 use grundy::solve::tartan_table;
 use grundy::{MemoSolver, Nimber, Options, Ruleset};
@@ -328,6 +328,69 @@ fn tartan_products_agree_with_search_on_small_grids() {
             );
         }
     }
+}
+
+/// The winning moves of a lone head on every coin (`grundy moves`),
+/// counted by values and counts of values (with the Tartan theorem on a
+/// grid), against every move of the rule searched: on rows of 9 coins for
+/// every rule, and on 4 x 4 grids for five products.
+#[test]
+fn lone_heads_count_the_winning_moves_search_finds() {
+    for spec in RULES {
+        let coins = 9;
+        let row = Row { spec, coins };
+        let mut solver = MemoSolver::new(&row);
+        let table = coin_move_table(&rule(spec), None, coins, LIMIT, u64::MAX).unwrap();
+        assert_eq!(table.len(), coins);
+        for (n, found) in (1..=coins).zip(&table) {
+            let head = 1u32 << (n - 1);
+            let wins = moves_from_the_rule(spec, n)
+                .into_iter()
+                .filter(|&turned| solver.value(&(head ^ turned)).unwrap().is_zero())
+                .count();
+            assert_eq!(found.coin, n);
+            assert_eq!(found.value, solver.value(&head).unwrap(), "{spec} {n}");
+            assert_eq!(found.count, wins as u128, "{spec} coin {n}");
+        }
+    }
+    for (columns, rows) in [
+        ("turtles", "turtles"),
+        ("ruler", "ruler"),
+        ("mock-turtles", "ruler"),
+        ("twins", "turn(=3)"),
+        ("turn(4)", "mock-turtles"),
+    ] {
+        let grid = Grid {
+            columns,
+            rows,
+            width: 4,
+            height: 4,
+        };
+        let mut solver = MemoSolver::new(&grid);
+        let table = coin_move_table(&rule(columns), Some(&rule(rows)), 4, LIMIT, u64::MAX).unwrap();
+        assert_eq!(table.len(), 16);
+        for found in &table {
+            let (x, y) = (found.coin, found.row.unwrap());
+            let head = grid.bit(x, y);
+            let wins = grid
+                .product_moves(x, y)
+                .into_iter()
+                .filter(|&turned| solver.value(&(head ^ turned)).unwrap().is_zero())
+                .count();
+            assert_eq!(
+                found.value,
+                solver.value(&head).unwrap(),
+                "{columns}*{rows}"
+            );
+            assert_eq!(found.count, wins as u128, "{columns}*{rows} at ({x}, {y})");
+        }
+    }
+    // The counts of turn(k) are bounded in work and memory, refused past.
+    let refused = coin_move_table(&rule("turn(4)"), None, 5000, LIMIT, 1_000_000);
+    assert!(
+        matches!(refused, Err(grundy::Error::WorkLimit { .. })),
+        "{refused:?}"
+    );
 }
 
 /// A product of two ruler games on 20,000 x 20,000: each table visits its

@@ -302,3 +302,49 @@ fn pair_games_count_the_winning_moves_a_sum_lists() {
         }
     }
 }
+
+/// A script's tuples: Nim on three heaps written as one tuple position.
+/// By Bouton's theorem a position is worth the XOR `X` of its heaps, and
+/// its winning moves are the moves of each heap `a` with `a ^ X < a` to
+/// `a ^ X`: one for each such heap.
+#[test]
+fn tuple_positions_of_a_script_follow_bouton() {
+    use grundy::rules::{ScriptGame, ScriptLimits, ScriptPosition};
+    let nim = "fn options(p) {
+        let out = [];
+        for i in 0..p.len() {
+            for k in 1..=p[i] { let q = p; q[i] -= k; out.push(q); }
+        }
+        out
+    }";
+    let game = ScriptGame::compile("nim3", nim, ScriptLimits::default()).unwrap();
+    let start: ScriptPosition = "[3,5,6]".parse().unwrap();
+    let explored = game.explore(&[start]).unwrap();
+    let positions = explored.positions();
+    assert_eq!(positions.len(), 4 * 6 * 7);
+    let table = grundy::position_move_table(&explored, &positions, &mut |_, _| true).unwrap();
+    for row in &table {
+        let ScriptPosition::Tuple(heaps) = &row.position else {
+            panic!("{:?} is no tuple", row.position);
+        };
+        let x = heaps.iter().fold(0, |x, &h| x ^ h);
+        assert_eq!(i64::from(row.value.get()), x, "{:?}", row.position);
+        let expected: Vec<ScriptPosition> = (0..heaps.len())
+            .filter(|&i| heaps[i] ^ x < heaps[i])
+            .map(|i| {
+                let mut to = heaps.clone();
+                to[i] ^= x;
+                ScriptPosition::Tuple(to)
+            })
+            .collect();
+        let found: Vec<ScriptPosition> = row
+            .winning_moves
+            .iter()
+            .map(|m| {
+                assert_eq!(m.len(), 1);
+                m[0].clone()
+            })
+            .collect();
+        assert_eq!(found, expected, "{:?}", row.position);
+    }
+}

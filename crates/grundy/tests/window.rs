@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use grundy::analysis::PeriodWindow;
 use grundy::solve::{SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowSizes};
 use grundy::{TakeBreak, ValueTable};
 use proptest::prelude::*;
@@ -382,7 +383,7 @@ fn a_run_that_widens_writes_the_two_byte_stream_and_resumes_across_the_widening(
 fn both_reports(
     code: &str,
     to: Option<u64>,
-    period_window: usize,
+    period_window: PeriodWindow,
 ) -> (serde_json::Value, serde_json::Value) {
     use grundy::analysis::{Limits, analyze, analyze_record};
     use grundy::report::AnalysisReport;
@@ -400,7 +401,7 @@ fn both_reports(
         .with_threads(1);
     let table = analyze(&game, &limits, &solver, &mut |_| true).unwrap();
     let full = serde_json::to_value(AnalysisReport::new(code, &table)).unwrap();
-    let scratch = Scratch::new(&format!("period-{code}-{to:?}-{period_window}"));
+    let scratch = Scratch::new(&format!("period-{code}-{to:?}-{}", period_window.first()));
     let stream = scratch.file("values");
     let record = analyze_record(
         &game,
@@ -415,10 +416,11 @@ fn both_reports(
     let mut windowed =
         serde_json::to_value(AnalysisReport::of_record(code, &record, None)).unwrap();
     let own = windowed.as_object_mut().unwrap().remove("record").unwrap();
-    assert_eq!(
-        own["period_window"],
-        period_window.min(record.computed_to() + 1)
-    );
+    let searched = own["period_window"].as_u64().unwrap() as usize;
+    match period_window {
+        PeriodWindow::Fixed(heaps) => assert_eq!(searched, heaps.min(record.computed_to() + 1)),
+        PeriodWindow::Growing(heaps) => assert!(searched >= heaps.min(record.computed_to() + 1)),
+    }
     let mut full = full;
     assert_eq!(
         full.as_object_mut().unwrap().remove("record"),
@@ -430,7 +432,7 @@ fn both_reports(
 /// [`both_reports`], which must be equal: the windowed one. The pairs the
 /// scans counted may differ: each run's scans probe pairs from a point it
 /// learns by timing its own heaps (see `solve/probe.rs`).
-fn same_reports(code: &str, to: Option<u64>, period_window: usize) -> serde_json::Value {
+fn same_reports(code: &str, to: Option<u64>, period_window: PeriodWindow) -> serde_json::Value {
     let (full, windowed) = both_reports(code, to, period_window);
     let differ: Vec<String> = full
         .as_object()
@@ -458,7 +460,7 @@ fn windowed_runs_find_and_prove_the_full_tables_periods() {
         ("0.165", 14_000, 4_096, 5_181, 1_550),
         ("0.127", 95_000, 256, 46_578, 4),
     ] {
-        let windowed = same_reports(code, Some(to), period_window);
+        let windowed = same_reports(code, Some(to), PeriodWindow::Fixed(period_window));
         assert_eq!(
             (
                 &windowed["support"],
@@ -474,17 +476,17 @@ fn windowed_runs_find_and_prove_the_full_tables_periods() {
 #[test]
 fn windowed_runs_report_observed_periods_and_none_as_full_tables_do() {
     // 0.165 to 12000: the period shows, its proof needs g(0..=13464).
-    let windowed = same_reports("0.165", Some(12_000), 4_096);
+    let windowed = same_reports("0.165", Some(12_000), PeriodWindow::Fixed(4_096));
     assert_eq!(
         (&windowed["support"], &windowed["heaps_needed_for_proof"]),
         (&"observed".into(), &13_464.into())
     );
     // Grundy's game has no period (and no theorem) in range.
-    let windowed = same_reports("4!.0", Some(6_000), 2_048);
+    let windowed = same_reports("4!.0", Some(6_000), PeriodWindow::Fixed(2_048));
     assert_eq!(windowed["support"], "none");
     // A window shorter than two periods cannot see 0.165's 1550: none,
     // where the full table proves it (so the reports differ).
-    let (full, windowed) = both_reports("0.165", Some(14_000), 3_000);
+    let (full, windowed) = both_reports("0.165", Some(14_000), PeriodWindow::Fixed(3_000));
     assert_eq!(full["support"], "theorem");
     assert_eq!(
         (
@@ -506,7 +508,7 @@ fn windowed_runs_report_observed_periods_and_none_as_full_tables_do() {
 #[test]
 fn adaptive_windowed_runs_stop_where_full_tables_do() {
     for (code, period_window) in [("0.77", 64), ("0.156", 1_024)] {
-        let windowed = same_reports(code, None, period_window);
+        let windowed = same_reports(code, None, PeriodWindow::Fixed(period_window));
         assert_eq!(windowed["support"], "theorem", "{code}");
     }
 }
@@ -521,14 +523,217 @@ fn an_interrupted_adaptive_windowed_run_resumes_and_proves_the_period() {
     let mut options = options("0.156", &scratch.file("values"), TINY);
     options.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
     let limits = Limits::default();
-    let stopped = analyze_record(&game, &limits, &options, 1_024, &mut |p| p.heaps < 5_000);
+    let window = PeriodWindow::Fixed(1_024);
+    let stopped = analyze_record(&game, &limits, &options, window, &mut |p| p.heaps < 5_000);
     assert!(
         matches!(stopped, Err(grundy::Error::Interrupted { .. })),
         "{stopped:?}"
     );
     options.resume = true;
-    let resumed = analyze_record(&game, &limits, &options, 1_024, &mut |_| true).unwrap();
+    let resumed = analyze_record(&game, &limits, &options, window, &mut |_| true).unwrap();
     let found = resumed.claim.periodicity.unwrap();
     assert!(resumed.claim.is_proven());
     assert_eq!((found.preperiod, found.period), (3_479, 349));
+}
+
+/// Issue 53: a growing period window (the default) doubles while it shows
+/// no period and the theorem could prove a longer one, so it finds the
+/// periods a fixed window half their length misses, and the reports equal
+/// the full table's, to a range and adaptively.
+#[test]
+fn a_growing_period_window_finds_periods_longer_than_its_first_size() {
+    for (code, to, first, n0, p) in [
+        ("0.165", Some(14_000), 64, 5_181, 1_550),
+        ("0.156", Some(8_000), 16, 3_479, 349),
+        ("0.77", None, 4, 71, 12),
+        ("0.156", None, 32, 3_479, 349),
+    ] {
+        let windowed = same_reports(code, to, PeriodWindow::Growing(first));
+        assert_eq!(
+            (
+                &windowed["support"],
+                &windowed["preperiod"],
+                &windowed["period"]
+            ),
+            (&"theorem".into(), &n0.into(), &p.into()),
+            "{code} to {to:?}"
+        );
+    }
+    // No period to find, no theorem: the window stays as it was.
+    let windowed = same_reports("4!.0", Some(6_000), PeriodWindow::Growing(2_048));
+    assert_eq!(windowed["support"], "none");
+}
+
+/// The analysis of `code` through the front door, windowed or by a full
+/// table, with its certificate.
+fn certified(code: &str, window: bool) -> grundy::analysis::Certificate {
+    use grundy::session::{AnalyzeQuery, HeapRules, RecordQuery, analyze};
+    use grundy::spec::{GameSpec, Question};
+    let game = HeapRules::from_spec(
+        &GameSpec::parse(code).unwrap(),
+        Question::Analyze,
+        &Default::default(),
+    )
+    .unwrap();
+    let query = AnalyzeQuery {
+        certificate: true,
+        record: RecordQuery {
+            window,
+            ..RecordQuery::default()
+        },
+        ..AnalyzeQuery::default()
+    };
+    let found = analyze(&game, &query, &grundy::TableSolver::new(), &mut |_| true).unwrap();
+    assert_eq!(
+        matches!(found.answer, grundy::session::AnalyzeAnswer::Record(_)),
+        window
+    );
+    found.certificate.expect("a certificate")
+}
+
+/// Issue 53: a windowed run's certificate, its values read back from the
+/// stream, is the full table's, and the checker accepts it.
+#[test]
+fn a_windowed_run_writes_the_full_tables_certificate() {
+    for code in ["0.77", "0.156", "0.137", "0.165"] {
+        let windowed = certified(code, true);
+        assert_eq!(windowed, certified(code, false), "{code}");
+        if windowed.last_heap_needed < 10_000 {
+            windowed.check().unwrap();
+        }
+    }
+}
+
+/// A stream of `values`, of a game the windowed engine does not compute,
+/// written at `path`.
+fn write_stream(path: &Path, game: &str, values: impl IntoIterator<Item = u32>) {
+    let mut writer = grundy::solve::StreamWriter::create(path, game, 1).unwrap();
+    for v in values {
+        writer.push(v).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+/// Issue 53: `stream verify` checks every chunk against its checksum and
+/// the root without computing anything (so it checks a stream of a game
+/// the engine does not compute), names the damaged chunk, and recomputes
+/// only when asked.
+#[test]
+fn stream_verify_checks_checksums_without_recomputing() {
+    use grundy::session::{RecomputeQuery, stream_verify};
+    let scratch = Scratch::new("verify-checksums");
+    let path = scratch.file("nim.values");
+    let chunk = grundy::solve::CHUNK_HEAPS;
+    write_stream(&path, "nim", (0..3 * chunk as u32).map(|n| n % 251));
+    let mut heard = Vec::new();
+    let report = stream_verify(&path, None, None, &mut |heaps| {
+        heard.push(heaps);
+        true
+    })
+    .unwrap();
+    assert_eq!(
+        (report.checked, report.recomputed, report.heaps),
+        ([0, 3], None, 3 * chunk as u64)
+    );
+    assert_eq!(heard.last(), Some(&(3 * chunk as u64)));
+    let recompute = RecomputeQuery {
+        memory_limit: 1 << 30,
+        from: None,
+    };
+    let refused = stream_verify(&path, None, Some(recompute), &mut |_| true);
+    assert!(
+        matches!(&refused, Err(grundy::Error::Stream { reason, .. }) if reason.contains("not a game")),
+        "{refused:?}"
+    );
+    // One byte of chunk 1 changed: that chunk is refused, by name; chunk
+    // 0 alone still checks (the root from the checksums the chunks store).
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 4;
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = stream_verify(&path, None, None, &mut |_| true);
+    assert!(
+        matches!(&damaged, Err(grundy::Error::Stream { reason, .. }) if reason.contains("(chunk 1) are damaged")),
+        "{damaged:?}"
+    );
+    stream_verify(&path, Some(0..1), None, &mut |_| true).unwrap();
+}
+
+/// Issue 53: `stream verify --recompute --from CHECKPOINT` goes on from a
+/// checkpoint the run saved, and finds a value the run wrote wrong (with
+/// checksums that match it, which the checksums alone cannot find).
+#[test]
+fn stream_verify_recomputes_from_a_checkpoint() {
+    use grundy::session::{RecomputeQuery, stream_verify};
+    let code: TakeBreak = "0.161".parse().unwrap();
+    let scratch = Scratch::new("verify-checkpoint");
+    let stream = scratch.file("values");
+    // The recomputation's window is the default one: so is the run's.
+    let mut run = options("0.161", &stream, WindowSizes::default());
+    run.checkpoint = Some((scratch.file("ckpt"), Duration::from_secs(3600)));
+    let chunk = grundy::solve::CHUNK_HEAPS as u64;
+    windowed(&code, chunk + 999, &run);
+    let kept = scratch.file("ckpt.at");
+    std::fs::copy(scratch.file("ckpt"), &kept).unwrap();
+    run.resume = true;
+    windowed(&code, 3 * chunk - 1, &run);
+    let recompute = |from: Option<PathBuf>| {
+        Some(RecomputeQuery {
+            memory_limit: 1 << 30,
+            from,
+        })
+    };
+    let report = stream_verify(
+        &stream,
+        Some(1..3),
+        recompute(Some(kept.clone())),
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            report.recomputed,
+            report.heaps_recomputed,
+            report.recomputed_from
+        ),
+        (
+            Some([1, 3]),
+            Some([chunk + 1000, 3 * chunk]),
+            Some(chunk + 1000)
+        )
+    );
+    // Chunk 0 ends before the checkpoint: nothing of it can be recomputed
+    // from there.
+    let early = stream_verify(
+        &stream,
+        Some(0..1),
+        recompute(Some(kept.clone())),
+        &mut |_| true,
+    );
+    assert!(
+        matches!(early, Err(grundy::Error::InvalidRange { .. })),
+        "{early:?}"
+    );
+    // A stream with g(2 * chunk + 5) off by one, written whole (its
+    // checksums match): the checksums pass, the recomputation does not.
+    let game: grundy::HeapGame = "0.161".parse().unwrap();
+    let values = grundy::TableSolver::new()
+        .values(&game, 3 * chunk - 1)
+        .unwrap();
+    let forged = scratch.file("forged");
+    let wrong = 2 * chunk as usize + 5;
+    write_stream(
+        &forged,
+        "0.161",
+        values
+            .iter()
+            .enumerate()
+            .map(|(n, v)| v.get() ^ u32::from(n == wrong)),
+    );
+    stream_verify(&forged, None, None, &mut |_| true).unwrap();
+    let caught = stream_verify(&forged, Some(2..3), recompute(Some(kept)), &mut |_| true);
+    assert!(
+        matches!(&caught, Err(grundy::Error::Stream { reason, .. }) if reason.contains(&format!("g({wrong})"))),
+        "{caught:?}"
+    );
 }

@@ -43,6 +43,7 @@ __all__ = [
     "nim_sqrt",
     "outcomes",
     "count_report",
+    "moves_report",
     "sum_report",
     "sum_winner",
     "__version__",
@@ -169,9 +170,10 @@ class Game:
         prove them equal), as ``grundy compare A B --format json``."""
     def winning_moves(
         self,
-        to: int,
+        to: Optional[int] = None,
         *,
         start: int = 0,
+        positions: Optional[Sequence[Union[int, str, Sequence[int]]]] = None,
         rows: bool = True,
         max_options: int = 10000000,
         progress: _Progress = None,
@@ -181,7 +183,10 @@ class Game:
         ``heaps`` gives each heap's ``value``, ``winning_moves``,
         ``fewest_taken`` and ``most_taken``; ``by_value`` the heaps of each
         value and their winning moves. ``rows=False`` counts only, through a
-        proven period for long ranges of codes leaving at most two heaps."""
+        proven period for long ranges of codes leaving at most two heaps.
+        A script's ``positions`` (heaps, tuples of ints or ``"[3,4]"``) in
+        place of ``to`` list every position reachable from them, each with
+        its winning ``moves``."""
     def count_heaps(
         self,
         to: int,
@@ -532,6 +537,24 @@ def count_report(
     have (a list, or text such as ``"1,3,5..9"`` or ``"squares"``),
     ``distinct=True`` for distinct heaps, ``heaps`` for exactly that
     many."""
+
+def moves_report(
+    game: str,
+    to: Optional[int] = None,
+    *,
+    start: int = 0,
+    positions: Optional[Sequence[Union[int, str, Sequence[int]]]] = None,
+    rows: bool = True,
+    max_options: int = 10000000,
+    work_limit: int = 1000000000,
+) -> dict[str, Any]:
+    """The winning moves of every heap of ``start..=to`` of any game written
+    as the CLI takes it, as ``grundy moves GAME --to N --format json``
+    prints them (counts as ``int``): every position ``(a, b)`` of a game on
+    pairs, a lone head on every coin of a rule (every ``(x, y)`` of a
+    product ``A*B``), or with ``positions`` in place of ``to`` every
+    position of a script reachable from them. ``rows=False`` counts by
+    value only."""
 
 def sum_report(
     components: Sequence[Union[str, Tuple[Game, int]]],

@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Analysis, Support, Theorem};
-use crate::solve::Plain;
+use super::{Analysis, Periodicity, RecordAnalysis, Theorem};
+use crate::solve::{Plain, ValueStream};
 use crate::{Error, HeapGame, Nimber, Result, TableSolver, ValueTable};
 
 /// The value of the `format` field of every certificate this version writes.
@@ -46,29 +46,65 @@ impl Certificate {
     /// The certificate of a proven analysis; `None` unless the period was
     /// proven by a theorem.
     pub fn from_analysis(analysis: &Analysis) -> Option<Certificate> {
-        let Support::Proven {
+        let (theorem, found, last) = analysis.claim().proven_by()?;
+        let values = analysis.values.iter().take(last + 1).map(|v| v.get());
+        Some(Certificate::new(
+            &analysis.game,
             theorem,
-            last_heap_needed,
-        } = analysis.support
-        else {
-            return None;
+            found,
+            last,
+            values.collect(),
+        ))
+    }
+
+    /// The certificate of a windowed run's proven period, its values read
+    /// back from the run's value stream (checked against its checksums);
+    /// `None` unless the period was proven by a theorem. The proof's heaps
+    /// are the full table's ([`Theorem::last_heap_needed`] of the same
+    /// period), so the certificate is the one a full table of the game
+    /// writes, and [`Certificate::check`] accepts it alike.
+    pub fn from_record(
+        found: &RecordAnalysis,
+        stream: &ValueStream,
+    ) -> Result<Option<Certificate>> {
+        let Some((theorem, period, last)) = found.claim.proven_by() else {
+            return Ok(None);
         };
-        let found = analysis.periodicity?;
-        Some(Certificate {
+        if stream.game != found.game || stream.heaps <= last as u64 {
+            return Err(reject(format!(
+                "the stream holds {} heaps of {}, not g(0..={last}) of {}",
+                stream.heaps, stream.game, found.game
+            )));
+        }
+        let values = stream.values(0, last as u64)?;
+        Ok(Some(Certificate::new(
+            &found.game,
+            theorem,
+            period,
+            last,
+            values,
+        )))
+    }
+
+    /// The certificate of `theorem`'s proof of `found` for `game`, with
+    /// `values`, `g(0..=last_heap_needed)`.
+    fn new(
+        game: &str,
+        theorem: Theorem,
+        found: Periodicity,
+        last_heap_needed: usize,
+        values: Vec<u32>,
+    ) -> Certificate {
+        Certificate {
             format: CERTIFICATE_FORMAT.to_owned(),
-            game: analysis.game.clone(),
+            game: game.to_owned(),
             theorem,
             preperiod: found.preperiod,
             period: found.period,
             saltus: found.saltus,
             last_heap_needed,
-            values: analysis
-                .values
-                .iter()
-                .take(last_heap_needed + 1)
-                .map(|v| v.get())
-                .collect(),
-        })
+            values,
+        }
     }
 
     /// [`Self::check_within`] the default budget, [`CHECK_HEAPS`].

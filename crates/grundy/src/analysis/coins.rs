@@ -5,7 +5,7 @@
 
 use super::{Periodicity, Support, Theorem, period_candidate, prove};
 use crate::nim_field::XorBasis;
-use crate::rules::CoinRule;
+use crate::rules::{CoinRule, CompletionCounts};
 use crate::solve::nim_product;
 use crate::{Error, Nimber, Result, ValueTable, nim_field};
 
@@ -174,6 +174,97 @@ pub struct CoinGrid {
     pub winning_moves: Vec<GridMove>,
     /// Whether `winning_moves` is every winning move.
     pub complete: bool,
+}
+
+/// A lone head's winning moves, in a table of every coin
+/// ([`coin_move_table`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoinWins {
+    /// The coin (of a grid, its column), from 1.
+    pub coin: usize,
+    /// Its row, on a grid.
+    pub row: Option<usize>,
+    /// The value of a lone head there.
+    pub value: Nimber,
+    /// Its moves to value 0.
+    pub count: u128,
+}
+
+/// The winning moves of a lone head on every coin `1..=to` of a row of
+/// `columns`, or with `rows`, on every coin `(x, y)`, `x, y <= to`, of the
+/// product `columns * rows` (row by row), within `memory_limit` bytes and
+/// `work_limit` machine-word operations for each rule's values and counts
+/// ([`CoinRule::completion_counts`]).
+///
+/// A move from a lone head on coin `n` leaves the heads `S` it turns up,
+/// worth `g(S)`: it wins when `g(S) = 0`. On a grid a move from `(x, y)`
+/// turns `S' x T'` (`S' = S + {x}`, `T' = T + {y}`), which changes the
+/// value by `(g(x) ^ g(S)) ⊗ (g(y) ^ g(T))` (the nim-product distributes
+/// over nim-sums, Tartan theorem), so it wins when that equals
+/// `G = g(x) ⊗ g(y)`. For each value `a = g(S)` of the column's moves
+/// (`a != g(x)`, by the mex) the row's moves must be worth
+/// `b = G ⊗ (g(x) ^ a)^-1 ^ g(y)`, and every such pair of sets is one
+/// winning move, so the count is a sum of products of counts by value.
+pub fn coin_move_table(
+    columns: &CoinRule,
+    rows: Option<&CoinRule>,
+    to: usize,
+    memory_limit: u64,
+    work_limit: u64,
+) -> Result<Vec<CoinWins>> {
+    let counted = |rule: &CoinRule| -> Result<(Vec<Nimber>, Vec<CompletionCounts>)> {
+        let values = rule.values_within(to as u64, memory_limit, work_limit, &mut |_| true)?;
+        let counts = rule.completion_counts(&values, to, memory_limit, work_limit)?;
+        Ok((values, counts))
+    };
+    let count_of = |counts: &[(Nimber, u128)], value: Nimber| {
+        counts
+            .binary_search_by_key(&value, |&(v, _)| v)
+            .map_or(0, |i| counts[i].1)
+    };
+    let (across, across_counts) = counted(columns)?;
+    let Some(rows) = rows else {
+        return Ok((1..=to)
+            .map(|n| CoinWins {
+                coin: n,
+                row: None,
+                value: across[n],
+                count: count_of(&across_counts[n], Nimber::ZERO),
+            })
+            .collect());
+    };
+    let (down, down_counts) = counted(rows)?;
+    let too_many = || Error::InvalidRange {
+        reason: format!("a coin of {columns}*{rows} has more than 2^128 winning moves"),
+    };
+    let mut table = Vec::with_capacity(to * to);
+    for y in 1..=to {
+        for x in 1..=to {
+            let (gx, gy) = (across[x], down[y]);
+            let value = nim_product(gx, gy);
+            let mut count = 0u128;
+            if !value.is_zero() {
+                for &(a, ways) in &across_counts[x] {
+                    let Some(inverse) = nim_field::inverse(u64::from((gx ^ a).get())) else {
+                        continue;
+                    };
+                    let needed = nim_field::mul(u64::from(value.get()), inverse) as u32;
+                    let b = Nimber::new(needed) ^ gy;
+                    let pairs = ways
+                        .checked_mul(count_of(&down_counts[y], b))
+                        .ok_or_else(too_many)?;
+                    count = count.checked_add(pairs).ok_or_else(too_many)?;
+                }
+            }
+            table.push(CoinWins {
+                coin: x,
+                row: Some(y),
+                value,
+                count,
+            });
+        }
+    }
+    Ok(table)
 }
 
 /// Analyses a grid whose heads are `heads` (`(column, row)`, from 1) in the

@@ -34,7 +34,7 @@ pub use census_run::{CENSUS_FILE_LIMIT, CensusRun, parse_rows, read_rows};
 pub use certificate::{CERTIFICATE_FORMAT, CHECK_HEAPS, Certificate};
 pub use coins::{
     COIN_MOVES_LISTED, COIN_PERIOD_FIRST, COIN_PERIOD_MAX, CoinGrid, CoinMove, CoinPeriod, CoinRow,
-    GridMove, ValuesBy, analyze_coins, analyze_grid,
+    CoinWins, GridMove, ValuesBy, analyze_coins, analyze_grid, coin_move_table,
 };
 pub use count::{
     Arithmetic, ByFormula, EXACT_COPIES_LIMIT, GIVEN_VALUE_LIMIT, Histogram, HistogramSource,
@@ -55,7 +55,7 @@ use period::find_period_given;
 pub use period::{Periodicity, find_period, period_candidate};
 pub use quotient::{MisereQuotient, Relation};
 pub use rare::{RareSplit, rare_split, rare_under};
-pub use record::{PERIOD_WINDOW, RecordAnalysis, RecordSummary, analyze_record};
+pub use record::{PERIOD_WINDOW, PeriodWindow, RecordAnalysis, RecordSummary, analyze_record};
 pub use theorem::Theorem;
 
 use crate::solve::SparseStats;
@@ -450,14 +450,21 @@ impl Claim {
     /// The theorem that proves the period and the last heap its proof
     /// needed, when a theorem proves it.
     pub fn proof(&self) -> Option<(&'static str, usize)> {
+        self.proven_by()
+            .map(|(theorem, _, last_heap_needed)| (theorem.name(), last_heap_needed))
+    }
+
+    /// The theorem, the periodicity it proves and the last heap its proof
+    /// needed, when a theorem proves it.
+    pub fn proven_by(&self) -> Option<(Theorem, Periodicity, usize)> {
         match (self.periodicity, self.support) {
             (
-                Some(_),
+                Some(found),
                 Support::Proven {
                     theorem,
                     last_heap_needed,
                 },
-            ) => Some((theorem.name(), last_heap_needed)),
+            ) => Some((theorem, found, last_heap_needed)),
             _ => None,
         }
     }

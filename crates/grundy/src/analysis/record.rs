@@ -4,23 +4,36 @@
 //! A windowed run keeps no table, but its value stream holds every value.
 //! [`analyze_record`] reads two things back from it:
 //!
-//! 1. The last `L` values (the *period window*, [`PERIOD_WINDOW`] by
-//!    default): [`period_candidate`] on them gives the minimal period `p`
-//!    of their longest tail that spans two periods.
+//! 1. The last `L` values (the *period window*, see [`PeriodWindow`]):
+//!    [`period_candidate`] on them gives the minimal period `p` of their
+//!    longest tail that spans two periods; when that tail is too short to
+//!    report, [`find_period`](super::find_period)'s search for an
+//!    arithmetic period (a saltus `s`: `g(n + p) = g(n) + s`) gives the
+//!    candidate instead, if it finds one. A growing window doubles until
+//!    no larger one can show a period the run could prove: until the
+//!    candidate's tail in the window, less one period, reaches the longest
+//!    period the game's theorem can prove from the heaps computed
+//!    ([`Theorem::longest_provable_period`]; a period `Q` with a longer
+//!    tail than `p`'s `l` heaps has `Q > l - p`, see below), or the window
+//!    holds twice that period (two periods of any provable one), or the
+//!    run's memory limit stops it.
 //! 2. Every value once, in order, compared with the value the candidate
 //!    predicts from the last `p` heaps of the window (heap `n` against the
-//!    heap `m` of the last period with `m ≡ n (mod p)`). The heaps where
-//!    they differ are exactly the heaps before the pre-period that break
-//!    the period (the `exceptions` of a full-table report), and the last of
+//!    heap `m` of the last period with `m ≡ n (mod p)`, less `s` for each
+//!    of the `(m - n) / p` periods between them). The heaps where they
+//!    differ are exactly the heaps before the pre-period that break the
+//!    period (the `exceptions` of a full-table report), and the last of
 //!    them is `n0 - 1`: from `n0` on every value is predicted, so
-//!    `g(n + p) = g(n)` for every `n >= n0`, and `g(n0 - 1) != g(n0 - 1 +
-//!    p)`. The same pass counts the P-positions and finds the largest
-//!    value's first heap, and checks every chunk's checksum and the root.
+//!    `g(n + p) = g(n) + s` for every `n >= n0`, and `g(n0 - 1 + p) !=
+//!    g(n0 - 1) + s`. The same pass counts the P-positions and finds the
+//!    largest value's first heap, and checks every chunk's checksum and the
+//!    root.
 //!
 //! Memory is the window (one or two bytes a heap, and four for the
 //! failure function up to 2^22 heaps, then four for each heap of one
 //! period, at most half the window) and a thousand listed heaps, however
-//! long the run; time is one read of the stream.
+//! long the run; time is one read of the stream, and of the window (twice
+//! it when the window grows: each size read whole).
 //!
 //! The candidate is the full-table one whenever that one's tail spans two
 //! periods inside the window, or lies inside it: if a period `q <= L/2`
@@ -33,11 +46,20 @@
 //! different proven period: a proven period holds for every heap, so its
 //! tail is the longest of all (a longer tail of another period `P` would
 //! share an infinite stretch with it, so `p | P`, and `p` would hold on
-//! that longer tail). A candidate is proven by the same code as a full
-//! table's (`analysis::prove`), with the pass's check of every heap from
-//! `n0` on.
+//! that longer tail). The same argument bounds what a larger window can
+//! show: a period `Q` whose tail is longer than the candidate's `l` heaps
+//! has `Q > l - p` (were `l >= p + Q`, `p` would divide `Q` and hold on
+//! `Q`'s tail). A period `Q` the run can prove is at most the longest
+//! provable one, `P`, and is found at all (by a full table's search too)
+//! only when its tail spans two periods; a window of `2P` heaps (or every
+//! heap, when fewer) holds two of them. So a growing window that stops as
+//! above misses no period a full table's search would find and prove. A
+//! candidate is proven by the same code as a full table's
+//! (`analysis::prove`), with the pass's check of every heap from `n0` on;
+//! a theorem proves plain periods only, so an arithmetic period is
+//! reported as observed.
 
-use super::period::reportable;
+use super::period::{find_period_given, reportable};
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
 use crate::solve::{
@@ -49,15 +71,46 @@ use std::time::Duration;
 
 use crate::{Error, HeapGame, HeapRuleset, Nimber, Result, ValueTable};
 
-/// The heaps at the end of a windowed run searched for a period by
-/// default: periods up to 2^21 are found (0.16's 149459, 0.354's 1180;
-/// not 0.106's 328226140, which needs a window of 2^30 heaps).
+/// The heaps at the end of a windowed run searched for a period first by
+/// default: periods up to 2^21 are found without growing the window (0.16's
+/// 149459, 0.354's 1180; not 0.106's 328226140, which needs a window of
+/// 2^30 heaps).
 pub const PERIOD_WINDOW: usize = 1 << 22;
 
 /// Bytes per heap of the period window besides its values: the failure
 /// function (four bytes a heap) up to 2^22 heaps; past that the marker
 /// method needs far less, but the bound stays simple.
 const SEARCH_BYTES_PER_HEAP: u64 = 4;
+
+/// How many of its last heaps a windowed run searches for a period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeriodWindow {
+    /// Exactly this many (every heap, when the run has fewer): periods up
+    /// to half of it are found.
+    Fixed(usize),
+    /// This many first; then twice as many, and so on, while a larger
+    /// window could show a period the game's theorem can prove (see the
+    /// module docs) and the window fits the run's memory limit: every
+    /// period the run can prove is found, at the cost of up to the whole
+    /// stream in memory for a game whose values show none.
+    Growing(usize),
+}
+
+impl Default for PeriodWindow {
+    /// [`PERIOD_WINDOW`] heaps first, growing.
+    fn default() -> Self {
+        PeriodWindow::Growing(PERIOD_WINDOW)
+    }
+}
+
+impl PeriodWindow {
+    /// The heaps searched first.
+    pub fn first(&self) -> usize {
+        match *self {
+            PeriodWindow::Fixed(heaps) | PeriodWindow::Growing(heaps) => heaps,
+        }
+    }
+}
 
 /// What a windowed run's values say besides the period, read from its
 /// stream; the same fields a full-table analysis reads from its table.
@@ -117,7 +170,7 @@ impl RecordAnalysis {
 /// [`SparseSolver::extend_windowed`]) to heap `limits.to`, or adaptively as
 /// [`analyze`](super::analyze) does (further and further, the same steps,
 /// until a period is proven or `limits.max` is reached); after each step
-/// searches the last `period_window` heaps of its stream for a period,
+/// searches the last heaps of its stream for a period (`period_window`),
 /// proves it when the game's theorem allows, and summarises the values (see
 /// the module docs).
 ///
@@ -125,14 +178,14 @@ impl RecordAnalysis {
 /// checkpoint: `options.checkpoint`, or a scratch one beside the stream
 /// (`STREAM.window`, removed at the end).
 ///
-/// The period window takes `period_window` times five bytes (six for
-/// two-byte values) of `options.memory_limit`;
-/// [`Error::PeriodSearchTooLarge`] refuses more.
+/// The period window takes five bytes a heap (six for two-byte values) of
+/// `options.memory_limit`: [`Error::PeriodSearchTooLarge`] refuses a first
+/// window past it, and a growing one grows only within it.
 pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     limits: &Limits,
     options: &WindowOptions,
-    period_window: usize,
+    period_window: PeriodWindow,
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
 ) -> Result<RecordAnalysis> {
     let code = game.as_take_break();
@@ -150,12 +203,12 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         .ok()
         .and_then(|t| t.checked_add(1))
         .ok_or(Error::NimberOverflow { value: last })?;
-    let largest_window = period_window.clamp(1, heaps);
+    let first_window = period_window.first().clamp(1, heaps);
     let needed =
-        (largest_window as u64).saturating_mul(u64::from(options.widest()) + SEARCH_BYTES_PER_HEAP);
+        (first_window as u64).saturating_mul(u64::from(options.widest()) + SEARCH_BYTES_PER_HEAP);
     if needed > options.memory_limit {
         return Err(Error::PeriodSearchTooLarge {
-            heaps: largest_window as u64,
+            heaps: first_window as u64,
             needed: crate::error::human_bytes_near(
                 u128::from(needed),
                 u128::from(options.memory_limit),
@@ -178,7 +231,12 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         let outcome = solver.extend_windowed(target, &step, progress)?;
         step.resume = step.checkpoint.is_some();
         let stream = ValueStream::open(&options.stream)?;
-        let window = period_window.clamp(1, stream.heaps as usize);
+        let search = Search {
+            window: period_window,
+            theorem,
+            memory_limit: options.memory_limit,
+        };
+        let (window, candidate) = search.run(&stream)?;
         let report = WindowProgress {
             stage: Stage::Check,
             heaps: 0,
@@ -186,7 +244,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
             largest: 0,
             far_scans: outcome.far_scans,
         };
-        let (claim, summary, needed) = examine(&stream, window, theorem, report, progress)?;
+        let (claim, summary, needed) = examine(&stream, candidate, theorem, report, progress)?;
         let done = outcome.heaps - 1;
         if limits.to.is_some() || claim.is_proven() || done >= limits.max {
             drop(scratch);
@@ -211,20 +269,75 @@ impl Drop for Scratch {
     }
 }
 
-/// The period search and the pass over `stream` of the module docs, which
-/// reports its progress (`report`, stage [`Stage::Check`]) after every chunk and
-/// stops with [`Error::Interrupted`] when `progress` says so. Returns the
-/// claim, the summary and, when the game's theorem applies to the candidate
-/// but its proof needs more heaps, the last heap it needs.
-fn examine(
-    stream: &ValueStream,
-    window: usize,
+/// The search of a stream's last heaps for a period (step 1 of the module
+/// docs).
+struct Search {
+    window: PeriodWindow,
+    /// The game's periodicity theorem: a window grows only toward the
+    /// periods it can prove.
     theorem: Option<Theorem>,
-    mut report: WindowProgress,
-    progress: &mut dyn FnMut(&WindowProgress) -> bool,
-) -> Result<(Claim, RecordSummary, Option<usize>)> {
-    let heaps = stream.heaps as usize;
-    let start = heaps - window;
+    /// The most bytes the window may take.
+    memory_limit: u64,
+}
+
+/// The values of one period of a stream's tail and how they repeat: what
+/// the pass over the stream checks every heap against.
+struct Candidate {
+    /// `g(heaps - p..heaps)`, the stream's last `p` values.
+    block: Vec<u32>,
+    /// `s`: heap `n` is worth `block[(n - (heaps - p)) mod p]` less `s` for
+    /// each period between them.
+    saltus: u64,
+}
+
+impl Search {
+    /// The window searched in the end and the candidate found there: the
+    /// periodicity [`find_period`](super::find_period) reports when it is
+    /// arithmetic, else [`period_candidate`], the plain period of the
+    /// longest tail that spans two periods however short that tail (a
+    /// proof needs no more than the theorem asks; a full table's analysis
+    /// proves the same candidate).
+    fn run(&self, stream: &ValueStream) -> Result<(usize, Option<Candidate>)> {
+        let heaps = stream.heaps as usize;
+        let first = self.window.first().clamp(1, heaps);
+        let provable = self.theorem.map_or(0, |t| t.longest_provable_period(heaps));
+        let largest = match self.window {
+            PeriodWindow::Fixed(_) => first,
+            PeriodWindow::Growing(_) => {
+                let per_heap = u64::from(stream.width) + SEARCH_BYTES_PER_HEAP;
+                let fits = usize::try_from(self.memory_limit / per_heap).unwrap_or(usize::MAX);
+                provable.saturating_mul(2).min(fits).min(heaps).max(first)
+            }
+        };
+        let mut window = first;
+        loop {
+            let tail = read_tail(stream, window)?;
+            let plain = period_candidate(&tail);
+            // A period `Q` with a longer tail than the candidate's (`l`
+            // heaps of period `p` in the window) has `Q > l - p`: were `l
+            // >= p + Q`, `p` would divide `Q` and hold on `Q`'s tail (Fine
+            // and Wilf, as in the module docs). So once `l - p` reaches the
+            // longest provable period, no larger window shows a better one.
+            let settled = plain.is_some_and(|c| window - c.preperiod >= c.period + provable);
+            if settled || window == largest {
+                let found = find_period_given(&tail, plain);
+                let pick = found.filter(|f| f.saltus > 0).or(plain);
+                let candidate = pick.map(|p| Candidate {
+                    block: (window - p.period..window)
+                        .map(|n| tail.at(n).get())
+                        .collect(),
+                    saltus: p.saltus,
+                });
+                return Ok((window, candidate));
+            }
+            window = window.saturating_mul(2).min(largest);
+        }
+    }
+}
+
+/// The last `window` values of `stream`.
+fn read_tail(stream: &ValueStream, window: usize) -> Result<ValueTable> {
+    let start = stream.heaps as usize - window;
     let chunk = CHUNK_HEAPS as u64;
     let mut tail = ValueTable::new();
     stream.for_each_chunk(
@@ -237,18 +350,34 @@ fn examine(
             Ok(())
         },
     )?;
-    let period = period_candidate(&tail).map(|c| c.period);
-    // The values of the window's last period, `block[phase(n)]` predicting
-    // heap `n`; the pass below steps the phase instead of dividing.
+    Ok(tail)
+}
+
+/// The pass over `stream` of the module docs, checking `candidate` on
+/// every heap, which reports its progress (`report`, stage
+/// [`Stage::Check`]) after every chunk and stops with
+/// [`Error::Interrupted`] when `progress` says so. Returns the claim, the
+/// summary and, when the game's theorem applies to the candidate but its
+/// proof needs more heaps, the last heap it needs.
+fn examine(
+    stream: &ValueStream,
+    candidate: Option<Candidate>,
+    theorem: Option<Theorem>,
+    mut report: WindowProgress,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<(Claim, RecordSummary, Option<usize>)> {
+    let heaps = stream.heaps as usize;
+    let (block, saltus) = candidate.map_or((Vec::new(), 0), |c| (c.block, c.saltus));
+    let period = (!block.is_empty()).then_some(block.len());
+    // Heap `n` is predicted by `block[phase(n)]`, less `saltus` for each of
+    // the `behind(n)` periods between it and the last one; the pass below
+    // steps both instead of dividing.
     let p = period.unwrap_or(1);
-    let block: Vec<u32> = match period {
-        Some(p) => (heaps - p..heaps)
-            .map(|m| tail.at(m - start).get())
-            .collect(),
-        None => Vec::new(),
-    };
-    drop(tail);
     let phase = |n: usize| (n % p + p - (heaps - p) % p) % p;
+    let behind = |n: usize| (heaps - p + phase(n) - n) / p;
+    let predict = |at: usize, behind: usize| {
+        u64::from(block[at]).checked_sub(saltus.saturating_mul(behind as u64))
+    };
     let mut summary = RecordSummary {
         first_values: Vec::new(),
         repeats: Vec::new(),
@@ -259,7 +388,7 @@ fn examine(
         exceptions: Listed::default(),
     };
     let mut breaks_after = None; // the last heap the candidate does not predict
-    let mut at = phase(0);
+    let (mut at, mut periods) = (phase(0), behind(0));
     stream.for_each_chunk(0..stream.chunks(), &mut |first, values| {
         crate::cancel::check()?; // a pass over 2^40 heaps takes an hour
         for (n, &v) in (first as usize..).zip(values) {
@@ -273,11 +402,14 @@ fn examine(
                 summary.p_positions.push(n);
             }
             if period.is_some() {
-                if v != block[at] {
+                if predict(at, periods) != Some(u64::from(v)) {
                     summary.exceptions.push(n);
                     breaks_after = Some(n);
                 }
-                at = if at + 1 == p { 0 } else { at + 1 };
+                at += 1;
+                if at == p {
+                    (at, periods) = (0, periods.saturating_sub(1));
+                }
             }
             summary.last_value = v;
         }
@@ -293,12 +425,13 @@ fn examine(
     let found = period.map(|period| Periodicity {
         preperiod: breaks_after.map_or(0, |n| n + 1),
         period,
-        saltus: 0,
+        saltus,
     });
-    // Every heap from the pre-period on was checked in the pass.
+    // Every heap from the pre-period on was checked in the pass. The
+    // theorems prove plain periods only.
     let checked_from = found.map_or(usize::MAX, |f| f.preperiod);
     let proof = theorem
-        .zip(found)
+        .zip(found.filter(|f| f.saltus == 0))
         .map(|(theorem, found)| prove(theorem, &found, heaps, |from, _| from >= checked_from));
     let (proven, needed) = match proof {
         Some(Ok(support)) => (Some(support), None),
@@ -324,12 +457,92 @@ fn examine(
     };
     match claim.periodicity {
         Some(found) => {
+            // Predicted, and checked in the pass, from the pre-period on.
             summary.repeats = (found.preperiod..heaps)
                 .take(found.period.min(VALUES_LISTED))
-                .map(|n| block[phase(n)])
+                .filter_map(|n| predict(phase(n), behind(n)))
+                .map(|v| v as u32)
                 .collect();
         }
         None => summary.exceptions = Listed::default(),
     }
     Ok((claim, summary, needed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::StreamWriter;
+
+    /// The stream of `values` at a scratch path, read back.
+    fn stream_of(name: &str, values: &[u32]) -> (ValueStream, PathBuf) {
+        let path = std::env::temp_dir().join(format!(
+            "grundy-record-{}-{name}.values",
+            std::process::id()
+        ));
+        let mut writer = StreamWriter::create(&path, "test", 1).unwrap();
+        for &v in values {
+            writer.push(v).unwrap();
+        }
+        writer.finish().unwrap();
+        (ValueStream::open(&path).unwrap(), path)
+    }
+
+    /// Issue 53: an arithmetic period (Lasker's Nim's saltus 4, and one
+    /// after a pre-period of noise) is found in the window, checked on
+    /// every heap by the pass, and reported as the full-table search
+    /// reports it, observed (no theorem proves a saltus).
+    #[test]
+    fn arithmetic_periods_are_found_in_a_window() {
+        let lasker: Vec<u32> = (0..240u32)
+            .map(|n| match n % 4 {
+                0 if n > 0 => n - 1,
+                3 => n + 1,
+                _ => n,
+            })
+            .collect();
+        let mut noisy: Vec<u32> = (0..50u32).map(|n| (n * 7 + 3) % 11).collect();
+        noisy.extend((0..150u32).map(|n| 12 + n / 3 * 2 + n % 3));
+        for (name, values) in [("lasker", lasker), ("noisy", noisy)] {
+            let (stream, path) = stream_of(name, &values);
+            let search = Search {
+                window: PeriodWindow::Fixed(64),
+                theorem: None,
+                memory_limit: 1 << 20,
+            };
+            let (window, candidate) = search.run(&stream).unwrap();
+            assert_eq!(window, 64);
+            let report = WindowProgress {
+                stage: Stage::Check,
+                heaps: 0,
+                rare: 0,
+                largest: 0,
+                far_scans: 0,
+            };
+            let (claim, summary, needed) =
+                examine(&stream, candidate, None, report, &mut |_| true).unwrap();
+            std::fs::remove_file(path).unwrap();
+            let table: ValueTable = values.iter().copied().map(Nimber::new).collect();
+            let expected = super::super::find_period(&table).unwrap();
+            assert!(expected.saltus > 0, "{name}");
+            assert_eq!(claim.periodicity, Some(expected), "{name}");
+            assert_eq!((claim.support, needed), (Support::Observed, None));
+            let n0 = expected.preperiod;
+            assert_eq!(summary.repeats, values[n0..n0 + expected.period], "{name}");
+            // The heaps before the pre-period that the period, extended
+            // backwards, does not predict: the full table's exceptions.
+            let analysis = super::super::Analysis {
+                game: "test".into(),
+                to: values.len() - 1,
+                values: table,
+                periodicity: Some(expected),
+                support: Support::Observed,
+                sparse: None,
+                theorem: None,
+            };
+            let exceptions: Vec<usize> = analysis.exceptions().collect();
+            assert_eq!(summary.exceptions.count, exceptions.len(), "{name}");
+            assert_eq!(summary.exceptions.first, exceptions, "{name}");
+        }
+    }
 }

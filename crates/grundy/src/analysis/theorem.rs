@@ -130,6 +130,28 @@ impl Theorem {
         (self.window_end(preperiod, period)? - 1).checked_add(period)
     }
 
+    /// The longest period a proof within heaps `0..heaps` can prove: the
+    /// largest `p` with [`Self::last_heap_needed`]`(0, p) < heaps`, or 0
+    /// when none fits. The bound grows with the pre-period and with the
+    /// period (every theorem's `B - 1 + p` does), so no period past this one
+    /// is proven from these heaps, whatever its pre-period; a search for
+    /// periods to prove need not look for longer ones.
+    pub fn longest_provable_period(&self, heaps: usize) -> usize {
+        let fits = |p: usize| self.last_heap_needed(0, p).is_some_and(|last| last < heaps);
+        // Binary search for the last period that fits: `fits` holds on a
+        // prefix of 1, 2, ...
+        let (mut low, mut high) = (0, heaps);
+        while low < high {
+            let mid = low + (high - low).div_ceil(2);
+            if fits(mid) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        low
+    }
+
     /// A short name for reports.
     pub fn name(&self) -> &'static str {
         match self {
@@ -175,6 +197,16 @@ mod tests {
         assert_eq!(kayles.last_heap_needed(71, 12), Some(167));
         // n0 = 0 is treated as 1.
         assert_eq!(kayles.window_end(0, 12), Some(2 + 12 + 2));
+    }
+
+    #[test]
+    fn the_longest_provable_period_is_the_last_whose_bound_fits() {
+        let kayles = theorem("kayles").unwrap();
+        // n0 = 0 (as 1): the proof of p needs heaps up to 2 + 2p + 2 - 1.
+        assert_eq!(kayles.last_heap_needed(0, 10), Some(23));
+        assert_eq!(kayles.longest_provable_period(24), 10);
+        assert_eq!(kayles.longest_provable_period(23), 9);
+        assert_eq!(kayles.longest_provable_period(3), 0);
     }
 
     #[test]

@@ -155,23 +155,48 @@ pub struct StreamVerifyReport {
     pub heaps: u64,
     /// The root checksum, checked against every chunk's.
     pub root: String,
-    /// The chunks whose values were computed again and compared: `[A, B)`.
-    pub recomputed: [u64; 2],
+    /// The chunks read and checked against their checksums: `[A, B)`.
+    pub checked: [u64; 2],
     /// The heaps those chunks cover: `[from, to)`.
-    pub heaps_recomputed: [u64; 2],
+    pub heaps_checked: [u64; 2],
+    /// The chunks whose values were computed again and compared (`null`
+    /// without `--recompute`): `[A, B)`.
+    pub recomputed: Option<[u64; 2]>,
+    /// The heaps of those chunks recomputed: `[from, to)` (from the heap
+    /// the recomputation started at, when that lies inside them).
+    pub heaps_recomputed: Option<[u64; 2]>,
+    /// The heap the recomputation started at: 0, or a checkpoint's.
+    pub recomputed_from: Option<u64>,
 }
 
 impl StreamVerifyReport {
     /// A stream of `game` with `heaps` heaps and root checksum `root`,
-    /// whose chunks `chunks` were recomputed.
-    pub fn new(game: String, heaps: u64, root: u64, chunks: std::ops::Range<u64>) -> Self {
+    /// whose chunks `checked` matched their checksums, and `recomputed`
+    /// (the chunks, and the heap the recomputation started at) computed
+    /// again and equal.
+    pub fn new(
+        game: String,
+        heaps: u64,
+        root: u64,
+        checked: std::ops::Range<u64>,
+        recomputed: Option<(std::ops::Range<u64>, u64)>,
+    ) -> Self {
         let chunk = crate::solve::CHUNK_HEAPS as u64;
+        let span = |chunks: &std::ops::Range<u64>| [chunks.start, chunks.end];
+        let covered =
+            |chunks: &std::ops::Range<u64>| [chunks.start * chunk, (chunks.end * chunk).min(heaps)];
         StreamVerifyReport {
             game,
             heaps,
             root: hex(root),
-            recomputed: [chunks.start, chunks.end],
-            heaps_recomputed: [chunks.start * chunk, (chunks.end * chunk).min(heaps)],
+            checked: span(&checked),
+            heaps_checked: covered(&checked),
+            recomputed: recomputed.as_ref().map(|(c, _)| span(c)),
+            heaps_recomputed: recomputed.as_ref().map(|(c, start)| {
+                let [from, to] = covered(c);
+                [from.max(*start), to]
+            }),
+            recomputed_from: recomputed.map(|(_, start)| start),
         }
     }
 }

@@ -38,6 +38,11 @@ use rustc_hash::FxHashMap;
 
 use crate::{Error, Nimber, Result};
 
+/// The sets of other coins a move turning one coin may also turn, counted
+/// by their value: `(g(S), how many S)` in increasing order of value
+/// ([`CoinRule::completion_counts`]).
+pub type CompletionCounts = Vec<(Nimber, u128)>;
+
 /// Which sets of coins a move may turn (always including its rightmost coin,
 /// which goes from heads to tails).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,6 +362,112 @@ impl CoinRule {
     /// values nim-sum to `target`; `None` when there are none.
     pub fn completion(&self, values: &[Nimber], n: usize, target: Nimber) -> Option<Vec<usize>> {
         self.completions(values, n, target, 1).pop()
+    }
+
+    /// For each coin `n` of `1..=to` (`values[c] = g(c)` for `c <= to`),
+    /// the sets of coins left of `n` that a move turning `n` may also turn,
+    /// counted by their value: `counts[n]` lists `(g(S), how many S)`, in
+    /// increasing order of value (`counts[0]` is empty: there is no coin
+    /// 0). A move from a lone head on `n` leaves exactly the heads `S`, so
+    /// these are the values its moves reach, each with its number of moves.
+    ///
+    /// Rules of runs and Grunt list their sets (`O(min(L, n))` and `O(n)`
+    /// a coin); `turn(k)` and `turn(=k)` count the subsets of the coins
+    /// left of `n` by size and value, a table over sizes below `k` and
+    /// values below the next power of two `V` updated coin by coin
+    /// (`O(k V)` a coin, `16 k V` bytes). [`Error::WorkLimit`] when the
+    /// whole would pass `work_limit` machine-word operations, and
+    /// [`Error::TableTooLarge`] when the table would pass `memory_limit`
+    /// bytes, before any is done.
+    pub fn completion_counts(
+        &self,
+        values: &[Nimber],
+        to: usize,
+        memory_limit: u64,
+        work_limit: u64,
+    ) -> Result<Vec<CompletionCounts>> {
+        let to = to.min(values.len().saturating_sub(1));
+        // Every nim-sum of values up to M lies below the power of two
+        // past M.
+        let span = (u64::from(values[..=to].iter().map(|v| v.get()).max().unwrap_or(0)) + 1)
+            .next_power_of_two();
+        let sizes = match *self {
+            CoinRule::UpTo(k) => 0..k,
+            CoinRule::Exactly(k) => k.saturating_sub(1)..k,
+            _ => 0..0,
+        };
+        let to_u = to as u128;
+        let work = match self {
+            CoinRule::UpTo(_) | CoinRule::Exactly(_) => to_u * sizes.end as u128 * u128::from(span),
+            CoinRule::Runs(lengths) => to_u * lengths.longest().min(to) as u128,
+            CoinRule::Ruler | CoinRule::Grunt => to_u * to_u / 2,
+        };
+        if work > u128::from(work_limit) {
+            return Err(Error::WorkLimit {
+                what: format!("counting the moves of every coin of {self} to coin {to}"),
+                at_least: work,
+                limit: work_limit,
+            });
+        }
+        let needed = sizes.end as u128 * u128::from(span) * 16;
+        if needed > u128::from(memory_limit) {
+            return Err(Error::TableTooLarge {
+                to: to as u64,
+                needed: crate::error::human_bytes_near(needed, u128::from(memory_limit)),
+                limit: crate::error::human_bytes_near(u128::from(memory_limit), needed),
+            });
+        }
+        let mut counts = vec![Vec::new()];
+        match self {
+            CoinRule::UpTo(_) | CoinRule::Exactly(_) => {
+                // subsets[size][v]: the subsets of the coins so far with
+                // `size` coins and value `v`.
+                let span = span as usize;
+                let mut subsets = vec![vec![0u128; span]; sizes.end];
+                if let Some(empty) = subsets.first_mut() {
+                    empty[0] = 1;
+                }
+                for &g in &values[1..=to] {
+                    let mut totals = vec![0u128; span];
+                    for size in sizes.clone() {
+                        for (total, &count) in totals.iter_mut().zip(&subsets[size]) {
+                            *total += count;
+                        }
+                    }
+                    counts.push(
+                        totals
+                            .into_iter()
+                            .enumerate()
+                            .filter(|&(_, count)| count > 0)
+                            .map(|(v, count)| (Nimber::new(v as u32), count))
+                            .collect(),
+                    );
+                    // Coin n joins the coins left of the next one: the
+                    // largest sizes first, so that it joins each set once.
+                    let g = g.get() as usize;
+                    for size in (1..sizes.end).rev() {
+                        let (smaller, larger) = subsets.split_at_mut(size);
+                        let from = &smaller[size - 1];
+                        for (v, &count) in from.iter().enumerate() {
+                            larger[0][v ^ g] += count;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for n in 1..=to {
+                    let mut by_value: FxHashMap<Nimber, u128> = FxHashMap::default();
+                    self.each_completion(values, n, &mut |sum, _| {
+                        *by_value.entry(sum).or_default() += 1;
+                        false
+                    });
+                    let mut by_value: Vec<(Nimber, u128)> = by_value.into_iter().collect();
+                    by_value.sort_unstable();
+                    counts.push(by_value);
+                }
+            }
+        }
+        Ok(counts)
     }
 
     /// Every set of coins left of `n` that a move turning `n` may also

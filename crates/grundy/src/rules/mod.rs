@@ -20,7 +20,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-pub use coins::{CoinRule, RunLengths};
+pub use coins::{CoinRule, CompletionCounts, RunLengths};
 pub use divisor::DivisorGame;
 pub use fibonacci_nim::{FibonacciNim, Ratio};
 pub use graph::GameGraph;

@@ -12,17 +12,18 @@
 //!    the memory limit and the sparse engine applies: values streamed to
 //!    disk, memory bounded, resumable from its stream and checkpoint.
 //!
-//! The certificate of a proven period is made here too; a front end only
-//! writes it where its user asked.
+//! The certificate of a proven period is made here too, from the table or
+//! from a windowed run's value stream; a front end only writes it where its
+//! user asked.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::HeapRules;
 use crate::analysis::{
-    self, Analysis, Certificate, DEFAULT_MAX, Limits, RecordAnalysis, analyze_record,
+    self, Analysis, Certificate, DEFAULT_MAX, Limits, PeriodWindow, RecordAnalysis, analyze_record,
 };
-use crate::solve::{Checkpoint, Stage, WindowOptions, WindowProgress, WindowSizes};
+use crate::solve::{Checkpoint, Stage, ValueStream, WindowOptions, WindowProgress, WindowSizes};
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
 
 /// What an analysis is asked (`grundy analyze`'s flags, the web's and
@@ -59,7 +60,7 @@ pub struct RecordQuery {
     /// How often a windowed run saves its checkpoint.
     pub checkpoint_every: Duration,
     /// The last heaps searched for a period.
-    pub period_window: usize,
+    pub period_window: PeriodWindow,
     /// Write `values_out` over a file that already holds values (a run
     /// that is not resumed refuses to otherwise).
     pub overwrite: bool,
@@ -72,7 +73,7 @@ impl Default for RecordQuery {
             values_out: None,
             values_width: None,
             checkpoint_every: CHECKPOINT_EVERY,
-            period_window: analysis::PERIOD_WINDOW,
+            period_window: PeriodWindow::default(),
             overwrite: false,
         }
     }
@@ -143,10 +144,7 @@ pub fn analyze(
         .and_then(crate::solve::SparseSolver::new)
         .is_some();
     if windowed_asked || (sparse && solver.check_fits_for(game, last).is_err()) {
-        return finish(
-            AnalyzeAnswer::Record(windowed(game, &limits, query, solver, progress)?),
-            query,
-        );
+        return windowed(game, &limits, query, solver, progress);
     }
     let (solver, values) = resumable(solver.clone(), game, query)?;
     solver.check_fits_for(game, last)?;
@@ -195,31 +193,27 @@ fn through_proof(
     .map(Some)
 }
 
-/// The certificate, when asked for, of what was found.
+/// The certificate, when asked for, of what a full table found.
 fn finish(answer: AnalyzeAnswer, query: &AnalyzeQuery) -> Result<Analyzed> {
     let certificate = match (&answer, query.certificate) {
-        (AnalyzeAnswer::Table(found), true) => Some(Certificate::from_analysis(found).ok_or_else(
-            || Error::InvalidCertificate {
-                reason: format!(
-                    "no certificate: the period of {} is not proven (computed to {})",
-                    found.game,
-                    found.computed_to()
-                ),
-            },
-        )?),
-        (AnalyzeAnswer::Record(_), true) => {
-            return Err(Error::InvalidCertificate {
-                reason: "certificates are made from full tables; a windowed run keeps its \
-                         value stream instead"
-                    .into(),
-            });
-        }
-        (_, false) => None,
+        (AnalyzeAnswer::Table(found), true) => Some(
+            Certificate::from_analysis(found)
+                .ok_or_else(|| unproven(&found.game, found.computed_to()))?,
+        ),
+        _ => None,
     };
     Ok(Analyzed {
         answer,
         certificate,
     })
+}
+
+/// Why there is no certificate: the period of `game`, computed to heap
+/// `to`, is not proven.
+fn unproven(game: &str, to: usize) -> Error {
+    Error::InvalidCertificate {
+        reason: format!("no certificate: the period of {game} is not proven (computed to {to})"),
+    }
 }
 
 /// A full-table progress report as the record runs' kind.
@@ -263,14 +257,16 @@ pub fn resumable(
 }
 
 /// A windowed record run: values streamed to `values_out` (or a scratch
-/// file removed afterwards), resumable from the stream and checkpoint.
+/// file removed afterwards), resumable from the stream and checkpoint; its
+/// certificate, when asked for, made from the stream before a scratch one
+/// is removed.
 fn windowed(
     game: &HeapRules,
     limits: &Limits,
     query: &AnalyzeQuery,
     solver: &TableSolver,
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
-) -> Result<RecordAnalysis> {
+) -> Result<Analyzed> {
     let to = limits.to.unwrap_or(limits.max);
     let record = &query.record;
     let checkpoint = query.checkpoint.as_ref().or(query.resume.as_ref());
@@ -317,9 +313,19 @@ fn windowed(
         widen: record.values_width.is_none(),
         sizes: WindowSizes::default(),
     };
-    let found = analyze_record(game, limits, &options, record.period_window, progress);
+    let found = analyze_record(game, limits, &options, record.period_window, progress)?;
+    let certificate = match query.certificate {
+        true => Some(
+            Certificate::from_record(&found, &ValueStream::open(&options.stream)?)?
+                .ok_or_else(|| unproven(&found.game, found.computed_to()))?,
+        ),
+        false => None,
+    };
     drop(scratch);
-    found
+    Ok(Analyzed {
+        answer: AnalyzeAnswer::Record(found),
+        certificate,
+    })
 }
 
 /// A scratch file, removed when dropped.

@@ -1,6 +1,7 @@
 //! Questions about a value stream, the file a record run writes (`grundy
 //! analyze --values-out FILE`, [`crate::solve::ValueStream`]): whether it
-//! is whole and right (`grundy stream verify`), the values of a range of
+//! is whole (`grundy stream verify`: its checksums) and right (`--recompute`:
+//! its values computed again), the values of a range of
 //! heaps (`stream cat`), and the histogram of a prefix (`stream hist`).
 
 use std::ops::Range;
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::Scratch;
 use crate::report::{StreamHistogramReport, StreamValuesReport, StreamVerifyReport};
-use crate::solve::{ValueStream, verify_stream};
+use crate::solve::{Recompute, ValueStream, verify_stream};
 use crate::{Error, Knob, Result};
 
 /// The most heaps [`stream_values`] lists at once.
@@ -19,28 +20,61 @@ pub fn stream_heaps(path: &Path) -> Result<u64> {
     Ok(ValueStream::open(path)?.heaps)
 }
 
-/// Checks the stream at `path`: every chunk against its checksum and the
-/// root, then recomputes `chunks` (every chunk when `None`) with the
-/// windowed engine within `memory_limit` bytes and compares them value by
-/// value. `progress` hears how many heaps are recomputed; returning false
-/// stops the check.
+/// What `grundy stream verify --recompute` asks besides the checksums:
+/// the values computed again with the windowed engine.
+#[derive(Clone, Debug)]
+pub struct RecomputeQuery {
+    /// The most bytes the recomputation's window may take.
+    pub memory_limit: u64,
+    /// Go on from this checkpoint of the run that wrote the stream,
+    /// instead of computing from heap 0 (see [`crate::solve::Recompute`]).
+    pub from: Option<PathBuf>,
+}
+
+/// Checks the stream at `path`, chunks `chunks` (every chunk when
+/// `None`): each against the checksum it stores and the root against
+/// every chunk's, reading those chunks once and computing nothing — damage
+/// to the file is refused with [`Error::Stream`] naming the heaps. With
+/// `recompute`, every chunk's checksum is checked, and then `chunks` are
+/// computed again with the windowed engine (from heap 0, or from a
+/// checkpoint) and compared value by value: what a run wrote is checked,
+/// not only what the disk kept. `progress` hears the heaps checked or
+/// recomputed; returning false stops the check.
 pub fn stream_verify(
     path: &Path,
     chunks: Option<Range<u64>>,
-    memory_limit: u64,
+    recompute: Option<RecomputeQuery>,
     progress: &mut dyn FnMut(u64) -> bool,
 ) -> Result<StreamVerifyReport> {
+    let Some(query) = recompute else {
+        let stream = ValueStream::open(path)?;
+        let chunks = stream.chunk_range(chunks)?;
+        stream.check(chunks.clone(), progress)?;
+        return Ok(StreamVerifyReport::new(
+            stream.game,
+            stream.heaps,
+            stream.root,
+            chunks,
+            None,
+        ));
+    };
     let mut scratch = path.as_os_str().to_owned();
     scratch.push(format!(".verify-{}", std::process::id()));
     let scratch = Scratch(PathBuf::from(scratch));
-    let (stream, chunks) = verify_stream(path, chunks, &scratch.0, memory_limit, &mut |p| {
-        progress(p.heaps)
-    })?;
+    let recompute = Recompute {
+        scratch: scratch.0.clone(),
+        memory_limit: query.memory_limit,
+        from: query.from,
+    };
+    let (stream, chunks, start) =
+        verify_stream(path, chunks, &recompute, &mut |p| progress(p.heaps))?;
+    let every = 0..stream.chunks();
     Ok(StreamVerifyReport::new(
         stream.game,
         stream.heaps,
         stream.root,
-        chunks,
+        every,
+        Some((chunks, start)),
     ))
 }
 

@@ -61,5 +61,6 @@ pub use stream::{STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
 pub use sweep::{Outcomes, sweep_outcomes};
 pub use table::{DEFAULT_TABLE_LIMIT, Engine, TableSolver};
 pub use window::{
-    Stage, WINDOW_FORMAT, WindowOptions, WindowOutcome, WindowProgress, WindowSizes, verify_stream,
+    Recompute, Stage, WINDOW_FORMAT, WindowOptions, WindowOutcome, WindowProgress, WindowSizes,
+    verify_stream,
 };

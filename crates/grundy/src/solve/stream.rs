@@ -364,7 +364,7 @@ fn read_values(
 /// A finished value stream, its header and trailer checked.
 #[derive(Debug)]
 pub struct ValueStream {
-    path: PathBuf,
+    pub(super) path: PathBuf,
     /// The game's canonical specification.
     pub game: String,
     /// Heaps `0..heaps` are in the stream.
@@ -524,6 +524,59 @@ impl ValueStream {
             return Err(failure(path, "the root checksum does not match its chunks"));
         }
         Ok(())
+    }
+
+    /// `chunks` (every chunk when `None`), refused with
+    /// [`Error::InvalidRange`] unless it is a non-empty range of this
+    /// stream's chunks.
+    pub fn chunk_range(
+        &self,
+        chunks: Option<std::ops::Range<u64>>,
+    ) -> Result<std::ops::Range<u64>> {
+        let chunks = chunks.unwrap_or(0..self.chunks());
+        if chunks.start >= chunks.end || chunks.end > self.chunks() {
+            return Err(Error::InvalidRange {
+                reason: format!(
+                    "chunks {}..{} are not in the stream, which has chunks 0..{}",
+                    chunks.start,
+                    chunks.end,
+                    self.chunks()
+                ),
+            });
+        }
+        Ok(chunks)
+    }
+
+    /// Checks chunks `chunks` against the checksums they store, and the
+    /// root against every chunk's stored checksum (see
+    /// [`Self::for_each_chunk`]), recomputing nothing: one read of those
+    /// chunks, at disk speed. `progress` hears the heaps checked after
+    /// each chunk; returning false stops the check with
+    /// [`Error::Interrupted`]. Damage is refused with [`Error::Stream`]
+    /// naming the heaps of the first damaged chunk.
+    ///
+    /// The checksums catch damage to the file (a flipped bit, a cut, a
+    /// chunk from another stream), not a wrong value the run itself wrote:
+    /// that takes computing the values again (see `verify_stream`).
+    pub fn check(
+        &self,
+        chunks: std::ops::Range<u64>,
+        progress: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<()> {
+        self.for_each_chunk(chunks, &mut |first, values| {
+            let heaps = first + values.len() as u64;
+            match progress(heaps) {
+                true => Ok(()),
+                false => Err(Error::Interrupted { heaps }),
+            }
+        })
+    }
+
+    /// Bytes of the file before heap `heaps`'s value (its header and the
+    /// chunks before, with their checksums): a stream cut there and
+    /// resumed (see [`StreamWriter::resume`]) goes on at that heap.
+    pub(super) fn bytes_before(&self, heaps: u64) -> u64 {
+        offset_of(self.header, heaps, u64::from(self.width))
     }
 
     /// `counts[v]`: how many of heaps `1..=to` (at most the last heap) have

@@ -1095,31 +1095,44 @@ fn save<C: Cell>(
     write().map_err(|e| fail(&e))
 }
 
+/// Where [`verify_stream`] recomputes a stream's chunks: into a scratch
+/// stream, from heap 0 or from a windowed run's checkpoint.
+#[derive(Clone, Debug)]
+pub struct Recompute {
+    /// The scratch stream (removed afterwards; its checkpoint too, beside
+    /// it as `SCRATCH.window`).
+    pub scratch: PathBuf,
+    /// The most bytes the recomputation's window may take.
+    pub memory_limit: u64,
+    /// A checkpoint the run that wrote the stream saved (`--checkpoint`,
+    /// a copy of it kept at some heap `h`): the recomputation goes on from
+    /// its window at `h`, with the stream's values before `h` as the run
+    /// read them back (checked against their checksums), instead of
+    /// computing every heap from 0. The heaps of the chunks from `h` on are
+    /// recomputed (at least one: `h` must lie before the chunks' end).
+    pub from: Option<PathBuf>,
+}
+
 /// Checks the value stream at `path`: every chunk's checksum and the root
 /// (refusing damage with [`Error::Stream`]), then computes chunks `chunks`
-/// (every chunk when `None`) again with the windowed engine, into a scratch
-/// stream at `scratch` (removed afterwards), and compares them value by
-/// value. Returns the stream and the chunks recomputed.
+/// (every chunk when `None`) again with the windowed engine as `recompute`
+/// says, and compares them value by value. Returns the stream, the chunks
+/// recomputed and the heap the recomputation started at (the heaps of
+/// those chunks from it on were recomputed).
+///
+/// From a checkpoint, what is checked is that the engine, given the
+/// checkpoint's window and the stream's earlier values, writes the same
+/// values: a wrong value before the checkpoint is not recomputed (its
+/// checksum only says it is the value the run wrote).
 pub fn verify_stream(
     path: &Path,
     chunks: Option<std::ops::Range<u64>>,
-    scratch: &Path,
-    memory_limit: u64,
+    recompute: &Recompute,
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
-) -> Result<(super::ValueStream, std::ops::Range<u64>)> {
+) -> Result<(super::ValueStream, std::ops::Range<u64>, u64)> {
     let stream = super::ValueStream::open(path)?;
-    stream.for_each_chunk(0..stream.chunks(), &mut |_, _| Ok(()))?;
-    let chunks = chunks.unwrap_or(0..stream.chunks());
-    if chunks.start >= chunks.end || chunks.end > stream.chunks() {
-        return Err(Error::InvalidRange {
-            reason: format!(
-                "chunks {}..{} are not in the stream, which has chunks 0..{}",
-                chunks.start,
-                chunks.end,
-                stream.chunks()
-            ),
-        });
-    }
+    stream.check(0..stream.chunks(), &mut |_| true)?;
+    let chunks = stream.chunk_range(chunks)?;
     let refuse = |reason: String| Error::Stream {
         path: path.display().to_string(),
         reason,
@@ -1137,18 +1150,26 @@ pub fn verify_stream(
             ))
         })?;
     let last = (chunks.end * super::CHUNK_HEAPS as u64).min(stream.heaps) - 1;
-    let options = WindowOptions {
+    let scratch = &recompute.scratch;
+    let mut options = WindowOptions {
         game: stream.game.clone(),
-        stream: scratch.to_owned(),
+        stream: scratch.clone(),
         checkpoint: None,
         resume: false,
-        memory_limit,
+        memory_limit: recompute.memory_limit,
         width: stream.width,
         widen: false,
         sizes: WindowSizes::default(),
     };
-    let computed = solver.extend_windowed(last, &options, progress).map(|_| ());
-    let compared = computed.and_then(|()| {
+    let window = PathBuf::from(format!("{}.window", scratch.display()));
+    let chunk = super::CHUNK_HEAPS as u64;
+    let heaps = chunks.start * chunk..last + 1;
+    let computed =
+        from_checkpoint(&stream, heaps, recompute, &mut options, &window).and_then(|start| {
+            solver.extend_windowed(last, &options, progress)?;
+            Ok(start)
+        });
+    let compared = computed.and_then(|start| {
         let again = super::ValueStream::open(scratch)?;
         stream.for_each_chunk(chunks.clone(), &mut |first, values| {
             let expected = again.values(first, first + values.len() as u64 - 1)?;
@@ -1161,8 +1182,57 @@ pub fn verify_stream(
                 ))),
                 None => Ok(()),
             }
-        })
+        })?;
+        Ok(start)
     });
     let _ = std::fs::remove_file(scratch);
-    compared.map(|()| (stream, chunks))
+    let _ = std::fs::remove_file(&window);
+    compared.map(|start| (stream, chunks, start))
+}
+
+/// Sets `options` up to go on from `recompute.from`, a checkpoint of the
+/// run that wrote `stream`, when given: the stream's bytes before the
+/// checkpoint's heap copied to the scratch stream, the checkpoint to
+/// `window` (a run saves its checkpoint when it ends, and the user's must
+/// stay as it is). Returns the heap the recomputation starts at: the
+/// checkpoint's, which must lie before the end of `heaps` (the heaps to
+/// compare; those before it are compared with their copies), or 0.
+fn from_checkpoint(
+    stream: &super::ValueStream,
+    heaps: std::ops::Range<u64>,
+    recompute: &Recompute,
+    options: &mut WindowOptions,
+    window: &Path,
+) -> Result<u64> {
+    let Some(checkpoint) = &recompute.from else {
+        return Ok(0);
+    };
+    let (saved, _) = read_checkpoint(checkpoint, options)?;
+    let start = saved.stream.heaps;
+    if start >= heaps.end {
+        return Err(Error::InvalidRange {
+            reason: format!(
+                "the checkpoint {} is at heap {start}, past the heaps to recompute, {}..{}: \
+                 recompute later chunks, or from an earlier checkpoint",
+                checkpoint.display(),
+                heaps.start,
+                heaps.end
+            ),
+        });
+    }
+    let fail = |path: &Path, e: std::io::Error| Error::Stream {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut prefix = File::open(&stream.path).map_err(|e| fail(&stream.path, e))?;
+    let mut copy = File::create(&options.stream).map_err(|e| fail(&options.stream, e))?;
+    std::io::copy(
+        &mut Read::by_ref(&mut prefix).take(stream.bytes_before(start)),
+        &mut copy,
+    )
+    .map_err(|e| fail(&options.stream, e))?;
+    std::fs::copy(checkpoint, window).map_err(|e| fail(window, e))?;
+    options.checkpoint = Some((window.to_owned(), Duration::MAX));
+    options.resume = true;
+    Ok(start)
 }

@@ -134,8 +134,9 @@ pub fn compile_estimate(source: &str) -> (u64, u64, Duration) {
     )
 }
 
-/// A position of a scripted game: a heap or a tuple.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// A position of a scripted game: a heap or a tuple. Ordered heaps by
+/// size, then tuples lexicographically.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScriptPosition {
     /// A heap, passed to the script as an integer.
     Heap(u64),
@@ -1466,6 +1467,13 @@ impl ExploredGame {
     /// Whether nothing was explored.
     pub fn is_empty(&self) -> bool {
         self.ranges.is_empty()
+    }
+
+    /// Every position explored, in increasing order.
+    pub fn positions(&self) -> Vec<ScriptPosition> {
+        let mut positions: Vec<ScriptPosition> = self.ranges.keys().cloned().collect();
+        positions.sort_unstable();
+        positions
     }
 }
 
