@@ -391,6 +391,12 @@ fn lone_heads_count_the_winning_moves_search_finds() {
         matches!(refused, Err(grundy::Error::WorkLimit { .. })),
         "{refused:?}"
     );
+    let turtles = rule("turtles");
+    let refused = coin_move_table(&turtles, Some(&turtles), 1000, LIMIT, 1_000_000);
+    assert!(
+        matches!(refused, Err(grundy::Error::WorkLimit { .. })),
+        "{refused:?}"
+    );
 }
 
 /// A product of two ruler games on 20,000 x 20,000: each table visits its

@@ -194,7 +194,8 @@ pub struct CoinWins {
 /// `columns`, or with `rows`, on every coin `(x, y)`, `x, y <= to`, of the
 /// product `columns * rows` (row by row), within `memory_limit` bytes and
 /// `work_limit` machine-word operations for each rule's values and counts
-/// ([`CoinRule::completion_counts`]).
+/// ([`CoinRule::completion_counts`]) and for the grid's pairing of them
+/// ([`Error::WorkLimit`] before it starts).
 ///
 /// A move from a lone head on coin `n` leaves the heads `S` it turns up,
 /// worth `g(S)`: it wins when `g(S) = 0`. On a grid a move from `(x, y)`
@@ -234,6 +235,15 @@ pub fn coin_move_table(
             .collect());
     };
     let (down, down_counts) = counted(rows)?;
+    // Each coin of a column pairs each value of its moves with a row's.
+    let pairs = across_counts.iter().map(|c| c.len() as u128).sum::<u128>() * to as u128;
+    if pairs > u128::from(work_limit) {
+        return Err(Error::WorkLimit {
+            what: format!("counting the moves of every coin of {columns}*{rows} to ({to}, {to})"),
+            at_least: pairs,
+            limit: work_limit,
+        });
+    }
     let too_many = || Error::InvalidRange {
         reason: format!("a coin of {columns}*{rows} has more than 2^128 winning moves"),
     };
