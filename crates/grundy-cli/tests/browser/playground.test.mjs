@@ -172,6 +172,50 @@ test("the count form shows the report grundy count prints, and its refusals", as
   assert.match(await page.textContent("#counted"), /fails at heap 3/);
 });
 
+test("the moves form lists every heap's winning moves, coins and a script's tuples", async () => {
+  const page = await browser.newPage();
+  await page.goto(base);
+  await page.fill("#game", "sub(1,3,4)");
+  await page.fill("#moves-to", "3");
+  await page.click("#moves");
+  await page.waitForSelector("#moved pre");
+  const table = await page.textContent("#moved");
+  assert.match(table, /sub\(1,3,4\), heaps 0..=3: 3 winning moves/);
+  // Heap 3: value 1, two winning moves, taking 1 (to 2) or 3 (to 0).
+  assert.match(table, /\n3\s+1\s+2\s+1\s+3\n/);
+  // A listing past the page's limit names the box that avoids it.
+  await page.fill("#moves-to", "1e6");
+  await page.click("#moves");
+  await page.waitForSelector("#moved .error");
+  const refused = await page.textContent("#moved .error");
+  assert.match(refused, /the 'counts by value only' box/);
+  assert.doesNotMatch(refused, /--|\(parameter /);
+  // Counted by value through the proven period.
+  await page.fill("#game", "0.137");
+  await page.fill("#moves-from", "1");
+  await page.fill("#moves-to", "1e12");
+  await page.check("#moves-by-value");
+  await page.click("#moves");
+  await page.waitForFunction(() => document.querySelector("#moved").textContent.includes("proven period 34"));
+  // A lone head on every coin of a grid.
+  await page.uncheck("#moves-by-value");
+  await page.fill("#game", "turtles*turtles");
+  await page.fill("#moves-from", "0");
+  await page.fill("#moves-to", "2");
+  await page.click("#moves");
+  await page.waitForFunction(() => document.querySelector("#moved").textContent.includes("each coin (x, y)"));
+  // A script's tuples: two-heap Nim from [1,2].
+  await page.click("#scripting summary");
+  await page.fill("#script", "fn options(p) { let out = []; for k in 1..=p[0] { out.push([p[0] - k, p[1]]); } "
+    + "for k in 1..=p[1] { out.push([p[0], p[1] - k]); } out }");
+  await page.fill("#moves-position", "[1,2]");
+  await page.click("#moves");
+  await page.waitForFunction(() => document.querySelector("#moved").textContent.includes("reachable from [1, 2]"));
+  // [1, 1] is lost; from [1, 2] (worth 1 ^ 2 = 3) the one winning move leads there.
+  assert.match(await page.textContent("#moved"), /\[1, 1\]\s+0\s+0\s+-\n\[1, 2\]\s+3\s+1\s+\[1, 1\]\n/);
+  await page.close();
+});
+
 test("the game list offers what Analyze answers; the sum panel plays any kinds", async () => {
   const page = await browser.newPage();
   await page.goto(base);
