@@ -123,6 +123,11 @@ pub fn moves(
                      the last heap",
                 ));
             };
+            if query.from != 0 {
+                return Err(invalid(
+                    "positions list every position reachable from them: give no first heap",
+                ));
+            }
             let starts = query
                 .positions
                 .iter()
