@@ -18,7 +18,6 @@ Czajka.
 """
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sparse import GRUNDY, ROOT, czajka, czajka_largest, grundy_largest  # noqa: E402
+from sparse import GRUNDY, ROOT, czajka, czajka_largest, grundy_largest, publish  # noqa: E402
 
 GAMES = [("Grundy's game", "grundy", "grundy"), ("Officers (0.6)", "0.6", ".6")]
 
@@ -71,16 +70,7 @@ def main():
                 cells += [f"{took:.1f} s", f"{took / one:.2f}x", same]
             lines.append("| " + " | ".join(cells) + " |")
             print(lines[-1], file=sys.stderr)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    table = "\n".join([f"Latest run ({time.strftime('%Y-%m-%d', time.gmtime())}, {cpu}, "
-                       f"{os.cpu_count()} cores; `python3 bench/record_rates.py`):", ""] + lines)
-    print(table)
-    if options.write:
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        text = open(path).read()
-        start = text.index("<!-- record:begin -->") + len("<!-- record:begin -->")
-        end = text.index("<!-- record:end -->")
-        open(path, "w").write(text[:start] + "\n" + table + "\n" + text[end:])
+    publish(lines, "python3 bench/record_rates.py", "record", options.write)
 
 
 if __name__ == "__main__":

@@ -201,15 +201,22 @@ def main():
         lines.append(f"| 0.1777: prove the period (443M heaps) | {took:.2f} s | | | none "
                      f"| | | | peak memory {int(peak) // 1024} MiB | under 60 s, < 256 MB (issue 53) |")
 
+    publish(lines, "python3 bench/sparse.py", "sparse", options.write)
+
+
+def publish(lines, command, marker, write):
+    """Prints the table `lines` under a line naming the date, the machine
+    and `command`; with `write`, puts it between the `marker` markers of
+    BENCHMARKS.md."""
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     table = "\n".join([f"Latest run ({time.strftime('%Y-%m-%d', time.gmtime())}, {cpu}, "
-                       f"{os.cpu_count()} cores; `python3 bench/sparse.py`):", ""] + lines)
+                       f"{os.cpu_count()} cores; `{command}`):", ""] + lines)
     print(table)
-    if options.write:
+    if write:
         path = os.path.join(ROOT, "BENCHMARKS.md")
         text = open(path).read()
-        start = text.index("<!-- sparse:begin -->") + len("<!-- sparse:begin -->")
-        end = text.index("<!-- sparse:end -->")
+        start = text.index(f"<!-- {marker}:begin -->") + len(f"<!-- {marker}:begin -->")
+        end = text.index(f"<!-- {marker}:end -->")
         open(path, "w").write(text[:start] + "\n" + table + "\n" + text[end:])
 
 

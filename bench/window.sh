@@ -24,7 +24,7 @@ measure() {
 ratios=()
 for round in $(seq "$rounds"); do
   read -r fw ft fm < <(measure "$G" analyze "$game" --to "$to" --engine sparse --threads "$threads" --format json)
-  read -r ww wt wm < <(measure "$G" analyze "$game" --to "$to" --window --values-out "$dir/values" --threads "$threads" --format json)
+  read -r ww wt wm < <(measure "$G" analyze "$game" --to "$to" --window --values-out "$dir/values" --force --threads "$threads" --format json)
   ratio=$(python3 -c "print(f'{$ft / $wt:.3f}')")
   ratios+=("$ratio")
   echo "round $round: full table ${ft} CPU s (${fw} s wall) ${fm}KB, windowed ${wt} CPU s (${ww} s wall) ${wm}KB, windowed/full heaps per CPU second = $ratio"
