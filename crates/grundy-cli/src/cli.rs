@@ -50,7 +50,9 @@ pub enum Command {
     /// The winning moves of every heap of a range: for each heap its value,
     /// how many moves win (reach value 0), and the fewest and most tokens a
     /// winning move takes; then the range counted by value (through a
-    /// proven period for long ranges).
+    /// proven period for long ranges). Also every position (a, b) of a game
+    /// on pairs, a lone head on every coin of a row or grid, and every
+    /// position of a script reachable from --position.
     Moves(MovesArgs),
     /// List the built-in games and the notations accepted for GAME; for a
     /// script FILE.rhai, the parameters it declares (its constants, which
@@ -906,9 +908,10 @@ pub struct TableArgs {
     /// option of every heap), or `auto` (sparse where it applies).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
-    /// Threads a table may use (default: every core; at most 4 a core).
-    /// The sparse engine computes heaps on all of them while heaps are
-    /// expensive (Grundy's game, long runs); 1 keeps it on one thread.
+    /// Threads a table or a windowed run may use (default: every core; at
+    /// most 4 a core). The sparse engine computes heaps on all of them
+    /// while heaps are expensive (Grundy's game, long runs); 1 keeps it on
+    /// one thread.
     #[arg(long, value_name = "N", value_parser = threads)]
     pub threads: Option<u32>,
 }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use grundy::analysis::PeriodWindow;
-use grundy::solve::{SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowSizes};
+use grundy::solve::{
+    Pipeline, SparseSolver, ValueStream, WindowOptions, WindowOutcome, WindowSizes,
+};
 use grundy::{TakeBreak, ValueTable};
 use proptest::prelude::*;
 
@@ -48,6 +50,7 @@ fn options(game: &str, stream: &Path, sizes: WindowSizes) -> WindowOptions {
         resume: false,
         memory_limit: 1 << 30,
         sizes,
+        threads: 1,
     }
 }
 
@@ -736,4 +739,134 @@ fn stream_verify_recomputes_from_a_checkpoint() {
         matches!(&caught, Err(grundy::Error::Stream { reason, .. }) if reason.contains(&format!("g({wrong})"))),
         "{caught:?}"
     );
+}
+
+/// A solver whose windowed runs compute every block on `threads` threads
+/// (the crew, see `solve/crew.rs`), from the first heap on.
+fn crew(code: &TakeBreak, threads: usize) -> SparseSolver {
+    SparseSolver::new(code)
+        .unwrap()
+        .with_pipeline(Pipeline::Always)
+        .with_threads(threads)
+}
+
+/// Issue 53: windowed runs on several threads write the full table's
+/// values, heap for heap, with tiny windows (so that blocks end at new
+/// rare heaps, far rare heaps get readers slid for a block, the tail is
+/// dropped between blocks and scans run past the window in the committer)
+/// and with the default one.
+#[test]
+fn windowed_runs_on_several_threads_equal_full_tables() {
+    for (code, to) in [
+        ("4!.0", 6_000),
+        ("0.137", 3_000),
+        ("0.6", 3_000),
+        ("0.376", 3_000),
+    ] {
+        let code: TakeBreak = code.parse().unwrap();
+        let expected = full(&code, to);
+        let scratch = Scratch::new(&format!("crew-{code}"));
+        let stream = scratch.file("values");
+        for threads in [2, 3] {
+            for sizes in [TINY, WindowSizes::default()] {
+                let options = options(&code.to_string(), &stream, sizes);
+                let outcome = crew(&code, threads)
+                    .extend_windowed(to, &options, &mut |_| true)
+                    .unwrap();
+                assert_eq!(
+                    first_difference(&stream, &expected),
+                    None,
+                    "{code} on {threads} threads, {sizes:?}"
+                );
+                let mut counts = outcome.histogram.clone();
+                while counts.last() == Some(&0) {
+                    counts.pop();
+                }
+                assert_eq!(counts, histogram(&expected), "{code}");
+                if sizes == TINY && code.to_string() == "4!.0" {
+                    assert!(outcome.far_scans > 0, "{outcome:?}");
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    /// [`windowed_runs_equal_full_tables_on_random_codes`] on two and
+    /// three threads.
+    fn windowed_runs_on_several_threads_equal_full_tables_on_random_codes(
+        d0 in prop_oneof![Just(0u8), Just(4u8)],
+        digits in prop::collection::vec(0u8..8, 1..5),
+        unequal in any::<bool>(),
+        wide in any::<bool>(),
+        threads in 2usize..4,
+    ) {
+        let rest: String = digits.iter().map(|d| d.to_string()).collect();
+        let mark = if unequal && d0 == 4 { "!" } else { "" };
+        let code: TakeBreak = format!("{d0}{mark}.{rest}").parse().unwrap();
+        let expected = full(&code, 3000);
+        prop_assume!(expected.width() <= 2);
+        let scratch = Scratch::new(&format!("crew-random-{code}"));
+        let stream = scratch.file("values");
+        let mut options = options(&code.to_string(), &stream, TINY);
+        options.width = if wide { 2 } else { expected.width() as u8 };
+        crew(&code, threads).extend_windowed(3000, &options, &mut |_| true).unwrap();
+        prop_assert_eq!(first_difference(&stream, &expected), None, "{} on {}", code, threads);
+    }
+}
+
+/// Issue 53: a windowed run on two threads, stopped at a block's end (of
+/// 16384 heaps on several threads, 4096 on one) and resumed from its
+/// checkpoint on one thread, stopped again and resumed on three, ends with
+/// the stream of an uninterrupted run on one thread, across its widening
+/// to two bytes; and a run on two threads that widens writes the full
+/// table's values.
+#[test]
+fn windowed_runs_on_several_threads_resume_and_widen() {
+    let code: TakeBreak = "0.6".parse().unwrap();
+    let scratch = Scratch::new("crew-resume");
+    let stream = scratch.file("values");
+    // Officers' values pass 255 at heap 10344: the runs widen. A small
+    // window, whose tail drops heaps and whose far rare heaps get readers,
+    // but larger than TINY: far scans and readers cost these runs seconds.
+    let sizes = WindowSizes {
+        front: 1024,
+        keep: 4096,
+        far: 4096,
+    };
+    let mut resumable = options("0.6", &stream, sizes);
+    resumable.widen = true;
+    let whole = windowed(&code, 24_000, &resumable);
+    resumable.checkpoint = Some((scratch.file("window.ckpt"), Duration::from_secs(3600)));
+    for (stop, threads) in [(10_000, 2), (18_000, 1)] {
+        let solver = match threads {
+            1 => SparseSolver::new(&code).unwrap(),
+            _ => crew(&code, threads),
+        };
+        let stopped = solver.extend_windowed(24_000, &resumable, &mut |p| p.heaps < stop);
+        assert!(
+            matches!(stopped, Err(grundy::Error::Interrupted { .. })),
+            "{stop}: {stopped:?}"
+        );
+        resumable.resume = true;
+    }
+    let resumed = crew(&code, 3)
+        .extend_windowed(24_000, &resumable, &mut |_| true)
+        .unwrap();
+    assert_eq!(
+        (resumed.root, &resumed.histogram),
+        (whole.root, &whole.histogram)
+    );
+    // 0.014 reaches 256 at heap 11058.
+    let code: TakeBreak = "0.014".parse().unwrap();
+    let mut widening = options("0.014", &stream, sizes);
+    widening.widen = true;
+    let widened = crew(&code, 2)
+        .extend_windowed(11_500, &widening, &mut |_| true)
+        .unwrap();
+    assert_eq!(widened.width, 2);
+    assert_eq!(first_difference(&stream, &full(&code, 11_500)), None);
 }

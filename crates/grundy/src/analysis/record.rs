@@ -63,7 +63,8 @@ use super::period::{find_period_given, reportable};
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
 use crate::solve::{
-    CHUNK_HEAPS, SparseSolver, Stage, ValueStream, WindowOptions, WindowOutcome, WindowProgress,
+    CHUNK_HEAPS, Pipeline, SparseSolver, Stage, ValueStream, WindowOptions, WindowOutcome,
+    WindowProgress,
 };
 use std::fmt;
 use std::path::PathBuf;
@@ -189,7 +190,13 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
 ) -> Result<RecordAnalysis> {
     let code = game.as_take_break();
-    let solver = code.and_then(SparseSolver::new);
+    let pipeline = match options.threads {
+        0 | 1 => Pipeline::Off,
+        _ => Pipeline::Auto,
+    };
+    let solver = code
+        .and_then(SparseSolver::new)
+        .map(|solver| solver.with_pipeline(pipeline).with_threads(options.threads));
     let (Some(code), Some(solver)) = (code, solver) else {
         return Err(Error::EngineUnavailable {
             reason: format!(

@@ -312,6 +312,7 @@ fn windowed(
         width: record.values_width.unwrap_or(1),
         widen: record.values_width.is_none(),
         sizes: WindowSizes::default(),
+        threads: solver.threads(),
     };
     let found = analyze_record(game, limits, &options, record.period_window, progress)?;
     let certificate = match query.certificate {

@@ -50,14 +50,26 @@
 //! pending that long — its worker descheduled by other work on the
 //! machine, say — computes that heap itself from the whole table and
 //! commits it; the owner's answer, when it comes, is ignored.
+//!
+//! The same block runs inside a windowed run (see the `window` module):
+//! its table is then the window's tail, heaps from a base, beside the
+//! window's front ([`Heaps`]), and the far rare heaps' partners come from
+//! readers slid once for the whole block. A worker whose scan runs past
+//! the window answers [`FAR`], and the committer computes that heap whole,
+//! going on with the scan in the window's stream ([`Behind`]), to which it
+//! writes every heap it commits, in order. The readers cover the rare
+//! heaps listed when the block started, so a windowed block ends after the
+//! next rare heap, and the window sorts it (near, or a reader of its own)
+//! before the next block.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::SparseSolver;
 use super::premark::{HEAPS, Partners};
-use super::sparse::{Cell, Rares, Scratch, Split, View, count_value};
+use super::sparse::{Cell, FarPartners, Folded, Rares, Resume, Scratch, Split, View, count_value};
 use super::wanted::Fold;
+use crate::{Error, Result};
 
 /// Spins a worker that cannot go on waits before it takes over the heap
 /// at the front of the table.
@@ -99,6 +111,10 @@ const CHUNK: usize = 2 * HEAPS;
 const EMPTY: u64 = u64::MAX;
 /// A heap committed without its worker's answer (taken over).
 const UNANSWERED: u32 = u32::MAX;
+/// A worker's answer for a heap whose scan ran past a window's heaps: the
+/// committer computes it whole, reading the window's stream. Past every
+/// value (below 2^17, see [`Answer`]).
+const FAR: u32 = (1 << VALUE_BITS) - 1;
 
 /// This thread's values for the heaps of the chunk it is computing, not
 /// yet committed: counted as the values of options that take tokens and
@@ -226,22 +242,80 @@ struct Front {
     heaps: AtomicUsize,
     rares: AtomicUsize,
     bits: AtomicU32,
-    /// A value did not fit the cell type: the block ends short.
-    too_wide: AtomicBool,
+    /// The block ends short: a value did not fit the cell type, the
+    /// window's stream failed, or a windowed block met a new rare heap.
+    cut: AtomicBool,
+}
+
+/// The heaps a block reads and extends, as the Vecs that hold them: a
+/// whole table (`tail` from heap 0, no `front`), or a windowed run's tail
+/// (heaps from `base`) and front (heaps `0..front.len()`, which grows up
+/// to `limit`, see the `window` module), each with its folded bytes while
+/// a fold is in force (see [`Fold`]): the tail's, and the front's for a
+/// window.
+pub(super) struct Heaps<'v, C> {
+    pub(super) tail: &'v mut Vec<C>,
+    pub(super) base: usize,
+    pub(super) front: Option<(&'v mut Vec<C>, usize)>,
+    pub(super) folded: Option<FoldedBytes<'v>>,
+}
+
+/// A fold and the folded bytes of a table (or a window's tail) and of a
+/// window's front.
+pub(super) type FoldedBytes<'v> = (Fold, &'v mut Vec<u8>, Option<&'v mut Vec<u8>>);
+
+/// A block's shelves of [`FoldedBytes`], and the heaps it started with.
+type FoldedShelves = (Fold, Shelf<u8>, Option<Shelf<u8>>, usize);
+
+impl<C> Heaps<'_, C> {
+    /// Heaps `0..heaps()` are computed.
+    fn heaps(&self) -> usize {
+        self.base + self.tail.len()
+    }
+}
+
+/// What lies behind a windowed run's block (see the `window` module): the
+/// value stream, which the committer extends with every heap it commits,
+/// in order, and from which it reads back the pairs of a scan that runs
+/// past the window.
+pub(super) trait Behind<C>: Send {
+    /// Appends the next heap's value to the stream.
+    fn push(&mut self, value: u32) -> Result<()>;
+
+    /// Goes on with heap `n`'s scan, stopped at `resume` for pairs the
+    /// window does not hold, on values read back from the stream.
+    fn scan(
+        &mut self,
+        n: usize,
+        resume: Resume,
+        rares: &Rares<'_>,
+        scratch: &mut Scratch,
+    ) -> Result<u32>;
 }
 
 /// The state the threads share while they compute heaps
-/// `table.len()..stop`.
+/// `heaps.heaps()..stop`.
 pub(super) struct Block<'a, C> {
     solver: &'a SparseSolver,
     split: Split,
+    /// The table, or a window's tail: heaps from `base`.
     table: Shelf<C>,
+    base: usize,
+    /// A window's front, heaps from 0, and the heap it stops growing at.
+    front: Option<(Shelf<C>, usize)>,
     rare: Shelf<usize>,
     rare_values: Shelf<u32>,
-    /// The folded bytes of the table's heaps (see [`Fold`]), written with
-    /// them while every value is below 512, and how many the block
-    /// started with.
-    folded: Option<(Fold, Shelf<u8>, usize)>,
+    /// The folded bytes of the table's (or tail's) heaps and of the
+    /// front's, written with them while every value is below 512, and
+    /// how many heaps the block started with.
+    folded: Option<FoldedShelves>,
+    /// A window's readers of the partners of its far rare heaps, slid to
+    /// hold those of every heap of the block.
+    far: Option<&'a FarPartners<C>>,
+    /// The rare heaps a worker reads: in a window, those listed when the
+    /// block started (its far partners cover no others; the block ends at
+    /// the next rare heap), else all.
+    rare_cap: usize,
     /// The first heap of the block, where the first chunk starts.
     origin: usize,
     stop: usize,
@@ -250,12 +324,12 @@ pub(super) struct Block<'a, C> {
     slots: Vec<CacheLine<[AtomicU64; CHUNK]>>,
     /// The first heap of the next chunk to claim.
     next: CacheLine<AtomicUsize>,
-    front: CacheLine<Front>,
-    committer: CacheLine<Mutex<Committer<'a>>>,
+    front_line: CacheLine<Front>,
+    committer: CacheLine<Mutex<Committer<'a, C>>>,
 }
 
 /// What the thread committing heaps holds.
-struct Committer<'a> {
+struct Committer<'a, C> {
     /// The bits of the largest value committed (see [`count_value`]).
     bits: &'a mut u32,
     repairs: Repairs,
@@ -263,94 +337,148 @@ struct Committer<'a> {
     /// (at [`Block::ring`]), [`UNANSWERED`] where the committer took one
     /// over: the guesses later heaps of the chunk were computed with.
     answered: Vec<u32>,
+    /// A window's stream.
+    behind: Option<&'a mut dyn Behind<C>>,
+    /// Why the block was cut short, when the window's stream failed.
+    failed: Option<Error>,
+    /// A value did not fit the cell type.
+    too_wide: bool,
 }
 
 /// Heaps the committer had to compute itself.
 #[derive(Default)]
 pub(super) struct Repairs {
-    /// A deferred option was worth the worker's answer.
+    /// A deferred option was worth the worker's answer, or the worker's
+    /// scan ran past the window.
     pub(super) deferred: u64,
     /// The worker was late.
     pub(super) taken_over: u64,
 }
 
 impl<'a, C: Cell> Block<'a, C> {
-    /// A block from the table's end to `stop`, for `threads` workers.
+    /// A block from the end of `heaps` to `stop`, for `threads` workers;
+    /// for a window, with its far partners and its stream.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         solver: &'a SparseSolver,
         split: Split,
-        (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
-        folded: Option<(Fold, &mut Vec<u8>)>,
+        heaps: &mut Heaps<'_, C>,
+        (rare, rare_values): (&mut Vec<usize>, &mut Vec<u32>),
+        (far, behind): (Option<&'a FarPartners<C>>, Option<&'a mut dyn Behind<C>>),
         bits: &'a mut u32,
         stop: usize,
         threads: usize,
     ) -> Block<'a, C> {
-        let room = stop - table.len();
-        let folded = folded
-            .filter(|(_, bytes)| bytes.len() == table.len() && *bits <= 9)
-            .map(|(fold, bytes)| (fold, Shelf::new(bytes, room), table.len()));
+        let start = heaps.heaps();
+        let room = stop - start;
+        let front_room = |limit: usize| limit.min(stop).saturating_sub(start);
+        let limit = heaps.front.as_ref().map(|&(_, limit)| limit);
+        let folded = heaps
+            .folded
+            .as_mut()
+            .filter(|(_, bytes, front)| {
+                bytes.len() == heaps.tail.len()
+                    && front.as_ref().map(|f| f.len()) == limit.map(|l| start.min(l))
+                    && *bits <= 9
+            })
+            .map(|(fold, bytes, front)| {
+                let front = front
+                    .as_mut()
+                    .zip(limit)
+                    .map(|(front, limit)| Shelf::new(front, front_room(limit)));
+                (*fold, Shelf::new(bytes, room), front, start)
+            });
         // A power of two, so that a heap's place in the ring is a mask.
         let chunks = (4 * threads)
             .clamp(4, MOST_AHEAD / CHUNK)
             .next_power_of_two();
         let front = Front {
-            heaps: AtomicUsize::new(table.len()),
+            heaps: AtomicUsize::new(start),
             rares: AtomicUsize::new(rare.len()),
             bits: AtomicU32::new(*bits),
-            too_wide: AtomicBool::new(false),
+            cut: AtomicBool::new(false),
         };
         let committer = Committer {
             bits,
             repairs: Repairs::default(),
             answered: vec![UNANSWERED; chunks * CHUNK],
+            behind,
+            failed: None,
+            too_wide: false,
         };
         Block {
             solver,
             split,
-            origin: table.len(),
-            next: CacheLine(AtomicUsize::new(table.len())),
-            table: Shelf::new(table, room),
+            origin: start,
+            next: CacheLine(AtomicUsize::new(start)),
+            table: Shelf::new(heaps.tail, room),
+            base: heaps.base,
+            front: heaps
+                .front
+                .as_mut()
+                .map(|(front, limit)| (Shelf::new(front, front_room(*limit)), *limit)),
+            rare_cap: if far.is_some() {
+                rare.len()
+            } else {
+                usize::MAX
+            },
             rare: Shelf::new(rare, room),
             rare_values: Shelf::new(rare_values, room),
             folded,
+            far,
             stop,
             slots: (0..chunks)
                 .map(|_| CacheLine(std::array::from_fn(|_| AtomicU64::new(EMPTY))))
                 .collect(),
-            front: CacheLine(front),
+            front_line: CacheLine(front),
             committer: CacheLine(Mutex::new(committer)),
         }
     }
 
-    /// Ends the block: the Vecs take what was committed. `false` when a
-    /// value did not fit the cell type (the heaps before it are kept).
+    /// Ends the block: the Vecs take what was committed. `Ok(false)` when
+    /// a value did not fit the cell type (the heaps before it are kept),
+    /// `Err` when the window's stream failed.
     pub(super) fn close(
         self,
-        (table, rare, rare_values): (&mut Vec<C>, &mut Vec<usize>, &mut Vec<u32>),
-        folded: Option<&mut Vec<u8>>,
-    ) -> (bool, Repairs) {
-        let front = self.front.0;
+        heaps: &mut Heaps<'_, C>,
+        (rare, rare_values): (&mut Vec<usize>, &mut Vec<u32>),
+    ) -> (Result<bool>, Repairs) {
+        let front = self.front_line.0;
         let rares = front.rares.into_inner();
-        let heaps = front.heaps.into_inner();
-        if let (Some((_, shelf, started)), Some(bytes)) = (self.folded, folded) {
+        let committed = front.heaps.into_inner();
+        let in_front = |limit: usize| committed.min(limit);
+        if let (Some((_, shelf, front_shelf, started)), Some((_, bytes, front_bytes))) =
+            (self.folded, heaps.folded.as_mut())
+        {
             // Every heap's byte is written while the values stay below 512.
             let written = if front.bits.into_inner() <= 9 {
-                heaps
+                committed
             } else {
                 started
             };
-            shelf.close(bytes, written);
+            shelf.close(bytes, written - self.base);
+            if let (Some(shelf), Some(front_bytes), Some((_, limit))) =
+                (front_shelf, front_bytes.as_mut(), &self.front)
+            {
+                shelf.close(front_bytes, written.min(*limit));
+            }
         }
-        self.table.close(table, heaps);
+        self.table.close(heaps.tail, committed - self.base);
+        if let (Some((shelf, limit)), Some((front, _))) = (self.front, heaps.front.as_mut()) {
+            shelf.close(front, in_front(limit));
+        }
         self.rare.close(rare, rares);
         self.rare_values.close(rare_values, rares);
-        let repairs = self
+        let committer = self
             .committer
             .0
             .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-            .repairs;
-        (!front.too_wide.into_inner(), repairs)
+            .unwrap_or_else(PoisonError::into_inner);
+        let ended = match committer.failed {
+            Some(e) => Err(e),
+            None => Ok(!committer.too_wide),
+        };
+        (ended, committer.repairs)
     }
 
     /// How many heaps the slot ring holds: a worker never runs this far
@@ -377,24 +505,24 @@ impl<'a, C: Cell> Block<'a, C> {
     }
 
     fn committed(&self) -> usize {
-        self.front.0.heaps.load(Ordering::Acquire)
+        self.front_line.0.heaps.load(Ordering::Acquire)
     }
 
-    fn too_wide(&self) -> bool {
-        self.front.0.too_wide.load(Ordering::Relaxed)
+    fn cut(&self) -> bool {
+        self.front_line.0.cut.load(Ordering::Relaxed)
     }
 
     fn over(&self) -> bool {
-        self.too_wide() || self.committed() >= self.stop
+        self.cut() || self.committed() >= self.stop
     }
 
     /// The committed table and rare heaps, as a worker sees them now (see
     /// [`Front`] for the order of the loads).
     #[inline(always)]
     fn published(&self) -> (View<'_, C>, Rares<'_>) {
-        let front = &self.front.0;
+        let front = &self.front_line.0;
         let heaps = front.heaps.load(Ordering::Acquire);
-        let rares = front.rares.load(Ordering::Acquire);
+        let rares = front.rares.load(Ordering::Acquire).min(self.rare_cap);
         let bits = front.bits.load(Ordering::Relaxed);
         let rares = Rares {
             split: self.split,
@@ -405,17 +533,41 @@ impl<'a, C: Cell> Block<'a, C> {
         (self.view(heaps, bits), rares)
     }
 
-    /// The first `heaps` heaps of the table, with their folded bytes while
-    /// every value is below `2^bits <= 512` (the committer wrote a byte
-    /// for every heap before the first value past that).
+    /// The first `heaps` heaps, as the table (or the window's tail and
+    /// front) holds them, with their folded bytes while every value is
+    /// below `2^bits <= 512` (the committer wrote a byte for every heap
+    /// before the first value past that).
     #[inline(always)]
     fn view(&self, heaps: usize, bits: u32) -> View<'_, C> {
+        let high = self.table.prefix(heaps - self.base);
+        let low = match &self.front {
+            Some((front, limit)) => front.prefix(heaps.min(*limit)),
+            None => high,
+        };
         let folded = self
             .folded
             .as_ref()
             .filter(|_| bits <= 9)
-            .map(|(fold, bytes, _)| (*fold, bytes.prefix(heaps)));
-        View::full_folded(self.table.prefix(heaps), folded)
+            .map(|(fold, bytes, front, _)| {
+                let high = bytes.prefix(heaps - self.base);
+                let low = match (front, &self.front) {
+                    (Some(front), Some((_, limit))) => front.prefix(heaps.min(*limit)),
+                    _ => high,
+                };
+                Folded {
+                    fold: *fold,
+                    low,
+                    high,
+                }
+            });
+        View {
+            low,
+            low_base: 0,
+            high,
+            high_base: self.base,
+            far: self.far,
+            folded,
+        }
     }
 
     /// One thread's share: claims chunks of heaps until none is left, then
@@ -435,25 +587,28 @@ impl<'a, C: Cell> Block<'a, C> {
             for j in first..end {
                 let (view, rares) = self.published();
                 if (j - first).is_multiple_of(HEAPS) {
-                    let folded = view.folded.map(|f| (f.fold, f.low));
-                    scratch.premarks.make(
-                        self.solver,
-                        j,
-                        Partners::table(view.low, folded),
-                        &rares,
-                    );
+                    let partners = Partners {
+                        heaps: view.high,
+                        base: view.high_base,
+                        folded: view.folded.map(|f| (f.fold, f.high)),
+                    };
+                    scratch.premarks.make(self.solver, j, partners, &rares);
                 }
-                let committed = view.low.len();
+                let committed = view.len();
                 if j < committed {
                     // Taken over while this thread waited.
                     scratch.guesses.push(UNANSWERED);
                     continue;
                 }
+                // A scan past a window's heaps is the committer's, which
+                // reads the stream.
                 let value = self
                     .solver
                     .value_in::<C, true>(j, view, &rares, scratch)
-                    .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"));
-                scratch.guesses.push(value);
+                    .unwrap_or(FAR);
+                scratch
+                    .guesses
+                    .push(if value == FAR { UNANSWERED } else { value });
                 let answer = Answer {
                     heap: j,
                     short: j - committed,
@@ -488,12 +643,12 @@ impl<'a, C: Cell> Block<'a, C> {
     fn wait_for_room(&self, j: usize, scratch: &mut Scratch) -> bool {
         let mut spins = 0u32;
         while j >= self.committed() + self.ahead() {
-            if self.too_wide() {
+            if self.cut() {
                 return false;
             }
             spins = self.idle(spins, scratch);
         }
-        !self.too_wide()
+        !self.cut()
     }
 
     /// One round of waiting: commits what is ready, and after
@@ -529,60 +684,97 @@ impl<'a, C: Cell> Block<'a, C> {
         let Ok(mut guard) = self.committer.0.try_lock() else {
             return false;
         };
+        // A block cut short commits nothing more (its answers past the
+        // cut may read what the block does not hold: a window's new rare
+        // heap).
+        if self.cut() {
+            return false;
+        }
         let mut took_over = false;
         let Committer {
             bits,
             repairs,
             answered,
+            behind,
+            failed,
+            too_wide,
         } = &mut *guard;
-        let front = &self.front.0;
+        let front = &self.front_line.0;
         let start = front.heaps.load(Ordering::Relaxed);
         let mut n = start;
         let mut rares = front.rares.load(Ordering::Relaxed);
-        let mut too_wide = false;
-        while n < self.stop {
+        let mut cut = false;
+        while n < self.stop && !cut {
             let answer =
                 Answer::unpack(self.slot(n).load(Ordering::Acquire)).filter(|a| a.heap == n);
             // The committer wrote every heap below `n` itself.
-            let table = self.table.prefix(n);
+            let view = self.view(n, **bits);
             let value = match answer {
-                Some(a) if self.stands(n, a, table, answered) => a.value,
+                Some(a) if a.value != FAR && self.stands(n, a, &view, answered) => Ok(a.value),
                 Some(_) => {
                     repairs.deferred += 1;
-                    self.whole(n, rares, **bits, scratch)
+                    self.whole(n, rares, **bits, scratch, behind)
                 }
                 None if steal => {
                     steal = false;
                     took_over = true;
                     repairs.taken_over += 1;
-                    self.whole(n, rares, **bits, scratch)
+                    self.whole(n, rares, **bits, scratch, behind)
                 }
                 None => break,
             };
-            if value >= C::LIMIT {
-                too_wide = true;
-                break;
-            }
+            let value = match value.and_then(|v| match behind {
+                Some(_) if v >= C::LIMIT => Ok(v),
+                Some(behind) => behind.push(v).map(|()| v),
+                None => Ok(v),
+            }) {
+                Ok(value) if value < C::LIMIT => value,
+                Ok(_) => {
+                    *too_wide = true;
+                    cut = true;
+                    break;
+                }
+                Err(e) => {
+                    *failed = Some(e);
+                    cut = true;
+                    break;
+                }
+            };
+            // A worker's answer past every value (its scan ran past the
+            // window) counted as no guess (see [`Self::stands`]).
             answered[self.ring(n)] = answer.map_or(UNANSWERED, |a| a.value);
-            self.table.write(n, C::new(value));
+            self.table.write(n - self.base, C::new(value));
+            if let Some((front, limit)) = &self.front
+                && n < *limit
+            {
+                front.write(n, C::new(value));
+            }
             // Counted in the committing thread's own histogram, merged into
             // the run's when the block ends: a shared one moved its lines
             // between the cores whenever the other thread committed.
             count_value(&mut scratch.counted, bits, n, value);
-            if let Some((fold, bytes, _)) = &self.folded
+            if let Some((fold, bytes, front, _)) = &self.folded
                 && **bits <= 9
             {
-                bytes.write(n, fold.of(value));
+                bytes.write(n - self.base, fold.of(value));
+                if let (Some(front), Some((_, limit))) = (front, &self.front)
+                    && n < *limit
+                {
+                    front.write(n, fold.of(value));
+                }
             }
             if n > 0 && self.split.is_rare(n, value) {
                 self.rare.write(rares, n);
                 self.rare_values.write(rares, value);
                 rares += 1;
+                // A window sorts a new rare heap's partners (near, or a
+                // reader of its own) before a heap reads them.
+                cut = self.far.is_some();
             }
             n += 1;
         }
-        if too_wide {
-            front.too_wide.store(true, Ordering::Relaxed);
+        if cut {
+            front.cut.store(true, Ordering::Relaxed);
         }
         if n > start {
             front.bits.store(**bits, Ordering::Relaxed);
@@ -592,27 +784,43 @@ impl<'a, C: Cell> Block<'a, C> {
         took_over
     }
 
-    /// `g(n)` from the whole table below it, with `rares` rare heaps and
-    /// every value below `2^bits`.
-    fn whole(&self, n: usize, rares: usize, bits: u32, scratch: &mut Scratch) -> u32 {
+    /// `g(n)` from the whole table below it (a window's scan past its
+    /// heaps going on in its stream), with `rares` rare heaps and every
+    /// value below `2^bits`.
+    fn whole(
+        &self,
+        n: usize,
+        rares: usize,
+        bits: u32,
+        scratch: &mut Scratch,
+        behind: &mut Option<&'a mut dyn Behind<C>>,
+    ) -> Result<u32> {
         let rares = Rares {
             split: self.split,
             rare: self.rare.prefix(rares),
             rare_values: self.rare_values.prefix(rares),
             bits,
         };
-        self.solver
+        match self
+            .solver
             .value_in::<C, false>(n, self.view(n, bits), &rares, scratch)
-            .unwrap_or_else(|_| unreachable!("a full table holds every pair of a scan"))
+        {
+            Ok(value) => Ok(value),
+            Err(resume) => match behind {
+                Some(behind) => behind.scan(n, resume, &rares, scratch),
+                None => unreachable!("a full table holds every pair of a scan"),
+            },
+        }
     }
 
-    /// Whether a worker's answer `a` for heap `n` is `g(n)`; `table` holds
+    /// Whether a worker's answer `a` for heap `n` is `g(n)`; `view` holds
     /// heaps `0..n` and `answered` the answers they were committed from
-    /// (see the module's documentation for the argument).
+    /// (see the module's documentation for the argument). A wrong guess of
+    /// [`FAR`], past every value, did not count.
     #[inline(always)]
-    fn stands(&self, n: usize, a: Answer, table: &[C], answered: &[u32]) -> bool {
+    fn stands(&self, n: usize, a: Answer, view: &View<'_, C>, answered: &[u32]) -> bool {
         let from = n - a.short;
-        if self.deferred_worth(n, from, table, a.value) {
+        if self.deferred_worth(n, from, view, a.value) {
             return false;
         }
         // The heaps of the worker's chunk it had computed and counted.
@@ -622,33 +830,40 @@ impl<'a, C: Cell> Block<'a, C> {
                 return true;
             };
             let guess = answered[self.ring(heap)];
-            guess == table[heap].get()
+            guess == view.near(heap)
                 || guess != UNANSWERED
-                    && (guess > a.value || self.deferred_worth(n, from, table, guess))
+                    && (guess > a.value || self.deferred_worth(n, from, view, guess))
         })
     }
 
     /// Whether an option of heap `n` with a part at or past `from` (the
-    /// ones a worker with `from` heaps of table left out) is worth `v`;
-    /// `table` holds heaps `0..n`. Inlined (with [`Self::stands`]) into
-    /// the committer's loop, which is compiled for the CPU's widest vectors,
-    /// so that the runs of 64 pairs use them (out of line: SSE2).
+    /// ones a worker with `from` heaps of table left out) is worth `v`, or
+    /// may be: a window whose front does not hold the small parts of its
+    /// splits cannot tell. `view` holds heaps `0..n`. Inlined (with
+    /// [`Self::stands`]) into the committer's loop, which is compiled for
+    /// the CPU's widest vectors, so that the runs of 64 pairs use them (out
+    /// of line: SSE2).
     #[inline(always)]
-    fn deferred_worth(&self, n: usize, from: usize, table: &[C], v: u32) -> bool {
+    fn deferred_worth(&self, n: usize, from: usize, view: &View<'_, C>, v: u32) -> bool {
         let solver = self.solver;
         let take = solver
             .takes
             .iter()
-            .any(|&(t, _, one)| one && n > t && n - t >= from && table[n - t].get() == v);
+            .any(|&(t, _, one)| one && n > t && n - t >= from && view.near(n - t) == v);
         take || solver.splits.iter().any(|&(t, unequal)| {
             let Some(rest) = n.checked_sub(t).filter(|&r| r >= 2) else {
                 return false;
             };
             let pairs = if unequal { (rest - 1) / 2 } else { rest / 2 };
             let last = pairs.min(rest.saturating_sub(from));
+            if last == 0 {
+                return false;
+            }
             // The pairs (a, rest - a), a in 1..=last, 64 at a time, each
             // run tested whole: a loop without an early exit vectorises.
-            let (low, high) = (&table[1..=last], &table[rest - last..rest]);
+            let Some((low, high, _)) = view.block(1, last + 1, rest) else {
+                return true;
+            };
             low.chunks(64).zip(high.rchunks(64)).any(|(low, high)| {
                 low.iter()
                     .zip(high.iter().rev())

@@ -38,7 +38,7 @@
 use std::time::{Duration, Instant};
 
 use super::clock::thread_time;
-use super::crew::{Advisor, Block, Guesses};
+use super::crew::{Advisor, Behind, Block, Guesses, Heaps};
 use super::load::idle_core;
 use super::premark::{Partners, Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
@@ -93,7 +93,7 @@ pub struct SparseStats {
     pub position_parity: bool,
     /// Heaps computed on several threads whose answer a deferred option
     /// (one with a heap not committed when the answer was computed) could
-    /// change, computed again.
+    /// change, or whose scan ran past a window's heaps, computed again.
     pub repaired: u64,
     /// Heaps computed again because the thread computing them was late.
     pub taken_over: u64,
@@ -123,7 +123,7 @@ pub struct SparseSolver {
     /// `Some(t)` when the digits that split are exactly two, taking `t`
     /// and `t + 1` tokens, both allowing equal parts.
     neighbour_splits: Option<usize>,
-    pipeline: Pipeline,
+    pub(super) pipeline: Pipeline,
     /// Threads a run may use when the pipeline is on.
     threads: usize,
 }
@@ -196,6 +196,70 @@ enum Outcome {
     Widen,
     /// The progress callback asked to stop.
     Stopped,
+}
+
+/// How a run paces its blocks: how long each is, and whether it runs on
+/// one thread or on every thread of the crew, as the [`Advisor`] finds
+/// from the blocks before. The full-table engine's main loop and the
+/// windowed engine's share it.
+pub(super) struct Pace {
+    advisor: Advisor,
+    /// The next block runs on several threads (if there are several).
+    parallel: bool,
+    /// The last block ran on several threads and won.
+    won: bool,
+    pipeline: Pipeline,
+    threads: usize,
+    /// The run's first heap.
+    start: usize,
+    /// When the current block started.
+    started: Instant,
+}
+
+impl Pace {
+    /// The pace of a run on `threads` threads (the first the caller's)
+    /// from heap `start`.
+    pub(super) fn new(pipeline: Pipeline, threads: usize, start: usize) -> Pace {
+        Pace {
+            advisor: Advisor::default(),
+            parallel: pipeline == Pipeline::Always,
+            won: false,
+            pipeline,
+            threads,
+            start,
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether the current block runs on several threads.
+    pub(super) fn parallel(&self) -> bool {
+        self.parallel && self.threads > 1
+    }
+
+    /// Where the block from heap `n` ends (at `end` at the latest), its
+    /// time counted from now.
+    pub(super) fn block(&mut self, n: usize, end: usize) -> usize {
+        let stride = match (self.won, self.parallel) {
+            (true, _) => PARALLEL_STRIDE,
+            (false, true) => self.advisor.try_blocks() * STRIDE,
+            (false, false) if n == self.start => FIRST_STRIDE,
+            (false, false) => STRIDE,
+        };
+        self.started = Instant::now();
+        ((n / stride + 1) * stride).min(end)
+    }
+
+    /// Takes in the time of the block just ended, of `heaps` heaps.
+    pub(super) fn ended(&mut self, heaps: usize) {
+        if self.pipeline == Pipeline::Auto && self.threads > 1 {
+            let per_heap = self.started.elapsed().as_nanos() / heaps.max(1) as u128;
+            let next = self
+                .advisor
+                .parallel_next(self.parallel, per_heap, idle_core);
+            self.won = self.parallel && next;
+            self.parallel = next;
+        }
+    }
 }
 
 /// The instruction sets the engine's loops are compiled for, the widest
@@ -475,13 +539,13 @@ impl<'a, C: Cell> View<'a, C> {
 
     /// How many heaps are computed: `high` ends at the last one.
     #[inline(always)]
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.high_base + self.high.len()
     }
 
     /// The value of heap `k`, which `high` holds.
     #[inline(always)]
-    fn near(&self, k: usize) -> u32 {
+    pub(super) fn near(&self, k: usize) -> u32 {
         self.high[k - self.high_base].get()
     }
 
@@ -489,7 +553,7 @@ impl<'a, C: Cell> View<'a, C> {
     /// `a` and of `rest - a` (reversed), and their folded bytes if the view
     /// has them, if the view holds them.
     #[inline(always)]
-    fn block(&self, from: usize, last: usize, rest: usize) -> Option<Pairs<'a, C>> {
+    pub(super) fn block(&self, from: usize, last: usize, rest: usize) -> Option<Pairs<'a, C>> {
         let low = from.checked_sub(self.low_base)?..last.checked_sub(self.low_base)?;
         let high = (rest + 1 - last).checked_sub(self.high_base)?
             ..(rest + 1 - from).checked_sub(self.high_base)?;
@@ -502,7 +566,7 @@ impl<'a, C: Cell> View<'a, C> {
 
 /// The pairs of a block: the cells of the small parts, of the large parts
 /// (reversed), and their folded bytes if the view has them.
-type Pairs<'a, C> = (&'a [C], &'a [C], Option<(&'a [u8], &'a [u8])>);
+pub(super) type Pairs<'a, C> = (&'a [C], &'a [C], Option<(&'a [u8], &'a [u8])>);
 
 /// Where a scan stopped for pairs its view does not hold: every pair below
 /// `a = start` is marked, and `m` is the partial mex so far.
@@ -885,13 +949,9 @@ impl SparseSolver {
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
         table.reserve(end.saturating_sub(table.len()));
-        let threads = match self.pipeline {
-            Pipeline::Off => 1,
-            Pipeline::Auto => self.threads,
-            Pipeline::Always => self.threads.max(2),
-        };
         // Scratch of every thread; the first is the main thread's.
-        let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::default()).collect();
+        let mut scratches: Vec<Scratch> =
+            (0..self.crew_size()).map(|_| Scratch::default()).collect();
         std::mem::swap(&mut scratches[0], scratch);
         let outcome = self.dispatch(Job::Lead(table, run, end, &mut scratches, progress));
         std::mem::swap(&mut scratches[0], scratch);
@@ -900,6 +960,16 @@ impl SparseSolver {
             scratch.scan_pairs += helper.scan_pairs;
         }
         outcome
+    }
+
+    /// The threads a run uses: one with the pipeline off, two at least
+    /// with it always on.
+    pub(super) fn crew_size(&self) -> usize {
+        match self.pipeline {
+            Pipeline::Off => 1,
+            Pipeline::Auto => self.threads,
+            Pipeline::Always => self.threads.max(2),
+        }
     }
 
     /// Runs `job` compiled for the widest vector instructions the CPU has.
@@ -975,17 +1045,19 @@ impl SparseSolver {
         true
     }
 
-    /// Computes heaps `table.len()..stop` on every thread of `scratches`
-    /// (see the `crew` module); `false` when a value does not fit the cell
-    /// type. `stop` must not pass the next choice of the split.
-    fn all_hands<C: Cell>(
-        &self,
-        table: &mut Vec<C>,
+    /// Computes heaps `heaps.heaps()..stop` on every thread of
+    /// `scratches` (see the `crew` module), into a table or, with its far
+    /// partners and its stream, a window's tail and front; `Ok(false)`
+    /// when a value does not fit the cell type, and in a window ends after
+    /// a new rare heap. `stop` must not pass the next choice of the split.
+    pub(super) fn all_hands<'a, C: Cell>(
+        &'a self,
+        mut heaps: Heaps<'_, C>,
+        window: (Option<&'a FarPartners<C>>, Option<&'a mut dyn Behind<C>>),
         stop: usize,
-        run: &mut Run,
+        run: &'a mut Run,
         scratches: &mut [Scratch],
-    ) -> bool {
-        run.keep_folded(table);
+    ) -> Result<bool> {
         let Run {
             split,
             rare,
@@ -993,16 +1065,15 @@ impl SparseSolver {
             histogram,
             bits,
             stats,
-            fold,
-            folded,
             ..
         } = run;
         let threads = scratches.len();
         let block = Block::new(
             self,
             *split,
-            (table, rare, rare_values),
-            fold.map(|fold| (fold, &mut *folded)),
+            &mut heaps,
+            (rare, rare_values),
+            window,
             bits,
             stop,
             threads,
@@ -1017,7 +1088,7 @@ impl SparseSolver {
             // compiled without the vector features.
             self.dispatch(Job::Work(&block, main));
         });
-        let (fits, repairs) = block.close((table, rare, rare_values), Some(folded));
+        let (ended, repairs) = block.close(&mut heaps, (rare, rare_values));
         for scratch in scratches.iter_mut() {
             for (counts, counted) in histogram.iter_mut().zip(&mut scratch.counted) {
                 if counts.len() < counted.len() {
@@ -1030,7 +1101,7 @@ impl SparseSolver {
         }
         stats.repaired += repairs.deferred;
         stats.taken_over += repairs.taken_over;
-        fits
+        ended
     }
 
     /// The main thread of a run: block by block, on one thread or on every
@@ -1044,23 +1115,12 @@ impl SparseSolver {
         scratches: &mut [Scratch],
         progress: &mut dyn FnMut(usize) -> bool,
     ) -> Outcome {
-        let mut parallel = self.pipeline == Pipeline::Always;
-        // The last block ran on several threads and won.
-        let mut won = false;
-        let mut advisor = Advisor::default();
-        let start = table.len();
-        let mut n = start;
+        let mut pace = Pace::new(self.pipeline, scratches.len(), table.len());
+        let mut n = table.len();
         while n < end {
             run.probe.learn(n, scratches);
-            let stride = match (won, parallel) {
-                (true, _) => PARALLEL_STRIDE,
-                (false, true) => advisor.try_blocks() * STRIDE,
-                (false, false) if n == start => FIRST_STRIDE,
-                (false, false) => STRIDE,
-            };
-            let stop = ((n / stride + 1) * stride).min(end);
-            let started = Instant::now();
-            let fits = if parallel && scratches.len() > 1 {
+            let stop = pace.block(n, end);
+            let fits = if pace.parallel() {
                 // A block on several threads does not cross a choice of
                 // the split: it is made here, between blocks.
                 let mut fits = true;
@@ -1071,7 +1131,19 @@ impl SparseSolver {
                         run.next_choice *= 2;
                     }
                     let part = stop.min(run.next_choice.max(at + 1));
-                    fits = self.all_hands(table, part, run, scratches);
+                    run.keep_folded(table);
+                    let mut folded = std::mem::take(&mut run.folded);
+                    let heaps = Heaps {
+                        tail: table,
+                        base: 0,
+                        front: None,
+                        folded: run.fold.map(|fold| (fold, &mut folded, None)),
+                    };
+                    fits = match self.all_hands(heaps, (None, None), part, run, scratches) {
+                        Ok(fits) => fits,
+                        Err(_) => unreachable!("only a window's stream fails"),
+                    };
+                    run.folded = folded;
                     at = table.len();
                 }
                 fits
@@ -1081,12 +1153,7 @@ impl SparseSolver {
             if !fits {
                 return Outcome::Widen;
             }
-            if self.pipeline == Pipeline::Auto && scratches.len() > 1 {
-                let per_heap = started.elapsed().as_nanos() / (stop - n) as u128;
-                let next = advisor.parallel_next(parallel, per_heap, idle_core);
-                won = parallel && next;
-                parallel = next;
-            }
+            pace.ended(stop - n);
             n = stop;
             if !progress(n - 1) || crate::cancel::stopped() {
                 return Outcome::Stopped;

@@ -174,6 +174,12 @@ impl TableSolver {
         self
     }
 
+    /// How many threads a table (or a windowed run) may use (see
+    /// [`Self::with_threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// The memory limit, in bytes.
     pub fn memory_limit(&self) -> u64 {
         self.memory_limit

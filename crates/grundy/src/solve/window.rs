@@ -26,6 +26,12 @@
 //! of the full-table engine, heap for heap: both compute the same mex from
 //! the same values; only where the values are read from differs.
 //!
+//! On several threads, blocks of heaps run on the full-table engine's crew
+//! (see the `crew` module and [`SparseSolver::extend_windowed`]): the
+//! crew's table is the tail and the front, the tail drops its older half
+//! only between blocks, and the crew's committer writes each heap to the
+//! stream in order and goes on with the scans past the window there.
+//!
 //! A checkpoint of a windowed run is its window plus the stream's state
 //! ([`StreamState`]), written atomically after the stream is flushed to
 //! disk; resuming cuts the stream back to the checkpoint and goes on, so a
@@ -40,7 +46,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
-use super::sparse::{BLOCK, Cell, FarPartners, Folded, Resume, Run, Scratch, Split, View};
+use super::crew::{Behind, Heaps};
+use super::sparse::{
+    BLOCK, Cell, FarPartners, Folded, Pace, Rares, Resume, Run, Scratch, Split, View,
+};
 use super::stream::{StreamState, StreamWriter};
 use super::wanted::Fold;
 use super::{SparseSolver, SparseStats};
@@ -130,6 +139,11 @@ pub struct WindowOptions {
     pub widen: bool,
     /// The window's sizes.
     pub sizes: WindowSizes,
+    /// Threads for the run of [`analyze_record`](crate::analysis::analyze_record):
+    /// 1 keeps it on one; more compute blocks of expensive heaps on
+    /// several, as a table's run does ([`Pipeline::Auto`](super::Pipeline)).
+    /// [`SparseSolver::extend_windowed`] uses its solver's own threads.
+    pub threads: usize,
 }
 
 /// What a windowed run is busy with.
@@ -303,6 +317,13 @@ impl<C: Cell> Window<C> {
             // values are no longer all below 512): the bytes go with it.
             _ => self.folds = None,
         }
+        self.trim();
+    }
+
+    /// Drops the older half of a tail of `2·keep` heaps or more: after
+    /// each heap on one thread, and after each block on several, which
+    /// extends the tail past that.
+    fn trim(&mut self) {
         if self.tail.len() >= 2 * self.keep {
             let drop = self.tail.len() - self.keep;
             self.tail.drain(..drop);
@@ -310,6 +331,19 @@ impl<C: Cell> Window<C> {
                 folds.tail.drain(..drop);
             }
             self.base += drop;
+        }
+    }
+
+    /// The window as a block on several threads reads and extends it.
+    fn as_heaps(&mut self) -> Heaps<'_, C> {
+        Heaps {
+            tail: &mut self.tail,
+            base: self.base,
+            front: Some((&mut self.front, self.limit)),
+            folded: self
+                .folds
+                .as_mut()
+                .map(|folds| (folds.fold, &mut folds.tail, Some(&mut folds.front))),
         }
     }
 
@@ -397,8 +431,10 @@ impl Iterator for ReadBack<'_> {
 
 impl SparseSolver {
     /// Computes heaps `0..=to` into the value stream of `options`, keeping
-    /// only a window of them in memory (see the module docs), and returns
-    /// the histogram and counters. `progress` is called every 4096 heaps;
+    /// only a window of them in memory (see the module docs), on the
+    /// threads the solver's pipeline uses (as [`Self::extend`]), and returns
+    /// the histogram and counters. `progress` is called after each block
+    /// of heaps (4096 on one thread, up to 65536 on several);
     /// when it returns `false` (or the current [`Cancel`](crate::Cancel)
     /// token stops) the window is saved, if a checkpoint is set, and the
     /// run stops with [`Error::Interrupted`]. A one-byte run with
@@ -473,6 +509,14 @@ impl SparseSolver {
 
     /// Goes on with `state`, values stored as `C`, until heap `to` is
     /// computed, or until a value does not fit `C` in a run that widens.
+    /// Blocks of heaps go on one thread, heap by heap, or on the solver's
+    /// crew (see the `crew` module) as its pipeline and the blocks' timings
+    /// say ([`Pace`]): the crew's table is the window's tail and front,
+    /// with the far rare heaps' readers slid once for the block, and its
+    /// committer writes each heap to the stream, in order, and goes on
+    /// with a scan past the window in the stream. The window drops the
+    /// older half of its tail only between blocks, and a block ends after
+    /// a new rare heap, which the window sorts before a heap reads it.
     fn windowed<C: Cell>(
         &self,
         to: u64,
@@ -492,111 +536,159 @@ impl SparseSolver {
             mut run,
             mut stream,
             mut counters,
-            mut scratch,
+            scratch,
         } = state;
         let mut buffers: (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
         let mut bytes = Vec::new();
         let mut partners = FarPartners::default();
         self.sort_rare(&mut partners, &window, &run, options)?;
+        // Every thread's scratch; the first is this thread's, which takes
+        // the others' counts after each block.
+        let mut scratches: Vec<Scratch> = std::iter::once(scratch)
+            .chain((1..self.crew_size()).map(|_| Scratch::default()))
+            .collect();
+        let mut pace = Pace::new(self.pipeline, scratches.len(), window.heaps());
         let mut saved_at = Instant::now();
         let mut n = window.heaps();
         while n < end {
-            if n == run.next_choice {
-                if run.choose_split() {
-                    self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
-                    partners = FarPartners::default();
+            let (first, stop) = (n, pace.block(n, end));
+            // A heap whose value does not fit the cells goes on one
+            // thread, which widens the run or stops it.
+            let mut alone = !pace.parallel();
+            if !alone {
+                run.probe.learn(n, &mut scratches);
+            }
+            while n < stop {
+                if n == run.next_choice {
+                    if run.choose_split() {
+                        self.rebuild_from(&mut run, &mut stream, n, (far, size_of::<C>()))?;
+                        partners = FarPartners::default();
+                        self.sort_rare(&mut partners, &window, &run, options)?;
+                    }
+                    self.foresee_far::<C>(n, end, &window, &run, options)?;
+                    run.next_choice *= 2;
+                }
+                window.keep_folded(&run);
+                if !alone {
+                    let part =
+                        self.part_end(&partners, &run, n, stop.min(run.next_choice.max(n + 1)));
+                    self.slide(&mut partners, n..part, &run, &mut stream, &mut bytes)?;
+                    let mut spill = Spill {
+                        solver: self,
+                        scan: FarScan {
+                            stream: &mut stream,
+                            buffers: &mut buffers,
+                            bytes: &mut bytes,
+                            far,
+                        },
+                        far_scans: 0,
+                    };
+                    let window_heaps = window.as_heaps();
+                    let behind: &mut dyn Behind<C> = &mut spill;
+                    let fits = self.all_hands(
+                        window_heaps,
+                        (Some(&partners), Some(behind)),
+                        part,
+                        &mut run,
+                        &mut scratches,
+                    )?;
+                    counters.far_scans += spill.far_scans;
+                    let (main, helpers) = scratches.split_first_mut().expect("one thread");
+                    for helper in helpers {
+                        main.scans += std::mem::take(&mut helper.scans);
+                        main.scan_pairs += std::mem::take(&mut helper.scan_pairs);
+                    }
+                    window.keep_folded(&run);
+                    window.trim();
+                    self.sort_rare(&mut partners, &window, &run, options)?;
+                    alone = !fits;
+                    n = window.heaps();
+                    continue;
+                }
+                let scratch = &mut scratches[0];
+                if n % STRIDE == 0 {
+                    run.probe.learn(n, std::slice::from_mut(scratch));
+                }
+                self.slide(&mut partners, n..n + 1, &run, &mut stream, &mut bytes)?;
+                let v =
+                    match self.value_vectorised(n, window.view(&partners), &run.rares(), scratch) {
+                        Ok(v) => v,
+                        Err(resume) => {
+                            counters.far_scans += 1;
+                            let mut scan = FarScan {
+                                stream: &mut stream,
+                                buffers: &mut buffers,
+                                bytes: &mut bytes,
+                                far,
+                            };
+                            self.far_scan(n, resume, &run.rares(), scratch, &mut scan)?
+                        }
+                    };
+                if v >= C::LIMIT {
+                    if options.widen && size_of::<C>() == 1 {
+                        let state = Box::new(State {
+                            window,
+                            run,
+                            stream,
+                            counters,
+                            scratch: std::mem::take(scratch),
+                        });
+                        let heap = n as u64;
+                        return Ok(Stop::Widen {
+                            state,
+                            heap,
+                            value: v,
+                        });
+                    }
+                    return Err(Error::ValueTooWide {
+                        heap: n as u64,
+                        value: v,
+                        width: size_of::<C>() as u8,
+                    });
+                }
+                run.note(n, v);
+                stream.push(v)?;
+                window.push(C::new(v));
+                if run.rare.last() == Some(&n) {
                     self.sort_rare(&mut partners, &window, &run, options)?;
                 }
-                self.foresee_far::<C>(n, end, &window, &run, options)?;
-                run.next_choice *= 2;
+                n += 1;
             }
-            if n % STRIDE == 0 {
-                run.probe.learn(n, std::slice::from_mut(&mut scratch));
-            }
-            window.keep_folded(&run);
-            self.slide(&mut partners, n, &run, &mut stream, &mut bytes)?;
-            let v = match self.value_vectorised(
-                n,
-                window.view(&partners),
-                &run.rares(),
-                &mut scratch,
-            ) {
-                Ok(v) => v,
-                Err(resume) => {
-                    counters.far_scans += 1;
-                    let mut scan = FarScan {
-                        stream: &mut stream,
-                        buffers: &mut buffers,
-                        bytes: &mut bytes,
-                        far,
-                    };
-                    self.far_scan(n, resume, &run, &mut scratch, &mut scan)?
-                }
+            pace.ended(n - first);
+            let readers: usize = partners.readers.iter().map(|(_, r)| r.capacity()).sum();
+            let far_bytes =
+                (buffers.0.capacity() + buffers.1.capacity() + readers) * size_of::<C>();
+            let bytes = window.bytes() + far_bytes as u64;
+            counters.window_bytes = counters.window_bytes.max(bytes);
+            let report = WindowProgress {
+                stage: Stage::Compute,
+                heaps: n as u64,
+                rare: run.rare.len(),
+                largest: largest(&run),
+                far_scans: counters.far_scans,
             };
-            if v >= C::LIMIT {
-                if options.widen && size_of::<C>() == 1 {
-                    let state = Box::new(State {
-                        window,
-                        run,
-                        stream,
-                        counters,
-                        scratch,
-                    });
-                    let heap = n as u64;
-                    return Ok(Stop::Widen {
-                        state,
-                        heap,
-                        value: v,
-                    });
-                }
-                return Err(Error::ValueTooWide {
-                    heap: n as u64,
-                    value: v,
-                    width: size_of::<C>() as u8,
-                });
+            let go_on = progress(&report) && !crate::cancel::stopped();
+            if let Some((path, every)) = &options.checkpoint
+                && (!go_on || saved_at.elapsed() >= *every)
+            {
+                counters.values_read = stream.read_back;
+                save(
+                    path,
+                    options,
+                    &window,
+                    &run,
+                    &scratches[0],
+                    &mut stream,
+                    &counters,
+                )?;
+                saved_at = Instant::now();
             }
-            run.note(n, v);
-            stream.push(v)?;
-            window.push(C::new(v));
-            if run.rare.last() == Some(&n) {
-                self.sort_rare(&mut partners, &window, &run, options)?;
-            }
-            n += 1;
-            if n % STRIDE == 0 || n == end {
-                let readers: usize = partners.readers.iter().map(|(_, r)| r.capacity()).sum();
-                let far_bytes =
-                    (buffers.0.capacity() + buffers.1.capacity() + readers) * size_of::<C>();
-                let bytes = window.bytes() + far_bytes as u64;
-                counters.window_bytes = counters.window_bytes.max(bytes);
-                let report = WindowProgress {
-                    stage: Stage::Compute,
-                    heaps: n as u64,
-                    rare: run.rare.len(),
-                    largest: largest(&run),
-                    far_scans: counters.far_scans,
-                };
-                let go_on = progress(&report) && !crate::cancel::stopped();
-                if let Some((path, every)) = &options.checkpoint
-                    && (!go_on || saved_at.elapsed() >= *every)
-                {
-                    counters.values_read = stream.read_back;
-                    save(
-                        path,
-                        options,
-                        &window,
-                        &run,
-                        &scratch,
-                        &mut stream,
-                        &counters,
-                    )?;
-                    saved_at = Instant::now();
-                }
-                if !go_on {
-                    crate::cancel::check()?;
-                    return Err(Error::Interrupted { heaps: n as u64 });
-                }
+            if !go_on {
+                crate::cancel::check()?;
+                return Err(Error::Interrupted { heaps: n as u64 });
             }
         }
+        let scratch = &scratches[0];
         counters.values_read = stream.read_back;
         // The end is saved too, so that a finished run can go on to a
         // larger `to` (an adaptive analysis does, step by step).
@@ -606,7 +698,7 @@ impl SparseSolver {
                 options,
                 &window,
                 &run,
-                &scratch,
+                scratch,
                 &mut stream,
                 &counters,
             )?;
@@ -621,7 +713,7 @@ impl SparseSolver {
         if let Some(zero) = histogram.first_mut() {
             *zero -= 1; // heap 0, outside Rogalski's range 1..=N
         }
-        let mut stats = run.finish(&scratch);
+        let mut stats = run.finish(scratch);
         stats.scans += counters.scans;
         stats.scan_pairs += counters.scan_pairs;
         Ok(Stop::Done(WindowOutcome {
@@ -634,6 +726,27 @@ impl SparseSolver {
             root,
             width: size_of::<C>() as u8,
         }))
+    }
+
+    /// Where a block on several threads from heap `n` ends, at `stop` at
+    /// the latest: the far rare heaps' readers, slid once for the block,
+    /// must hold the partners of every heap of it, in the stream (before
+    /// `n`) and within [`FAR_READ`] heaps each.
+    fn part_end<C>(&self, partners: &FarPartners<C>, run: &Run, n: usize, stop: usize) -> usize {
+        let first_far = run.rare.get(partners.from);
+        let Some(&first_far) = first_far.filter(|_| !partners.readers.is_empty()) else {
+            return stop;
+        };
+        let (least, most) = self.split_reach();
+        stop.min(n + least + first_far)
+            .min(n + FAR_READ.saturating_sub(most - least))
+            .max(n + 1)
+    }
+
+    /// The least and the largest `t` of the splitting digits.
+    fn split_reach(&self) -> (usize, usize) {
+        let digits = self.splits.iter().map(|&(t, _)| t);
+        digits.fold((usize::MAX, 0), |(l, m), t| (l.min(t), m.max(t)))
     }
 
     /// The largest `t` of any digit: takes read heap `n - t`, splits pair
@@ -734,13 +847,15 @@ impl SparseSolver {
     }
 
     /// Slides each far rare heap's reader forward to hold its partners of
-    /// heap `n`, `n - t - r` for every splitting `t`, reading `FAR_READ`
-    /// heaps from the stream when they run out (every `FAR_READ` heaps or
-    /// so: the stream is read sequentially, once per far rare heap).
+    /// the heaps `heaps`, `n - t - r` for every splitting `t` and every `n`
+    /// there, reading `FAR_READ` heaps from the stream when they run out
+    /// (every `FAR_READ` heaps or so: the stream is read sequentially, once
+    /// per far rare heap). The partners must lie in the stream, before
+    /// `heaps.start` (see [`Self::part_end`]).
     fn slide<C: Cell>(
         &self,
         partners: &mut FarPartners<C>,
-        n: usize,
+        heaps: std::ops::Range<usize>,
         run: &Run,
         stream: &mut StreamWriter,
         bytes: &mut Vec<u8>,
@@ -748,13 +863,13 @@ impl SparseSolver {
         if partners.readers.is_empty() {
             return Ok(());
         }
-        let digits = self.splits.iter().map(|&(t, _)| t);
-        let (least, most) = digits.fold((usize::MAX, 0), |(l, m), t| (l.min(t), m.max(t)));
+        let (least, most) = self.split_reach();
         let rare = &run.rare[partners.from..];
-        let length = FAR_READ.max(most - least + 1);
+        let n = heaps.start;
+        let length = FAR_READ.max(heaps.len() + most - least);
         for (&r, (base, values)) in rare.iter().zip(&mut partners.readers) {
             // Gathers read `rest - r` only for `r < rest = n - t`.
-            let last = match n.checked_sub(least + r) {
+            let last = match (heaps.end - 1).checked_sub(least + r) {
                 Some(last) if last > 0 => last,
                 _ => continue,
             };
@@ -796,7 +911,7 @@ impl SparseSolver {
         &self,
         n: usize,
         mut resume: Resume,
-        run: &Run,
+        rares: &Rares<'_>,
         scratch: &mut Scratch,
         scan: &mut FarScan<'_, C>,
     ) -> Result<u32> {
@@ -819,7 +934,7 @@ impl SparseSolver {
                 far: None,
                 folded: None,
             };
-            match self.scan_from::<C, false>(n, view, &run.rares(), scratch, resume.m, (a0, 0)) {
+            match self.scan_from::<C, false>(n, view, rares, scratch, resume.m, (a0, 0)) {
                 Ok(v) => return Ok(v),
                 Err(next) => resume = next,
             }
@@ -993,6 +1108,33 @@ struct FarScan<'a, C> {
     far: usize,
 }
 
+/// The stream behind a block of heaps on several threads, for its
+/// committer: each heap written to it, and the scans past the window
+/// continued in it, counted.
+struct Spill<'a, C> {
+    solver: &'a SparseSolver,
+    scan: FarScan<'a, C>,
+    far_scans: u64,
+}
+
+impl<C: Cell> Behind<C> for Spill<'_, C> {
+    fn push(&mut self, value: u32) -> Result<()> {
+        self.scan.stream.push(value)
+    }
+
+    fn scan(
+        &mut self,
+        n: usize,
+        resume: Resume,
+        rares: &Rares<'_>,
+        scratch: &mut Scratch,
+    ) -> Result<u32> {
+        self.far_scans += 1;
+        self.solver
+            .far_scan(n, resume, rares, scratch, &mut self.scan)
+    }
+}
+
 /// Reads heaps `from..to` of the stream into `out`, through `bytes`.
 fn read_cells<C: Cell>(
     stream: &mut StreamWriter,
@@ -1160,6 +1302,7 @@ pub fn verify_stream(
         width: stream.width,
         widen: false,
         sizes: WindowSizes::default(),
+        threads: 1,
     };
     let window = PathBuf::from(format!("{}.window", scratch.display()));
     let chunk = super::CHUNK_HEAPS as u64;
