@@ -54,7 +54,7 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         for name, game, peer_game in GAMES:
             command = [GRUNDY, "analyze", game, "--to", str(heaps - 1), "--window",
-                       "--values-out", os.path.join(scratch, "values"), "--format", "json"]
+                       "--values-out", os.path.join(scratch, "values"), "--force", "--format", "json"]
             one, one_peak, output = timed(command + ["--threads", "1"])
             two, two_peak, _ = timed(command + ["--threads", "2"])
             cells = [f"{name} to 2^{options.log2n}, windowed",
