@@ -750,7 +750,6 @@ impl Render for PairMovesReport {
         )?;
         if let Some(rows) = &self.positions {
             writeln!(out, "a     b     value  winning  fewest taken  most taken")?;
-            let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
             for row in rows {
                 writeln!(
                     out,
@@ -759,8 +758,8 @@ impl Render for PairMovesReport {
                     row.b,
                     row.value,
                     row.winning_moves,
-                    taken(row.fewest_taken),
-                    taken(row.most_taken)
+                    taken(row.fewest_taken, "-"),
+                    taken(row.most_taken, "-")
                 )?;
             }
         }
@@ -771,7 +770,6 @@ impl Render for PairMovesReport {
         let Some(rows) = &self.positions else {
             return by_value_csv(out, &self.by_value, "positions");
         };
-        let cell = |t: Option<i64>| t.map_or(String::new(), |t| t.to_string());
         writeln!(out, "a,b,value,winning_moves,fewest_taken,most_taken")?;
         for row in rows {
             writeln!(
@@ -781,12 +779,18 @@ impl Render for PairMovesReport {
                 row.b,
                 row.value,
                 row.winning_moves,
-                cell(row.fewest_taken),
-                cell(row.most_taken)
+                taken(row.fewest_taken, ""),
+                taken(row.most_taken, "")
             )?;
         }
         Ok(())
     }
+}
+
+/// Tokens a winning move takes, as a table shows them: `none` where there
+/// is no winning move (`-` in text, an empty CSV cell).
+fn taken(tokens: Option<i64>, none: &str) -> String {
+    tokens.map_or_else(|| none.to_owned(), |t| t.to_string())
 }
 
 /// The counts of a winning-move table by value: `what` (heaps or
@@ -825,7 +829,6 @@ impl Render for HeapMovesReport {
         )?;
         if let Some(rows) = &self.heaps {
             writeln!(out, "heap    value  winning  fewest taken  most taken")?;
-            let taken = |t: Option<i64>| t.map_or("-".to_owned(), |t| t.to_string());
             for row in rows {
                 writeln!(
                     out,
@@ -833,8 +836,8 @@ impl Render for HeapMovesReport {
                     row.heap,
                     row.value,
                     row.winning_moves,
-                    taken(row.fewest_taken),
-                    taken(row.most_taken)
+                    taken(row.fewest_taken, "-"),
+                    taken(row.most_taken, "-")
                 )?;
             }
         }
@@ -842,7 +845,6 @@ impl Render for HeapMovesReport {
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
-        let cell = |t: Option<i64>| t.map_or(String::new(), |t| t.to_string());
         match &self.heaps {
             Some(rows) => {
                 writeln!(out, "heap,value,winning_moves,fewest_taken,most_taken")?;
@@ -853,8 +855,8 @@ impl Render for HeapMovesReport {
                         row.heap,
                         row.value,
                         row.winning_moves,
-                        cell(row.fewest_taken),
-                        cell(row.most_taken)
+                        taken(row.fewest_taken, ""),
+                        taken(row.most_taken, "")
                     )?;
                 }
             }
