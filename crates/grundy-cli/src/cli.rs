@@ -195,8 +195,8 @@ pub struct RecordArgs {
     /// from its stream, five bytes a heap of --memory-limit), so it finds
     /// periods up to HEAPS/2; a period found is then checked on every heap
     /// and proven as a full table's. Without it the search starts at 2^22
-    /// heaps and doubles, within --memory-limit, while it finds no period
-    /// and the game's theorem could prove a longer one.
+    /// heaps and goes on to the whole stream, read back chunk by chunk,
+    /// unless the game's theorem could prove no longer period.
     #[arg(long, value_name = "HEAPS", value_parser = size)]
     pub period_window: Option<u64>,
     /// How often a windowed run saves its --checkpoint, in seconds.

@@ -14,13 +14,13 @@
 //! (k - 1)s`, a contradiction. So we report the minimal period and its
 //! smallest pre-period, never a multiple.
 
-use crate::{ValueTable, with_slice};
+use crate::{Result, ValueTable, with_slice};
 
 /// Tables up to this length are searched with the exact `O(N)`-memory
 /// failure-function method; longer ones with markers (see
 /// [`period_candidate`]), which needs memory only for the positions of one
 /// value.
-const FAILURE_FUNCTION_LIMIT: usize = 1 << 22;
+pub(super) const FAILURE_FUNCTION_LIMIT: usize = 1 << 22;
 
 /// How often the marker value of [`candidate_by_markers`] should occur in
 /// the last quarter of the table, when some value does.
@@ -127,7 +127,8 @@ pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
     with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
         candidate_by_failure_function(s)
     } else {
-        candidate_by_markers(s)
+        // A slice reads without error.
+        candidate_by_markers(s).ok().flatten()
     })
 }
 
@@ -203,32 +204,50 @@ fn periodic_prefixes(len: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(us
 /// Every reported period is verified on the values. The search is exact for
 /// convincing tails spanning three periods; a shorter tail may be missed (no
 /// candidate yet), never misreported.
-fn candidate_by_markers<C: Copy + Eq + Into<u32>>(values: &[C]) -> Option<Periodicity> {
+pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
+    values: &S,
+) -> Result<Option<Periodicity>> {
     let total = values.len();
-    let top = values.iter().map(|&v| v.into()).max()? as usize;
-    if top >= 1 << 24 {
-        return None;
+    if total == 0 {
+        return Ok(None);
     }
-    let mut counts = vec![(0u64, 0u64); top + 1]; // (everywhere, last quarter)
-    for (n, &v) in values.iter().enumerate() {
-        let count = &mut counts[v.into() as usize];
-        count.0 += 1;
-        count.1 += u64::from(n >= total - total / 4);
+    let mut counts: Vec<(u64, u64)> = Vec::new(); // (everywhere, last quarter)
+    let mut too_large = false;
+    values.each(|n, v| {
+        let v = v as usize;
+        if v >= 1 << 24 {
+            too_large = true;
+            return;
+        }
+        if counts.len() <= v {
+            counts.resize(v + 1, (0, 0));
+        }
+        counts[v].0 += 1;
+        counts[v].1 += u64::from(n >= total - total / 4);
+    })?;
+    if too_large {
+        return Ok(None);
     }
     // A marker seen only once or twice per period needs three periods of
     // tail to show its gap period; one seen often shows it within a little
     // more than two.
     let rarest_with = |least: u64| {
-        (0..=top)
+        (0..counts.len())
             .filter(|&v| counts[v].1 >= least)
             .min_by_key(|&v| counts[v].0)
     };
-    let marker = rarest_with(MARKERS_WANTED).or_else(|| rarest_with(1))? as u32;
+    let Some(marker) = rarest_with(MARKERS_WANTED).or_else(|| rarest_with(1)) else {
+        return Ok(None);
+    };
+    let marker = marker as u32;
     // Positions of the marker, from the end.
-    let positions: Vec<usize> = (0..total)
-        .rev()
-        .filter(|&n| values[n].into() == marker)
-        .collect();
+    let mut positions: Vec<usize> = Vec::new();
+    values.each(|n, v| {
+        if v == marker {
+            positions.push(n);
+        }
+    })?;
+    positions.reverse();
     let gaps: Vec<usize> = positions.windows(2).map(|w| w[0] - w[1]).collect();
     // Each periodic stretch of gaps proposes the shift of one gap period.
     let shifts = periodic_prefixes(gaps.len(), |i, j| gaps[i] == gaps[j])
@@ -243,52 +262,79 @@ fn candidate_by_markers<C: Copy + Eq + Into<u32>>(values: &[C]) -> Option<Period
             let known = best
                 .filter(|&(q, _)| p.is_multiple_of(q))
                 .map_or(p, |(_, l)| l.max(p));
-            let length = periodic_tail_beyond(values, p, known);
+            let length = total - values.agree_back(total - known, p)?;
             if length >= 2 * p && best.is_none_or(|(_, longest)| length > longest) {
                 best = Some((p, length));
             }
         }
     }
-    let (p, length) = best?;
-    Some(Periodicity {
+    let Some((p, length)) = best else {
+        return Ok(None);
+    };
+    Ok(Some(Periodicity {
         preperiod: total - length,
-        period: minimal_period(values, p, length),
+        period: minimal_period(values, p, length)?,
         saltus: 0,
-    })
+    }))
+}
+
+/// A sequence searched for a period by markers: a table in memory, or a
+/// value stream read back chunk by chunk (`analysis::record`), so that a
+/// record run's whole stream is searched in the memory of one marker's
+/// positions.
+pub(super) trait Sequence {
+    /// The number of values.
+    fn len(&self) -> usize;
+    /// Calls `visit(n, g(n))` for every heap `n` in order.
+    fn each(&self, visit: impl FnMut(usize, u32)) -> Result<()>;
+    /// The smallest `s <= start` such that `g(n) = g(n + p)` for every `n`
+    /// in `s..start` (given `start + p <= len`): the tail of period `p`
+    /// that the heaps from `start` on are already known to have, extended
+    /// back as far as it goes.
+    fn agree_back(&self, start: usize, p: usize) -> Result<usize>;
+}
+
+impl<C: Copy + Eq + Into<u32>> Sequence for [C] {
+    fn len(&self) -> usize {
+        <[C]>::len(self)
+    }
+
+    fn each(&self, mut visit: impl FnMut(usize, u32)) -> Result<()> {
+        for (n, &v) in self.iter().enumerate() {
+            visit(n, v.into());
+        }
+        Ok(())
+    }
+
+    /// Compared a block at a time going back; blocks start small and
+    /// double, so a wrong `p` is rejected after a few comparisons.
+    fn agree_back(&self, mut start: usize, p: usize) -> Result<usize> {
+        let mut block = 8;
+        while start > 0 {
+            let low = start.saturating_sub(block);
+            if self[low..start] != self[low + p..start + p] {
+                while self[start - 1] == self[start - 1 + p] {
+                    start -= 1;
+                }
+                break;
+            }
+            start = low;
+            block = (2 * block).min(1 << 12);
+        }
+        Ok(start)
+    }
 }
 
 /// The length of the longest tail of `values` with period `p < len`.
-fn periodic_tail<C: Eq>(values: &[C], p: usize) -> usize {
-    periodic_tail_beyond(values, p, p)
-}
-
-/// [`periodic_tail`], given that the last `known >= p` values are already
-/// known to have period `p`. Compared a block at a time going back; blocks
-/// start small and double, so a wrong `p` is rejected after a few
-/// comparisons.
-fn periodic_tail_beyond<C: Eq>(values: &[C], p: usize, known: usize) -> usize {
-    let total = values.len();
-    let mut start = total - known; // values[start..total - p] match p later
-    let mut block = 8;
-    while start > 0 {
-        let low = start.saturating_sub(block);
-        if values[low..start] != values[low + p..start + p] {
-            while values[start - 1] == values[start - 1 + p] {
-                start -= 1;
-            }
-            break;
-        }
-        start = low;
-        block = (2 * block).min(1 << 12);
-    }
-    total - start
+fn periodic_tail<S: Sequence + ?Sized>(values: &S, p: usize) -> Result<usize> {
+    Ok(values.len() - values.agree_back(values.len() - p, p)?)
 }
 
 /// The minimal period of the tail of `length` values that has period `p`:
 /// every period `p' < p` of a tail spanning `p + p'` values divides `p`
 /// (Fine and Wilf), so dividing out prime factors while the quotient still
 /// fits finds it.
-fn minimal_period<C: Eq>(values: &[C], mut p: usize, length: usize) -> usize {
+fn minimal_period<S: Sequence + ?Sized>(values: &S, mut p: usize, length: usize) -> Result<usize> {
     let mut rest = p;
     let mut q = 2;
     while rest > 1 {
@@ -299,13 +345,13 @@ fn minimal_period<C: Eq>(values: &[C], mut p: usize, length: usize) -> usize {
             while rest.is_multiple_of(q) {
                 rest /= q;
             }
-            while p.is_multiple_of(q) && periodic_tail(values, p / q) >= length {
+            while p.is_multiple_of(q) && periodic_tail(values, p / q)? >= length {
                 p /= q;
             }
         }
         q += 1;
     }
-    p
+    Ok(p)
 }
 
 fn find_arithmetic_period<C: Copy + Into<u32>>(values: &[C]) -> Option<Periodicity> {
@@ -420,7 +466,7 @@ mod tests {
             seq.extend(&block);
         }
         seq.extend(&block[..123]);
-        let found = candidate_by_markers(&seq).unwrap();
+        let found = candidate_by_markers(&seq[..]).unwrap().unwrap();
         assert_eq!(found.period, 500);
         assert_eq!(Some(found), candidate_by_failure_function(&seq));
         // Pseudo-random values: a pre-period, then a tail of barely more
@@ -437,11 +483,11 @@ mod tests {
         seq.extend(&block);
         seq.extend(&block);
         seq.extend(&block[..500]);
-        let found = candidate_by_markers(&seq).unwrap();
+        let found = candidate_by_markers(&seq[..]).unwrap().unwrap();
         assert_eq!((found.period, found.preperiod), (2000, 3000));
         // A tail of period 6 whose markers repeat every 3 heaps.
         let seq: Vec<u32> = [0, 1, 0, 0, 2, 0].repeat(40);
-        let found = candidate_by_markers(&seq).unwrap();
+        let found = candidate_by_markers(&seq[..]).unwrap().unwrap();
         assert_eq!((found.period, found.preperiod), (6, 0));
     }
 
@@ -476,7 +522,7 @@ mod tests {
             }
             seq.extend(cycle.iter().take(tail));
             let exact = candidate_by_failure_function(&seq);
-            let by_markers = candidate_by_markers(&seq);
+            let by_markers = candidate_by_markers(&seq[..]).unwrap();
             // Markers need a little more than two periods of evidence.
             let clear = |f: &Periodicity| {
                 let length = seq.len() - f.preperiod;
@@ -486,7 +532,7 @@ mod tests {
                 prop_assert_eq!(by_markers, exact);
             } else if let Some(found) = by_markers {
                 // Whatever it reports is a real periodic tail.
-                prop_assert!(periodic_tail(&seq, found.period) == seq.len() - found.preperiod);
+                prop_assert!(periodic_tail(&seq[..], found.period).unwrap() == seq.len() - found.preperiod);
                 prop_assert!(seq.len() - found.preperiod >= 2 * found.period);
             }
         }

@@ -9,14 +9,19 @@
 //!    longest tail that spans two periods; when that tail is too short to
 //!    report, [`find_period`](super::find_period)'s search for an
 //!    arithmetic period (a saltus `s`: `g(n + p) = g(n) + s`) gives the
-//!    candidate instead, if it finds one. A growing window doubles until
-//!    no larger one can show a period the run could prove: until the
-//!    candidate's tail in the window, less one period, reaches the longest
-//!    period the game's theorem can prove from the heaps computed
+//!    candidate instead, if it finds one. A growing window (the default)
+//!    of a game with a theorem goes on to the whole stream unless the
+//!    window's candidate is
+//!    *settled*: its tail in the window, less one period, reaches the
+//!    longest period the game's theorem can prove from the heaps computed
 //!    ([`Theorem::longest_provable_period`]; a period `Q` with a longer
-//!    tail than `p`'s `l` heaps has `Q > l - p`, see below), or the window
-//!    holds twice that period (two periods of any provable one), or the
-//!    run's memory limit stops it.
+//!    tail than `p`'s `l` heaps has `Q > l - p`, see below). The whole
+//!    stream is searched as a full table of it is: in memory up to 2^22
+//!    heaps, else by the positions of one marker value
+//!    (`candidate_by_markers`), read back chunk by chunk ([`StreamValues`]):
+//!    two passes in order and walks back through a few chunks held at a
+//!    time, so a run of 4.4·10^8 heaps finds its period of 6·10^7 in the
+//!    memory of a marker's positions.
 //! 2. Every value once, in order, compared with the value the candidate
 //!    predicts from the last `p` heaps of the window (heap `n` against the
 //!    heap `m` of the last period with `m ≡ n (mod p)`, less `s` for each
@@ -30,10 +35,11 @@
 //!    root.
 //!
 //! Memory is the window (one or two bytes a heap, and four for the
-//! failure function up to 2^22 heaps, then four for each heap of one
-//! period, at most half the window) and a thousand listed heaps, however
-//! long the run; time is one read of the stream, and of the window (twice
-//! it when the window grows: each size read whole).
+//! failure function up to 2^22 heaps), the candidate's last period (one or
+//! two bytes a heap) and a thousand listed heaps, however long the run;
+//! time is a few reads of the stream. An adaptive run searches after each
+//! step, and makes the pass only at a step with a candidate and at its
+//! last.
 //!
 //! The candidate is the full-table one whenever that one's tail spans two
 //! periods inside the window, or lies inside it: if a period `q <= L/2`
@@ -52,25 +58,29 @@
 //! `Q`'s tail). A period `Q` the run can prove is at most the longest
 //! provable one, `P`, and is found at all (by a full table's search too)
 //! only when its tail spans two periods; a window of `2P` heaps (or every
-//! heap, when fewer) holds two of them. So a growing window that stops as
-//! above misses no period a full table's search would find and prove. A
+//! heap, when fewer) holds two of them. So a growing window settled as
+//! above misses no period a full table's search would find and prove, and
+//! one that goes on to the whole stream finds the full table's candidate. A
 //! candidate is proven by the same code as a full table's
 //! (`analysis::prove`), with the pass's check of every heap from `n0` on;
 //! a theorem proves plain periods only, so an arithmetic period is
 //! reported as observed.
 
-use super::period::{find_period_given, reportable};
+use super::period::{
+    FAILURE_FUNCTION_LIMIT, Sequence, candidate_by_markers, find_period_given, reportable,
+};
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
 use crate::solve::{
-    CHUNK_HEAPS, Pipeline, SparseSolver, Stage, ValueStream, WindowOptions, WindowOutcome,
-    WindowProgress,
+    CHUNK_HEAPS, ChunkReader, Pipeline, SparseSolver, Stage, ValueStream, WindowOptions,
+    WindowOutcome, WindowProgress,
 };
+use std::cell::RefCell;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::{Error, HeapGame, HeapRuleset, Nimber, Result, ValueTable};
+use crate::{Error, HeapGame, HeapRuleset, Nimber, Result, ValueTable, with_slice};
 
 /// The heaps at the end of a windowed run searched for a period first by
 /// default: periods up to 2^21 are found without growing the window (0.16's
@@ -89,11 +99,12 @@ pub enum PeriodWindow {
     /// Exactly this many (every heap, when the run has fewer): periods up
     /// to half of it are found.
     Fixed(usize),
-    /// This many first; then twice as many, and so on, while a larger
-    /// window could show a period the game's theorem can prove (see the
-    /// module docs) and the window fits the run's memory limit: every
-    /// period the run can prove is found, at the cost of up to the whole
-    /// stream in memory for a game whose values show none.
+    /// This many first; then, for a game with a periodicity theorem,
+    /// unless a larger window could show no period it can prove (see the
+    /// module docs), the whole
+    /// stream, read back chunk by chunk: every period the run can prove is
+    /// found, as a full table's search finds it, in the memory of this
+    /// window and of the candidate's last period.
     Growing(usize),
 }
 
@@ -180,8 +191,8 @@ impl RecordAnalysis {
 /// (`STREAM.window`, removed at the end).
 ///
 /// The period window takes five bytes a heap (six for two-byte values) of
-/// `options.memory_limit`: [`Error::PeriodSearchTooLarge`] refuses a first
-/// window past it, and a growing one grows only within it.
+/// `options.memory_limit`, and the candidate's last period one or two:
+/// [`Error::PeriodSearchTooLarge`] refuses either past it.
 pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     game: &G,
     limits: &Limits,
@@ -244,6 +255,13 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
             memory_limit: options.memory_limit,
         };
         let (window, candidate) = search.run(&stream)?;
+        let done = outcome.heaps - 1;
+        let last_step = limits.to.is_some() || done >= limits.max;
+        if candidate.is_none() && !last_step {
+            // Nothing to prove, and the summary is made at the last step.
+            target = next_target(done.max(target), None, limits.max);
+            continue;
+        }
         let report = WindowProgress {
             stage: Stage::Check,
             heaps: 0,
@@ -252,8 +270,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
             far_scans: outcome.far_scans,
         };
         let (claim, summary, needed) = examine(&stream, candidate, theorem, report, progress)?;
-        let done = outcome.heaps - 1;
-        if limits.to.is_some() || claim.is_proven() || done >= limits.max {
+        if last_step || claim.is_proven() {
             drop(scratch);
             return Ok(RecordAnalysis {
                 game: code.to_string(),
@@ -280,10 +297,10 @@ impl Drop for Scratch {
 /// docs).
 struct Search {
     window: PeriodWindow,
-    /// The game's periodicity theorem: a window grows only toward the
-    /// periods it can prove.
+    /// The game's periodicity theorem: a search goes on past the window
+    /// only toward the periods it can prove.
     theorem: Option<Theorem>,
-    /// The most bytes the window may take.
+    /// The most bytes the candidate's last period may take.
     memory_limit: u64,
 }
 
@@ -291,54 +308,206 @@ struct Search {
 /// the pass over the stream checks every heap against.
 struct Candidate {
     /// `g(heaps - p..heaps)`, the stream's last `p` values.
-    block: Vec<u32>,
+    block: ValueTable,
     /// `s`: heap `n` is worth `block[(n - (heaps - p)) mod p]` less `s` for
     /// each period between them.
     saltus: u64,
 }
 
 impl Search {
-    /// The window searched in the end and the candidate found there: the
-    /// periodicity [`find_period`](super::find_period) reports when it is
-    /// arithmetic, else [`period_candidate`], the plain period of the
-    /// longest tail that spans two periods however short that tail (a
-    /// proof needs no more than the theorem asks; a full table's analysis
-    /// proves the same candidate).
+    /// The heaps searched and the candidate found there: the periodicity
+    /// [`find_period`](super::find_period) reports when it is arithmetic,
+    /// else the plain period of the longest tail that spans two periods
+    /// however short that tail (a proof needs no more than the theorem
+    /// asks; a full table's analysis proves the same candidate).
+    ///
+    /// The last [`PeriodWindow::first`] heaps are read into memory and
+    /// searched first ([`period_candidate`], and the search for an
+    /// arithmetic period). A growing window whose candidate there is not
+    /// settled goes on to the whole stream when the game has a theorem,
+    /// searched by markers chunk by chunk ([`StreamValues`]).
     fn run(&self, stream: &ValueStream) -> Result<(usize, Option<Candidate>)> {
         let heaps = stream.heaps as usize;
-        let first = self.window.first().clamp(1, heaps);
+        let window = self.window.first().clamp(1, heaps);
+        let tail = read_tail(stream, window)?;
+        let plain = period_candidate(&tail);
+        // A period `Q` with a longer tail than the candidate's (`l` heaps
+        // of period `p` in the window) has `Q > l - p`: were `l >= p + Q`,
+        // `p` would divide `Q` and hold on `Q`'s tail (Fine and Wilf, as in
+        // the module docs). So once `l - p` reaches the longest provable
+        // period, no longer search shows a better one.
         let provable = self.theorem.map_or(0, |t| t.longest_provable_period(heaps));
-        let largest = match self.window {
-            PeriodWindow::Fixed(_) => first,
-            PeriodWindow::Growing(_) => {
-                let per_heap = u64::from(stream.width) + SEARCH_BYTES_PER_HEAP;
-                let fits = usize::try_from(self.memory_limit / per_heap).unwrap_or(usize::MAX);
-                provable.saturating_mul(2).min(fits).min(heaps).max(first)
+        let settled = plain.is_some_and(|c| window - c.preperiod >= c.period + provable);
+        // The window's candidate, its pre-period counted from heap 0.
+        let in_window = plain.map(|c| Periodicity {
+            preperiod: c.preperiod + heaps - window,
+            ..c
+        });
+        // Without a theorem nothing is proven: the window's observation
+        // stands.
+        let whole = matches!(self.window, PeriodWindow::Growing(_))
+            && self.theorem.is_some()
+            && window < heaps
+            && !settled;
+        // Where `plain` is not reportable, an arithmetic period may be: as
+        // a full table of the heaps searched is (`find_period_given`), in
+        // memory up to the failure function's limit, else on the window.
+        let (searched, plain, arithmetic) = if whole && heaps <= FAILURE_FUNCTION_LIMIT {
+            let all = read_tail(stream, heaps)?;
+            let plain = period_candidate(&all);
+            let arithmetic = find_period_given(&all, plain).filter(|f| f.saltus > 0);
+            (heaps, plain, arithmetic)
+        } else {
+            let arithmetic = find_period_given(&tail, plain)
+                .filter(|f| f.saltus > 0)
+                .map(|a| Periodicity {
+                    preperiod: a.preperiod + heaps - window,
+                    ..a
+                });
+            match whole {
+                true => {
+                    let found = candidate_by_markers(&StreamValues::new(stream)?)?;
+                    // The longer tail of the two.
+                    let longer = match (found, in_window) {
+                        (Some(f), Some(c)) if c.preperiod < f.preperiod => Some(c),
+                        (Some(f), _) => Some(f),
+                        (None, c) => c,
+                    };
+                    let shown =
+                        longer.is_some_and(|c| reportable(heaps - c.preperiod, c.period, heaps));
+                    (heaps, longer, arithmetic.filter(|_| !shown))
+                }
+                false => (window, in_window, arithmetic),
             }
         };
-        let mut window = first;
-        loop {
-            let tail = read_tail(stream, window)?;
-            let plain = period_candidate(&tail);
-            // A period `Q` with a longer tail than the candidate's (`l`
-            // heaps of period `p` in the window) has `Q > l - p`: were `l
-            // >= p + Q`, `p` would divide `Q` and hold on `Q`'s tail (Fine
-            // and Wilf, as in the module docs). So once `l - p` reaches the
-            // longest provable period, no larger window shows a better one.
-            let settled = plain.is_some_and(|c| window - c.preperiod >= c.period + provable);
-            if settled || window == largest {
-                let found = find_period_given(&tail, plain);
-                let pick = found.filter(|f| f.saltus > 0).or(plain);
-                let candidate = pick.map(|p| Candidate {
-                    block: (window - p.period..window)
-                        .map(|n| tail.at(n).get())
-                        .collect(),
-                    saltus: p.saltus,
-                });
-                return Ok((window, candidate));
-            }
-            window = window.saturating_mul(2).min(largest);
+        let candidate = arithmetic
+            .or(plain)
+            .map(|found| self.candidate(stream, found))
+            .transpose()?;
+        Ok((searched, candidate))
+    }
+
+    /// The [`Candidate`] of `found`: the stream's last period, read back,
+    /// refused with [`Error::PeriodSearchTooLarge`] when it does not fit the
+    /// memory limit.
+    fn candidate(&self, stream: &ValueStream, found: Periodicity) -> Result<Candidate> {
+        let needed = (found.period as u64).saturating_mul(u64::from(stream.width));
+        if needed > self.memory_limit {
+            return Err(Error::PeriodSearchTooLarge {
+                heaps: found.period as u64,
+                needed: crate::error::human_bytes_near(
+                    u128::from(needed),
+                    u128::from(self.memory_limit),
+                ),
+                limit: crate::error::human_bytes_near(
+                    u128::from(self.memory_limit),
+                    u128::from(needed),
+                ),
+            });
         }
+        Ok(Candidate {
+            block: read_tail(stream, found.period)?,
+            saltus: found.saltus,
+        })
+    }
+}
+
+/// A value stream as a [`Sequence`] for the marker search: passes in order
+/// through [`ValueStream::for_each_chunk`], and the walks back of
+/// [`Sequence::agree_back`] through the few chunks they are at, held
+/// decoded, so that memory is a few chunks however long the stream.
+struct StreamValues<'a> {
+    stream: &'a ValueStream,
+    held: RefCell<HeldChunks<'a>>,
+}
+
+/// Chunks read back, the most recently used last.
+struct HeldChunks<'a> {
+    reader: ChunkReader<'a>,
+    chunks: Vec<(u64, Vec<u32>)>,
+}
+
+/// Chunks [`HeldChunks`] keeps: the two a comparison reads, and the stream's
+/// last ones, which every candidate period's walk starts from.
+const HELD_CHUNKS: usize = 4;
+
+impl HeldChunks<'_> {
+    /// The place in `chunks` of chunk `index`, read if it is not held.
+    fn hold(&mut self, index: u64) -> Result<usize> {
+        if let Some(at) = self.chunks.iter().position(|&(i, _)| i == index) {
+            let chunk = self.chunks.remove(at);
+            self.chunks.push(chunk);
+        } else {
+            let mut values = match self.chunks.len() {
+                HELD_CHUNKS => self.chunks.remove(0).1,
+                _ => Vec::with_capacity(CHUNK_HEAPS),
+            };
+            self.reader.read(index, &mut values)?;
+            self.chunks.push((index, values));
+        }
+        Ok(self.chunks.len() - 1)
+    }
+}
+
+impl<'a> StreamValues<'a> {
+    fn new(stream: &'a ValueStream) -> Result<StreamValues<'a>> {
+        Ok(StreamValues {
+            stream,
+            held: RefCell::new(HeldChunks {
+                reader: stream.chunk_reader()?,
+                chunks: Vec::new(),
+            }),
+        })
+    }
+}
+
+impl Sequence for StreamValues<'_> {
+    fn len(&self) -> usize {
+        self.stream.heaps as usize
+    }
+
+    fn each(&self, mut visit: impl FnMut(usize, u32)) -> Result<()> {
+        self.stream
+            .for_each_chunk(0..self.stream.chunks(), &mut |first, values| {
+                crate::cancel::check()?;
+                for (n, &v) in (first as usize..).zip(values) {
+                    visit(n, v);
+                }
+                Ok(())
+            })
+    }
+
+    /// Compared a stretch at a time: the heaps `n` whose chunk and whose
+    /// partner `n + p`'s chunk are both held.
+    fn agree_back(&self, start: usize, p: usize) -> Result<usize> {
+        let chunk = CHUNK_HEAPS;
+        let held = &mut *self.held.borrow_mut();
+        let mut n = start;
+        while n > 0 {
+            crate::cancel::check()?;
+            let (low_chunk, high_chunk) = ((n - 1) / chunk, (n - 1 + p) / chunk);
+            held.hold(low_chunk as u64)?;
+            held.hold(high_chunk as u64)?;
+            let find = |index: usize| {
+                let (_, values) = held
+                    .chunks
+                    .iter()
+                    .find(|&&(i, _)| i == index as u64)
+                    .expect("both chunks are held");
+                values
+            };
+            let (low, high) = (find(low_chunk), find(high_chunk));
+            let (low_first, high_first) = (low_chunk * chunk, high_chunk * chunk);
+            let from = low_first.max((high_first).saturating_sub(p));
+            let a = &low[from - low_first..n - low_first];
+            let b = &high[from + p - high_first..n + p - high_first];
+            if a != b {
+                let last = (0..a.len()).rev().find(|&i| a[i] != b[i]).unwrap_or(0);
+                return Ok(from + last + 1);
+            }
+            n = from;
+        }
+        Ok(0)
     }
 }
 
@@ -374,7 +543,7 @@ fn examine(
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
 ) -> Result<(Claim, RecordSummary, Option<usize>)> {
     let heaps = stream.heaps as usize;
-    let (block, saltus) = candidate.map_or((Vec::new(), 0), |c| (c.block, c.saltus));
+    let (block, saltus) = candidate.map_or((ValueTable::new(), 0), |c| (c.block, c.saltus));
     let period = (!block.is_empty()).then_some(block.len());
     // Heap `n` is predicted by `block[phase(n)]`, less `saltus` for each of
     // the `behind(n)` periods between it and the last one; the pass below
@@ -383,7 +552,7 @@ fn examine(
     let phase = |n: usize| (n % p + p - (heaps - p) % p) % p;
     let behind = |n: usize| (heaps - p + phase(n) - n) / p;
     let predict = |at: usize, behind: usize| {
-        u64::from(block[at]).checked_sub(saltus.saturating_mul(behind as u64))
+        u64::from(block.at(at).get()).checked_sub(saltus.saturating_mul(behind as u64))
     };
     let mut summary = RecordSummary {
         first_values: Vec::new(),
@@ -398,29 +567,47 @@ fn examine(
     let (mut at, mut periods) = (phase(0), behind(0));
     stream.for_each_chunk(0..stream.chunks(), &mut |first, values| {
         crate::cancel::check()?; // a pass over 2^40 heaps takes an hour
-        for (n, &v) in (first as usize..).zip(values) {
-            if n < VALUES_LISTED {
-                summary.first_values.push(v);
-            }
-            if v > summary.max_value {
-                (summary.max_value, summary.max_value_at) = (v, n);
-            }
-            if v == 0 {
-                summary.p_positions.push(n);
-            }
-            if period.is_some() {
-                if predict(at, periods) != Some(u64::from(v)) {
-                    summary.exceptions.push(n);
-                    breaks_after = Some(n);
-                }
-                at += 1;
-                if at == p {
-                    (at, periods) = (0, periods.saturating_sub(1));
-                }
-            }
-            summary.last_value = v;
+        // Chunk by chunk, in loops the compiler vectorises: the values of
+        // a chunk are seldom the largest so far, seldom 0, and from the
+        // pre-period on all predicted.
+        let first = first as usize;
+        if first < VALUES_LISTED {
+            let listed = values.iter().take(VALUES_LISTED - first);
+            summary.first_values.extend(listed);
         }
-        report.heaps = first + values.len() as u64;
+        let top = values.iter().copied().max().unwrap_or(0);
+        if top > summary.max_value {
+            let at = values.iter().position(|&v| v == top).unwrap_or(0);
+            (summary.max_value, summary.max_value_at) = (top, first + at);
+        }
+        if values.contains(&0) {
+            let zeros = values.iter().enumerate().filter(|&(_, &v)| v == 0);
+            zeros.for_each(|(i, _)| summary.p_positions.push(first + i));
+        }
+        let mut unpredicted = |i: usize| {
+            summary.exceptions.push(first + i);
+            breaks_after = Some(first + i);
+        };
+        match period {
+            Some(_) if saltus == 0 => {
+                at =
+                    with_slice!(block.as_slice(), b => mismatches(values, b, at, &mut unpredicted));
+            }
+            Some(_) => {
+                for (i, &v) in values.iter().enumerate() {
+                    if predict(at, periods) != Some(u64::from(v)) {
+                        unpredicted(i);
+                    }
+                    at += 1;
+                    if at == p {
+                        (at, periods) = (0, periods.saturating_sub(1));
+                    }
+                }
+            }
+            None => {}
+        }
+        summary.last_value = values.last().copied().unwrap_or(0);
+        report.heaps = (first + values.len()) as u64;
         report.largest = summary.max_value;
         if !progress(&report) {
             return Err(Error::Interrupted {
@@ -476,6 +663,44 @@ fn examine(
     Ok((claim, summary, needed))
 }
 
+/// Calls `unpredicted(i)` for each `i` with `values[i]` not the value of
+/// a plain period `block` predicts, `block[at + i]` (`at + i` taken modulo
+/// the period), and returns where the block stands after `values`. Compared
+/// a stretch of the block at a time; only a stretch with a mismatch is
+/// compared value by value.
+fn mismatches<C: Copy + Into<u32>>(
+    values: &[u32],
+    block: &[C],
+    mut at: usize,
+    unpredicted: &mut dyn FnMut(usize),
+) -> usize {
+    let mut i = 0;
+    while i < values.len() {
+        let len = (block.len() - at).min(values.len() - i);
+        let (got, predicted) = (&values[i..i + len], &block[at..at + len]);
+        let differ = |(&v, &b): (&u32, &C)| v != b.into();
+        if got
+            .iter()
+            .zip(predicted)
+            .filter(|&pair| differ(pair))
+            .count()
+            > 0
+        {
+            for (k, pair) in got.iter().zip(predicted).enumerate() {
+                if differ(pair) {
+                    unpredicted(i + k);
+                }
+            }
+        }
+        i += len;
+        at += len;
+        if at == block.len() {
+            at = 0;
+        }
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,6 +718,90 @@ mod tests {
         }
         writer.finish().unwrap();
         (ValueStream::open(&path).unwrap(), path)
+    }
+
+    /// A stream read back as a [`Sequence`] (chunk by chunk, walking back
+    /// through held chunks) answers as the same values in memory: the
+    /// walks back from any heap with any shift, and the marker search, on
+    /// streams of several chunks whose periods and pre-periods cross chunk
+    /// boundaries.
+    #[test]
+    fn a_stream_is_searched_by_markers_as_its_values_in_memory() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let cases = [
+            (70_001, 40_000, 300_000),
+            (5, 150_001, 460_000),
+            (300_000, 1_500_000, FAILURE_FUNCTION_LIMIT + 300_000),
+        ];
+        for (prefix, period, total) in cases {
+            let mut values: Vec<u32> = (0..prefix).map(|_| next(40) as u32).collect();
+            let block: Vec<u32> = (0..period).map(|_| next(40) as u32).collect();
+            values.extend(block.iter().cycle().take(total - prefix));
+            let (stream, path) = stream_of(&format!("markers-{period}"), &values);
+            let streamed = StreamValues::new(&stream).unwrap();
+            let found = candidate_by_markers(&streamed).unwrap().unwrap();
+            assert_eq!(Some(found), candidate_by_markers(&values[..]).unwrap());
+            assert_eq!((found.preperiod, found.period), (prefix, period));
+            for _ in 0..200 {
+                let p = 1 + next(total as u64 / 2) as usize;
+                let start = next((total - p) as u64 + 1) as usize;
+                assert_eq!(
+                    streamed.agree_back(start, p).unwrap(),
+                    values[..].agree_back(start, p).unwrap(),
+                    "{start} {p}"
+                );
+            }
+            // A growing window of a game with a theorem searches the whole
+            // stream (by markers past the failure function's limit).
+            let kayles: HeapGame = "0.77".parse().unwrap();
+            let search = Search {
+                window: PeriodWindow::Growing(1 << 12),
+                theorem: Theorem::for_game(&kayles),
+                memory_limit: 1 << 30,
+            };
+            let (searched, candidate) = search.run(&stream).unwrap();
+            assert_eq!(searched, total);
+            assert_eq!(candidate.map(|c| c.block.len()), Some(period));
+            // The pass over the stream finds the pre-period and every heap
+            // before it that breaks the period.
+            let candidate = Candidate {
+                block: values[total - period..]
+                    .iter()
+                    .map(|&v| Nimber::new(v))
+                    .collect(),
+                saltus: 0,
+            };
+            let report = WindowProgress {
+                stage: Stage::Check,
+                heaps: 0,
+                rare: 0,
+                largest: 0,
+                far_scans: 0,
+            };
+            let (claim, summary, _) =
+                examine(&stream, Some(candidate), None, report, &mut |_| true).unwrap();
+            std::fs::remove_file(path).unwrap();
+            assert_eq!(claim.periodicity.map(|f| f.preperiod), Some(prefix));
+            let broken: Vec<usize> = (0..prefix)
+                .filter(|&n| values[n] != block[(n + period - prefix % period) % period])
+                .collect();
+            assert_eq!(summary.exceptions.count, broken.len());
+            assert_eq!(
+                summary.exceptions.first,
+                broken[..broken.len().min(summary.exceptions.first.len())]
+            );
+            let zeros = values.iter().filter(|&&v| v == 0).count();
+            assert_eq!(summary.p_positions.count, zeros);
+            let top = *values.iter().max().unwrap();
+            let at = values.iter().position(|&v| v == top).unwrap();
+            assert_eq!((summary.max_value, summary.max_value_at), (top, at));
+        }
     }
 
     /// Issue 53: an arithmetic period (Lasker's Nim's saltus 4, and one

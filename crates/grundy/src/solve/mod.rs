@@ -57,7 +57,7 @@ pub use memo::{DEFAULT_POSITION_BUDGET, Memo, MemoSolver};
 pub use plain::Plain;
 pub use scripted::{LoopyScript, ScriptMove, ScriptSum, script_loopy, script_sum};
 pub use sparse::{Pipeline, SparseSolver, SparseStats};
-pub use stream::{STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
+pub use stream::{ChunkReader, STREAM_FORMAT, StreamState, StreamWriter, ValueStream};
 pub use sweep::{Outcomes, sweep_outcomes};
 pub use table::{DEFAULT_TABLE_LIMIT, Engine, TableSolver};
 pub use window::{

@@ -491,39 +491,67 @@ impl ValueStream {
         let mut root = fnv1a(FNV_OFFSET, &self.header_sum.to_le_bytes());
         let mut bytes = vec![0u8; CHUNK_HEAPS * width];
         let mut values = Vec::with_capacity(CHUNK_HEAPS);
-        let mut stored = [0u8; CHECKSUM as usize];
         for index in chunks.start..chunks.end.min(self.chunks()) {
-            let first = index * chunk;
-            let count = chunk.min(self.heaps - first) as usize;
-            let bytes = &mut bytes[..count * width];
-            file.read_exact(bytes)
-                .and_then(|()| file.read_exact(&mut stored))
-                .map_err(|e| failure(path, e))?;
-            if u64::from_le_bytes(stored) != chunk_checksum(index, bytes) {
-                return Err(failure(
-                    path,
-                    format!(
-                        "the values of heaps {first}..{} (chunk {index}) are damaged (their checksum does not match)",
-                        first + count as u64
-                    ),
-                ));
-            }
-            root = fnv1a(root, &stored);
-            values.clear();
-            // Widths 1 and 2 only (the header's check), each decoded in
-            // its own loop: no copy call per value.
-            if width == 1 {
-                values.extend(bytes.iter().map(|&b| u32::from(b)));
-            } else {
-                let pairs = bytes.chunks_exact(2);
-                values.extend(pairs.map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]))));
-            }
-            visit(first, &values)?;
+            let stored = self.read_chunk(&mut file, index, &mut bytes, &mut values)?;
+            root = fnv1a(root, &stored.to_le_bytes());
+            visit(index * chunk, &values)?;
         }
         if all && fnv1a(root, &self.heaps.to_le_bytes()) != self.root {
             return Err(failure(path, "the root checksum does not match its chunks"));
         }
         Ok(())
+    }
+
+    /// Reads chunk `index` from `file`, positioned at its start, into
+    /// `values` (through `bytes`, a chunk's size), checking it against the
+    /// checksum stored after it; returns that checksum.
+    fn read_chunk(
+        &self,
+        file: &mut impl Read,
+        index: u64,
+        bytes: &mut [u8],
+        values: &mut Vec<u32>,
+    ) -> Result<u64> {
+        let path = &self.path;
+        let first = index * CHUNK_HEAPS as u64;
+        let count = (CHUNK_HEAPS as u64).min(self.heaps - first) as usize;
+        let bytes = &mut bytes[..count * usize::from(self.width)];
+        let mut stored = [0u8; CHECKSUM as usize];
+        file.read_exact(bytes)
+            .and_then(|()| file.read_exact(&mut stored))
+            .map_err(|e| failure(path, e))?;
+        let stored = u64::from_le_bytes(stored);
+        if stored != chunk_checksum(index, bytes) {
+            return Err(failure(
+                path,
+                format!(
+                    "the values of heaps {first}..{} (chunk {index}) are damaged (their checksum does not match)",
+                    first + count as u64
+                ),
+            ));
+        }
+        values.clear();
+        // Widths 1 and 2 only (the header's check), each decoded in its own
+        // loop: no copy call per value.
+        if self.width == 1 {
+            values.extend(bytes.iter().map(|&b| u32::from(b)));
+        } else {
+            let pairs = bytes.chunks_exact(2);
+            values.extend(pairs.map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]))));
+        }
+        Ok(stored)
+    }
+
+    /// A reader of single chunks in any order, for searches that walk the
+    /// stream back (`analysis::record`): the root is checked against every
+    /// chunk's stored checksum first, then each chunk read against its own.
+    pub fn chunk_reader(&self) -> Result<ChunkReader<'_>> {
+        self.check_root()?;
+        Ok(ChunkReader {
+            file: File::open(&self.path).map_err(|e| failure(&self.path, e))?,
+            bytes: vec![0u8; CHUNK_HEAPS * usize::from(self.width)],
+            stream: self,
+        })
     }
 
     /// `chunks` (every chunk when `None`), refused with
@@ -618,5 +646,34 @@ impl ValueStream {
             Ok(())
         })?;
         Ok(out)
+    }
+}
+
+/// Single chunks of a [`ValueStream`], read on demand and checked (see
+/// [`ValueStream::chunk_reader`]).
+pub struct ChunkReader<'a> {
+    stream: &'a ValueStream,
+    file: File,
+    bytes: Vec<u8>,
+}
+
+impl ChunkReader<'_> {
+    /// The values of chunk `index` (heaps from `index * CHUNK_HEAPS`) into
+    /// `values`; damage is refused with [`Error::Stream`] naming the heaps.
+    pub fn read(&mut self, index: u64, values: &mut Vec<u32>) -> Result<()> {
+        let stream = self.stream;
+        if index >= stream.chunks() {
+            return Err(failure(&stream.path, format!("has no chunk {index}")));
+        }
+        let at = offset_of(
+            stream.header,
+            index * CHUNK_HEAPS as u64,
+            u64::from(stream.width),
+        );
+        self.file
+            .seek(SeekFrom::Start(at))
+            .map_err(|e| failure(&stream.path, e))?;
+        stream.read_chunk(&mut self.file, index, &mut self.bytes, values)?;
+        Ok(())
     }
 }
