@@ -224,19 +224,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     let first_window = period_window.first().clamp(1, heaps);
     let needed =
         (first_window as u64).saturating_mul(u64::from(options.widest()) + SEARCH_BYTES_PER_HEAP);
-    if needed > options.memory_limit {
-        return Err(Error::PeriodSearchTooLarge {
-            heaps: first_window as u64,
-            needed: crate::error::human_bytes_near(
-                u128::from(needed),
-                u128::from(options.memory_limit),
-            ),
-            limit: crate::error::human_bytes_near(
-                u128::from(options.memory_limit),
-                u128::from(needed),
-            ),
-        });
-    }
+    search_fits(first_window, needed, options.memory_limit)?;
     let theorem = Theorem::for_game(&HeapGame::TakeBreak(code.clone()));
     let mut step = options.clone();
     let scratch = (limits.to.is_none() && options.checkpoint.is_none()).then(|| {
@@ -282,6 +270,19 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         }
         target = next_target(done.max(target), needed.map(|n| n as u64), limits.max);
     }
+}
+
+/// Refuses with [`Error::PeriodSearchTooLarge`] a search of `heaps` heaps
+/// that needs `needed` bytes past `limit`.
+fn search_fits(heaps: usize, needed: u64, limit: u64) -> Result<()> {
+    if needed <= limit {
+        return Ok(());
+    }
+    Err(Error::PeriodSearchTooLarge {
+        heaps: heaps as u64,
+        needed: crate::error::human_bytes_near(u128::from(needed), u128::from(limit)),
+        limit: crate::error::human_bytes_near(u128::from(limit), u128::from(needed)),
+    })
 }
 
 /// A scratch checkpoint, removed when dropped.
@@ -392,19 +393,7 @@ impl Search {
     /// memory limit.
     fn candidate(&self, stream: &ValueStream, found: Periodicity) -> Result<Candidate> {
         let needed = (found.period as u64).saturating_mul(u64::from(stream.width));
-        if needed > self.memory_limit {
-            return Err(Error::PeriodSearchTooLarge {
-                heaps: found.period as u64,
-                needed: crate::error::human_bytes_near(
-                    u128::from(needed),
-                    u128::from(self.memory_limit),
-                ),
-                limit: crate::error::human_bytes_near(
-                    u128::from(self.memory_limit),
-                    u128::from(needed),
-                ),
-            });
-        }
+        search_fits(found.period, needed, self.memory_limit)?;
         Ok(Candidate {
             block: read_tail(stream, found.period)?,
             saltus: found.saltus,
