@@ -955,11 +955,19 @@ impl Advisor {
             self.wait = self.backoff;
             return false;
         }
+        let first = self.last_single == 0;
         self.single = match self.last_single {
             0 => per_heap,
             last => per_heap.min(last),
         };
-        self.last_single = per_heap;
+        self.last_single = per_heap.max(1);
+        if first {
+            // A run's first block pays its start (cold caches, the probe
+            // learning): alone it is no baseline, and a try measured
+            // against it wins however slow (0.1777's windowed steps: first
+            // blocks of 730 ns a heap, the usual 135, tries of 220 kept).
+            return false;
+        }
         if self.wait > 0 {
             self.wait -= 1;
             return false;
@@ -1016,6 +1024,7 @@ mod tests {
     fn tries_of_cheap_heaps_run_several_blocks_in_one() {
         let mut advisor = Advisor::default();
         let idle = || true;
+        assert!(!advisor.parallel_next(false, CHEAP_TRY_NANOS / 2, idle));
         assert!(advisor.parallel_next(false, CHEAP_TRY_NANOS / 2, idle));
         assert_eq!(advisor.try_blocks(), CHEAP_TRY_BLOCKS);
         advisor.parallel_next(false, CHEAP_TRY_NANOS * 2, idle);
@@ -1037,6 +1046,29 @@ mod tests {
         assert!(
             !advisor.parallel_next(true, 2 * usual, idle),
             "slower than the usual block on one thread"
+        );
+    }
+
+    /// A run's first block, slowed by its start, does not start a try by
+    /// itself, nor become the baseline a slower try wins against.
+    #[test]
+    fn a_runs_first_block_alone_starts_no_try() {
+        let mut advisor = Advisor::default();
+        let idle = || true;
+        let usual = PARALLEL_FROM_NANOS - 25;
+        assert!(!advisor.parallel_next(false, 730, idle), "the first block");
+        assert!(
+            !advisor.parallel_next(false, usual, idle),
+            "the usual blocks are cheap"
+        );
+        // Dear heaps from the first block on: a try after the second.
+        let mut advisor = Advisor::default();
+        let dear = PARALLEL_FROM_NANOS * 4;
+        assert!(!advisor.parallel_next(false, dear * 3, idle));
+        assert!(advisor.parallel_next(false, dear, idle));
+        assert!(
+            !advisor.parallel_next(true, dear * 2, idle),
+            "measured against the second block"
         );
     }
 
