@@ -627,7 +627,8 @@ fn stream_verify_checks_checksums_without_recomputing() {
     let scratch = Scratch::new("verify-checksums");
     let path = scratch.file("nim.values");
     let chunk = grundy::solve::CHUNK_HEAPS;
-    write_stream(&path, "nim", (0..3 * chunk as u32).map(|n| n % 251));
+    // Five chunks: four checked together, then one alone.
+    write_stream(&path, "nim", (0..5 * chunk as u32).map(|n| n % 251));
     let mut heard = Vec::new();
     let report = stream_verify(&path, None, None, &mut |heaps| {
         heard.push(heaps);
@@ -636,9 +637,9 @@ fn stream_verify_checks_checksums_without_recomputing() {
     .unwrap();
     assert_eq!(
         (report.checked, report.recomputed, report.heaps),
-        ([0, 3], None, 3 * chunk as u64)
+        ([0, 5], None, 5 * chunk as u64)
     );
-    assert_eq!(heard.last(), Some(&(3 * chunk as u64)));
+    assert_eq!(heard.last(), Some(&(5 * chunk as u64)));
     let recompute = RecomputeQuery {
         memory_limit: 1 << 30,
         from: None,
@@ -648,18 +649,19 @@ fn stream_verify_checks_checksums_without_recomputing() {
         matches!(&refused, Err(grundy::Error::Stream { reason, .. }) if reason.contains("not a game")),
         "{refused:?}"
     );
-    // One byte of chunk 1 changed: that chunk is refused, by name; chunk
-    // 0 alone still checks (the root from the checksums the chunks store).
+    // One byte of chunk 2 changed: that chunk is refused, by name; chunks
+    // 0 and 1 alone still check (the root from the checksums the chunks
+    // store).
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 4;
     std::fs::write(&path, &bytes).unwrap();
     let damaged = stream_verify(&path, None, None, &mut |_| true);
     assert!(
-        matches!(&damaged, Err(grundy::Error::Stream { reason, .. }) if reason.contains("(chunk 1) are damaged")),
+        matches!(&damaged, Err(grundy::Error::Stream { reason, .. }) if reason.contains("(chunk 2) are damaged")),
         "{damaged:?}"
     );
-    stream_verify(&path, Some(0..1), None, &mut |_| true).unwrap();
+    stream_verify(&path, Some(0..2), None, &mut |_| true).unwrap();
 }
 
 /// Issue 53: `stream verify --recompute --from CHECKPOINT` goes on from a

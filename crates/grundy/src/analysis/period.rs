@@ -211,19 +211,28 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
     if total == 0 {
         return Ok(None);
     }
-    let mut counts: Vec<(u64, u64)> = Vec::new(); // (everywhere, last quarter)
+    // How often each value occurs everywhere, and in the last quarter.
+    let (mut counts, mut counts_late) = (Vec::<u64>::new(), Vec::<u64>::new());
+    let late = total - total / 4;
     let mut too_large = false;
-    values.each(|n, v| {
-        let v = v as usize;
-        if v >= 1 << 24 {
-            too_large = true;
+    values.stretches(|first, stretch| {
+        let top = stretch.iter().copied().max().unwrap_or(0) as usize;
+        too_large |= top >= 1 << 24;
+        if too_large {
             return;
         }
-        if counts.len() <= v {
-            counts.resize(v + 1, (0, 0));
+        if counts.len() <= top {
+            counts.resize(top + 1, 0);
+            counts_late.resize(top + 1, 0);
         }
-        counts[v].0 += 1;
-        counts[v].1 += u64::from(n >= total - total / 4);
+        let (early, later) = stretch.split_at(late.saturating_sub(first).min(stretch.len()));
+        for &v in early {
+            counts[v as usize] += 1;
+        }
+        for &v in later {
+            counts[v as usize] += 1;
+            counts_late[v as usize] += 1;
+        }
     })?;
     if too_large {
         return Ok(None);
@@ -233,8 +242,8 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
     // more than two.
     let rarest_with = |least: u64| {
         (0..counts.len())
-            .filter(|&v| counts[v].1 >= least)
-            .min_by_key(|&v| counts[v].0)
+            .filter(|&v| counts_late[v] >= least)
+            .min_by_key(|&v| counts[v])
     };
     let Some(marker) = rarest_with(MARKERS_WANTED).or_else(|| rarest_with(1)) else {
         return Ok(None);
@@ -242,10 +251,9 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
     let marker = marker as u32;
     // Positions of the marker, from the end.
     let mut positions: Vec<usize> = Vec::new();
-    values.each(|n, v| {
-        if v == marker {
-            positions.push(n);
-        }
+    values.stretches(|first, stretch| {
+        let at = stretch.iter().enumerate().filter(|&(_, &v)| v == marker);
+        positions.extend(at.map(|(i, _)| first + i));
     })?;
     positions.reverse();
     let gaps: Vec<usize> = positions.windows(2).map(|w| w[0] - w[1]).collect();
@@ -285,8 +293,10 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
 pub(super) trait Sequence {
     /// The number of values.
     fn len(&self) -> usize;
-    /// Calls `visit(n, g(n))` for every heap `n` in order.
-    fn each(&self, visit: impl FnMut(usize, u32)) -> Result<()>;
+    /// Calls `visit(first, values)` for consecutive stretches of the
+    /// values, in order, `values[i]` being `g(first + i)`: a stretch at a
+    /// time, so that the passes over a long stream are loops over slices.
+    fn stretches(&self, visit: impl FnMut(usize, &[u32])) -> Result<()>;
     /// The smallest `s <= start` such that `g(n) = g(n + p)` for every `n`
     /// in `s..start` (given `start + p <= len`): the tail of period `p`
     /// that the heaps from `start` on are already known to have, extended
@@ -294,14 +304,20 @@ pub(super) trait Sequence {
     fn agree_back(&self, start: usize, p: usize) -> Result<usize>;
 }
 
+/// Values a table in memory passes to [`Sequence::stretches`] at a time.
+const STRETCH: usize = 1 << 12;
+
 impl<C: Copy + Eq + Into<u32>> Sequence for [C] {
     fn len(&self) -> usize {
         <[C]>::len(self)
     }
 
-    fn each(&self, mut visit: impl FnMut(usize, u32)) -> Result<()> {
-        for (n, &v) in self.iter().enumerate() {
-            visit(n, v.into());
+    fn stretches(&self, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
+        let mut stretch = Vec::with_capacity(STRETCH);
+        for (k, cells) in self.chunks(STRETCH).enumerate() {
+            stretch.clear();
+            stretch.extend(cells.iter().map(|&v| v.into()));
+            visit(k * STRETCH, &stretch);
         }
         Ok(())
     }

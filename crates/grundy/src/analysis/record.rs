@@ -455,13 +455,11 @@ impl Sequence for StreamValues<'_> {
         self.stream.heaps as usize
     }
 
-    fn each(&self, mut visit: impl FnMut(usize, u32)) -> Result<()> {
+    fn stretches(&self, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
         self.stream
             .for_each_chunk(0..self.stream.chunks(), &mut |first, values| {
                 crate::cancel::check()?;
-                for (n, &v) in (first as usize..).zip(values) {
-                    visit(n, v);
-                }
+                visit(first as usize, values);
                 Ok(())
             })
     }

@@ -28,7 +28,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::checkpoint::{CHECKSUM, FNV_OFFSET, chunk_checksum, file_length, fnv1a};
+use super::checkpoint::{
+    CHECKED_TOGETHER, CHECKSUM, FNV_OFFSET, chunk_checksum, chunk_checksums, file_length, fnv1a,
+};
 use super::{CHUNK_HEAPS, MAX_HEADER};
 use crate::{Error, Result};
 
@@ -489,12 +491,32 @@ impl ValueStream {
         )))
         .map_err(|e| failure(path, e))?;
         let mut root = fnv1a(FNV_OFFSET, &self.header_sum.to_le_bytes());
-        let mut bytes = vec![0u8; CHUNK_HEAPS * width];
+        // Read and checked [`CHECKED_TOGETHER`] chunks at a time, their
+        // checksums computed side by side.
+        let chunk_bytes = CHUNK_HEAPS * width;
+        let mut bytes = vec![0u8; CHECKED_TOGETHER * chunk_bytes];
         let mut values = Vec::with_capacity(CHUNK_HEAPS);
-        for index in chunks.start..chunks.end.min(self.chunks()) {
-            let stored = self.read_chunk(&mut file, index, &mut bytes, &mut values)?;
-            root = fnv1a(root, &stored.to_le_bytes());
-            visit(index * chunk, &values)?;
+        let (mut index, end) = (chunks.start, chunks.end.min(self.chunks()));
+        while index < end {
+            let group = (end - index).min(CHECKED_TOGETHER as u64) as usize;
+            let mut read = [(0, 0); CHECKED_TOGETHER];
+            for (k, place) in bytes.chunks_exact_mut(chunk_bytes).take(group).enumerate() {
+                read[k] = self.read_raw(&mut file, index + k as u64, place)?;
+            }
+            let parts: [&[u8]; CHECKED_TOGETHER] =
+                std::array::from_fn(|k| &bytes[k * chunk_bytes..][..read[k].0]);
+            let sums = match group {
+                CHECKED_TOGETHER => chunk_checksums(index, parts),
+                _ => std::array::from_fn(|k| chunk_checksum(index + k as u64, parts[k])),
+            };
+            for k in 0..group {
+                let (at, stored) = (index + k as u64, read[k].1);
+                self.check_sum(at, parts[k].len(), stored, sums[k])?;
+                root = fnv1a(root, &stored.to_le_bytes());
+                self.decode(parts[k], &mut values);
+                visit(at * chunk, &values)?;
+            }
+            index += group as u64;
         }
         if all && fnv1a(root, &self.heaps.to_le_bytes()) != self.root {
             return Err(failure(path, "the root checksum does not match its chunks"));
@@ -502,34 +524,38 @@ impl ValueStream {
         Ok(())
     }
 
-    /// Reads chunk `index` from `file`, positioned at its start, into
-    /// `values` (through `bytes`, a chunk's size), checking it against the
-    /// checksum stored after it; returns that checksum.
-    fn read_chunk(
-        &self,
-        file: &mut impl Read,
-        index: u64,
-        bytes: &mut [u8],
-        values: &mut Vec<u32>,
-    ) -> Result<u64> {
-        let path = &self.path;
+    /// Reads chunk `index` from `file`, positioned at its start, into the
+    /// front of `bytes` (a chunk's size): its length in bytes and the
+    /// checksum stored after it.
+    fn read_raw(&self, file: &mut impl Read, index: u64, bytes: &mut [u8]) -> Result<(usize, u64)> {
         let first = index * CHUNK_HEAPS as u64;
         let count = (CHUNK_HEAPS as u64).min(self.heaps - first) as usize;
         let bytes = &mut bytes[..count * usize::from(self.width)];
         let mut stored = [0u8; CHECKSUM as usize];
         file.read_exact(bytes)
             .and_then(|()| file.read_exact(&mut stored))
-            .map_err(|e| failure(path, e))?;
-        let stored = u64::from_le_bytes(stored);
-        if stored != chunk_checksum(index, bytes) {
-            return Err(failure(
-                path,
-                format!(
-                    "the values of heaps {first}..{} (chunk {index}) are damaged (their checksum does not match)",
-                    first + count as u64
-                ),
-            ));
+            .map_err(|e| failure(&self.path, e))?;
+        Ok((bytes.len(), u64::from_le_bytes(stored)))
+    }
+
+    /// Refuses chunk `index`, of `length` bytes, unless its checksum as
+    /// read (`computed`) is the one it stores.
+    fn check_sum(&self, index: u64, length: usize, stored: u64, computed: u64) -> Result<()> {
+        if stored == computed {
+            return Ok(());
         }
+        let first = index * CHUNK_HEAPS as u64;
+        Err(failure(
+            &self.path,
+            format!(
+                "the values of heaps {first}..{} (chunk {index}) are damaged (their checksum does not match)",
+                first + (length / usize::from(self.width)) as u64
+            ),
+        ))
+    }
+
+    /// The values of a chunk's `bytes` into `values`.
+    fn decode(&self, bytes: &[u8], values: &mut Vec<u32>) {
         values.clear();
         // Widths 1 and 2 only (the header's check), each decoded in its own
         // loop: no copy call per value.
@@ -539,7 +565,6 @@ impl ValueStream {
             let pairs = bytes.chunks_exact(2);
             values.extend(pairs.map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]))));
         }
-        Ok(stored)
     }
 
     /// A reader of single chunks in any order, for searches that walk the
@@ -673,7 +698,10 @@ impl ChunkReader<'_> {
         self.file
             .seek(SeekFrom::Start(at))
             .map_err(|e| failure(&stream.path, e))?;
-        stream.read_chunk(&mut self.file, index, &mut self.bytes, values)?;
+        let (length, stored) = stream.read_raw(&mut self.file, index, &mut self.bytes)?;
+        let bytes = &self.bytes[..length];
+        stream.check_sum(index, length, stored, chunk_checksum(index, bytes))?;
+        stream.decode(bytes, values);
         Ok(())
     }
 }
