@@ -1307,7 +1307,9 @@ impl SparseSolver {
                 let near = g.far.map_or(run.rare.len(), |far| far.from);
                 let rare = (&run.rare[..near], &run.rare_values[..near]);
                 mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
-                if let Some(far) = g.far {
+                // A call only for far rare heaps (a windowed run has
+                // none in most games): it is not inlined.
+                if let Some(far) = g.far.filter(|_| near < run.rare.len()) {
                     let rare = (run.rare, run.rare_values);
                     far.mark(&mut seen[..=top], rare, near..run.rare.len(), (rest, 1));
                 }
@@ -1358,7 +1360,7 @@ impl SparseSolver {
                 let split = g.far.map_or(to, |far| far.from.clamp(from, to));
                 let rare = (&run.rare[from..split], &run.rare_values[from..split]);
                 mark_rare_splits(marks, near, reach, rare, 0);
-                if let Some(far) = g.far {
+                if let Some(far) = g.far.filter(|_| split < to) {
                     let rare = (run.rare, run.rare_values);
                     far.mark(marks, rare, split..to, (rest, 0));
                 }
