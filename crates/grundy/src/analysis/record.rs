@@ -693,6 +693,17 @@ mod tests {
     use super::*;
     use crate::solve::StreamWriter;
 
+    /// The progress report `examine` starts from.
+    fn check_stage() -> WindowProgress {
+        WindowProgress {
+            stage: Stage::Check,
+            heaps: 0,
+            rare: 0,
+            largest: 0,
+            far_scans: 0,
+        }
+    }
+
     /// The stream of `values` at a scratch path, read back.
     fn stream_of(name: &str, values: &[u32]) -> (ValueStream, PathBuf) {
         let path = std::env::temp_dir().join(format!(
@@ -764,15 +775,8 @@ mod tests {
                     .collect(),
                 saltus: 0,
             };
-            let report = WindowProgress {
-                stage: Stage::Check,
-                heaps: 0,
-                rare: 0,
-                largest: 0,
-                far_scans: 0,
-            };
             let (claim, summary, _) =
-                examine(&stream, Some(candidate), None, report, &mut |_| true).unwrap();
+                examine(&stream, Some(candidate), None, check_stage(), &mut |_| true).unwrap();
             std::fs::remove_file(path).unwrap();
             assert_eq!(claim.periodicity.map(|f| f.preperiod), Some(prefix));
             let broken: Vec<usize> = (0..prefix)
@@ -815,15 +819,8 @@ mod tests {
             };
             let (window, candidate) = search.run(&stream).unwrap();
             assert_eq!(window, 64);
-            let report = WindowProgress {
-                stage: Stage::Check,
-                heaps: 0,
-                rare: 0,
-                largest: 0,
-                far_scans: 0,
-            };
             let (claim, summary, needed) =
-                examine(&stream, candidate, None, report, &mut |_| true).unwrap();
+                examine(&stream, candidate, None, check_stage(), &mut |_| true).unwrap();
             std::fs::remove_file(path).unwrap();
             let table: ValueTable = values.iter().copied().map(Nimber::new).collect();
             let expected = super::super::find_period(&table).unwrap();
