@@ -197,6 +197,19 @@ impl ValueTable {
         with_slice!(self.as_slice(), s => largest(s).map(Nimber::new))
     }
 
+    /// The largest of the values of heaps `0..len` and the first heap
+    /// holding it, if there are any: in loops at the table's width, which
+    /// vectorise (by [`Self::iter`], value by value, it was 1.6% of a
+    /// profile of `analyze 0.1777 --to 10^8`).
+    pub fn largest_first(&self, len: usize) -> Option<(Nimber, usize)> {
+        with_slice!(self.as_slice(), s => {
+            let s = &s[..len.min(s.len())];
+            let top = largest(s)?;
+            let at = s.iter().position(|&c| Into::<u32>::into(c) == top)?;
+            Some((Nimber::new(top), at))
+        })
+    }
+
     /// How many heaps hold each value, even and odd heaps apart:
     /// `counts[k % 2][v]` is the number of heaps `k` with `g(k) = v`. Both
     /// vectors run to the largest value (empty for an empty table).
@@ -379,6 +392,13 @@ mod tests {
             prop_assert_eq!(table.iter().rev().map(Nimber::get).collect::<Vec<_>>(),
                 values.iter().rev().copied().collect::<Vec<_>>());
             prop_assert_eq!(table.max().map(Nimber::get), values.iter().copied().max());
+            for len in [0, values.len() / 2, values.len() + 1] {
+                let prefix = &values[..len.min(values.len())];
+                let first = prefix.iter().copied().max().map(|top| {
+                    (top, prefix.iter().position(|&v| v == top).unwrap())
+                });
+                prop_assert_eq!(table.largest_first(len).map(|(v, at)| (v.get(), at)), first);
+            }
             for (n, &v) in values.iter().enumerate() {
                 prop_assert_eq!(table.at(n).get(), v);
             }

@@ -525,12 +525,10 @@ impl Analysis {
     /// lies in the last period (`g(n + p) > g(n)` from the pre-period on).
     pub fn max_value(&self) -> (Nimber, usize) {
         let table_end = self.computed_to().min(self.to);
-        let mut best = (Nimber::ZERO, 0);
-        for (n, v) in self.values.iter().take(table_end + 1).enumerate() {
-            if v > best.0 {
-                best = (v, n);
-            }
-        }
+        let mut best = self
+            .values
+            .largest_first(table_end + 1)
+            .unwrap_or((Nimber::ZERO, 0));
         if let Some(p) = self.proven_periodicity().filter(|p| p.saltus > 0) {
             let first = (table_end + 1).max(self.to.saturating_sub(p.period - 1));
             for n in first..=self.to {
