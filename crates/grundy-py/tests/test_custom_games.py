@@ -130,9 +130,13 @@ def test_engine_errors_carry_the_cli_messages():
 
 def test_ctrl_c_interrupts_a_long_table():
     """A long run releases the GIL and still stops on SIGINT."""
+    # Python keeps SIGINT ignored when it starts with it ignored (as a
+    # job started in the background by a shell without job control does):
+    # the child restores the default handler, as a terminal gives it.
     script = textwrap.dedent(
         """
-        import grundy, sys
+        import grundy, signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("started", flush=True)
         try:
             grundy.Game("grundy", threads=1).values(1 << 26)
