@@ -86,6 +86,15 @@ impl Listed {
         }
     }
 
+    /// Counts `count` more heaps, which `heaps` yields in order: read only
+    /// while fewer than [`HEAPS_LISTED`] are kept, so that a long run of
+    /// heaps is counted without visiting each.
+    pub fn extend_counted(&mut self, count: usize, heaps: impl Iterator<Item = usize>) {
+        let room = HEAPS_LISTED.saturating_sub(self.count);
+        self.first.extend(heaps.take(room.min(count)));
+        self.count += count;
+    }
+
     /// Counts one more heap, keeping it while fewer than [`HEAPS_LISTED`]
     /// are kept.
     pub fn push(&mut self, heap: usize) {
