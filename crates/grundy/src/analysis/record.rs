@@ -421,8 +421,8 @@ struct HeldChunks<'a> {
 const HELD_CHUNKS: usize = 4;
 
 impl HeldChunks<'_> {
-    /// The place in `chunks` of chunk `index`, read if it is not held.
-    fn hold(&mut self, index: u64) -> Result<usize> {
+    /// Holds chunk `index`, read if it is not held.
+    fn hold(&mut self, index: u64) -> Result<()> {
         if let Some(at) = self.chunks.iter().position(|&(i, _)| i == index) {
             let chunk = self.chunks.remove(at);
             self.chunks.push(chunk);
@@ -434,7 +434,7 @@ impl HeldChunks<'_> {
             self.reader.read(index, &mut values)?;
             self.chunks.push((index, values));
         }
-        Ok(self.chunks.len() - 1)
+        Ok(())
     }
 }
 
@@ -485,11 +485,10 @@ impl Sequence for StreamValues<'_> {
             };
             let (low, high) = (find(low_chunk), find(high_chunk));
             let (low_first, high_first) = (low_chunk * chunk, high_chunk * chunk);
-            let from = low_first.max((high_first).saturating_sub(p));
+            let from = low_first.max(high_first.saturating_sub(p));
             let a = &low[from - low_first..n - low_first];
             let b = &high[from + p - high_first..n + p - high_first];
-            if a != b {
-                let last = (0..a.len()).rev().find(|&i| a[i] != b[i]).unwrap_or(0);
+            if let Some(last) = a.iter().zip(b).rposition(|(x, y)| x != y) {
                 return Ok(from + last + 1);
             }
             n = from;
@@ -571,10 +570,6 @@ fn examine(
             let zeros = values.iter().enumerate().filter(|&(_, &v)| v == 0);
             zeros.for_each(|(i, _)| summary.p_positions.push(first + i));
         }
-        let mut unpredicted = |i: usize| {
-            summary.exceptions.push(first + i);
-            breaks_after = Some(first + i);
-        };
         match period {
             Some(_) if saltus == 0 => {
                 at = with_slice!(block.as_slice(), b => mismatches(
@@ -588,7 +583,8 @@ fn examine(
             Some(_) => {
                 for (i, &v) in values.iter().enumerate() {
                     if predict(at, periods) != Some(u64::from(v)) {
-                        unpredicted(i);
+                        summary.exceptions.push(first + i);
+                        breaks_after = Some(first + i);
                     }
                     at += 1;
                     if at == p {
@@ -788,7 +784,7 @@ mod tests {
             assert_eq!(summary.exceptions.count, broken.len());
             assert_eq!(
                 summary.exceptions.first,
-                broken[..broken.len().min(summary.exceptions.first.len())]
+                broken[..broken.len().min(crate::report::HEAPS_LISTED)]
             );
             let zeros = values.iter().filter(|&&v| v == 0).count();
             assert_eq!(summary.p_positions.count, zeros);

@@ -70,12 +70,16 @@ pub struct Checkpoint {
 /// published for 64 bits). Not cryptographic: it catches damage, not
 /// forgery.
 pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
     for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(PRIME);
+        hash = fnv1a_byte(hash, b);
     }
     hash
+}
+
+/// One byte of [`fnv1a`]: XOR, then multiply by the FNV-1a 64 prime.
+#[inline(always)]
+fn fnv1a_byte(hash: u64, byte: u8) -> u64 {
+    (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
 /// The FNV-1a 64 offset basis: the hash of no bytes.
@@ -99,14 +103,13 @@ pub(super) fn chunk_checksums(
     first: u64,
     chunks: [&[u8]; CHECKED_TOGETHER],
 ) -> [u64; CHECKED_TOGETHER] {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut hashes: [u64; CHECKED_TOGETHER] =
         std::array::from_fn(|k| fnv1a(FNV_OFFSET, &(first + k as u64).to_le_bytes()));
     let common = chunks.iter().map(|c| c.len()).min().unwrap_or(0);
     let [a, b, c, d] = chunks.map(|chunk| &chunk[..common]);
     for (((&a, &b), &c), &d) in a.iter().zip(b).zip(c).zip(d) {
         for (hash, byte) in hashes.iter_mut().zip([a, b, c, d]) {
-            *hash = (*hash ^ u64::from(byte)).wrapping_mul(PRIME);
+            *hash = fnv1a_byte(*hash, byte);
         }
     }
     for (hash, chunk) in hashes.iter_mut().zip(chunks) {

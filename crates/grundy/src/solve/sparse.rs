@@ -487,9 +487,24 @@ pub(super) struct FarPartners<C> {
 impl<C: Cell> FarPartners<C> {
     /// [`mark_rare_splits`] for the far rare heaps `rare[range]`: marks
     /// `values[i] ^ g(rest - d - rare[i])` for every `d` in `0..=also`.
-    /// These heaps are few, so plain indexing does.
-    #[inline(never)]
+    /// These heaps are few, so plain indexing does; most windowed runs
+    /// have none, and then make no call (the marking is not inlined).
+    #[inline(always)]
     fn mark(
+        &self,
+        marks: &mut [u8],
+        rare: (&[usize], &[u32]),
+        range: std::ops::Range<usize>,
+        split: (usize, usize),
+    ) {
+        if !range.is_empty() {
+            self.mark_far(marks, rare, range, split);
+        }
+    }
+
+    /// [`Self::mark`] for a range with at least one far rare heap.
+    #[inline(never)]
+    fn mark_far(
         &self,
         marks: &mut [u8],
         (rare, values): (&[usize], &[u32]),
@@ -1307,9 +1322,7 @@ impl SparseSolver {
                 let near = g.far.map_or(run.rare.len(), |far| far.from);
                 let rare = (&run.rare[..near], &run.rare_values[..near]);
                 mark_rare_splits(&mut seen[..=top], g.high, rest - g.high_base, rare, 1);
-                // A call only for far rare heaps (a windowed run has
-                // none in most games): it is not inlined.
-                if let Some(far) = g.far.filter(|_| near < run.rare.len()) {
+                if let Some(far) = g.far {
                     let rare = (run.rare, run.rare_values);
                     far.mark(&mut seen[..=top], rare, near..run.rare.len(), (rest, 1));
                 }
@@ -1360,7 +1373,7 @@ impl SparseSolver {
                 let split = g.far.map_or(to, |far| far.from.clamp(from, to));
                 let rare = (&run.rare[from..split], &run.rare_values[from..split]);
                 mark_rare_splits(marks, near, reach, rare, 0);
-                if let Some(far) = g.far.filter(|_| split < to) {
+                if let Some(far) = g.far {
                     let rare = (run.rare, run.rare_values);
                     far.mark(marks, rare, split..to, (rest, 0));
                 }
