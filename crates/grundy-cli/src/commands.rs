@@ -187,10 +187,14 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let mut started = Instant::now();
     let (mut first, mut logged, mut stage) = (None, Instant::now(), Stage::Compute);
     let found = session::analyze(&game, &query, &solver(&args.table)?, &mut |p| {
+        // A check reads the stream back from heap 0 to its own end.
+        let stage_total = p.checks.unwrap_or(total);
         if p.stage != stage {
             // Each stage's rate and ETA are its own.
-            (stage, first, started) = (p.stage, None, Instant::now());
+            let from = p.checks.map(|_| 0);
+            (stage, first, started) = (p.stage, from, Instant::now());
             bar.reset();
+            bar.set_length(stage_total);
         }
         bar.set_position(p.heaps);
         if p.rare > 0 || p.stage == Stage::Check {
@@ -204,8 +208,12 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
             && logged.elapsed() >= every
         {
             logged = Instant::now();
-            let line =
-                ProgressLine::new(p, total, p.heaps - first, started.elapsed().as_secs_f64());
+            let line = ProgressLine::new(
+                p,
+                stage_total,
+                p.heaps - first,
+                started.elapsed().as_secs_f64(),
+            );
             if let Ok(json) = serde_json::to_string(&line) {
                 eprintln!("{json}");
             }

@@ -366,3 +366,47 @@ fn a_windowed_run_writes_a_certificate_that_checks() {
     assert_eq!((code, err.lines().count()), (2, 1), "{err}");
     assert!(err.contains("not proven"), "{err}");
 }
+
+/// `--log-every` lines: every stage's heaps within its own total (a check
+/// reads the stream back to the heaps computed, not to `--max`), and an ETA
+/// only once the stage has a rate.
+#[test]
+fn progress_lines_measure_each_stage_against_its_own_end() {
+    let (code, out, err) = run(&[
+        "analyze",
+        "0.16",
+        "--max",
+        "2^20",
+        "--window",
+        "--log-every",
+        "0.000001",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let computed = report["computed_to"].as_u64().unwrap() + 1;
+    let lines: Vec<serde_json::Value> = err
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let stage = |line: &serde_json::Value| line["stage"].as_str().unwrap().to_owned();
+    assert!(lines.iter().any(|l| stage(l) == "compute"), "{err}");
+    assert!(lines.iter().any(|l| stage(l) == "check"), "{err}");
+    for line in &lines {
+        let (heaps, total) = (
+            line["heaps"].as_u64().unwrap(),
+            line["total"].as_u64().unwrap(),
+        );
+        assert!(heaps <= total, "{line}");
+        match stage(line).as_str() {
+            "check" => assert!(total <= computed, "{line}"),
+            _ => assert_eq!(total, (1 << 20) + 1, "{line}"),
+        }
+        let eta = &line["eta_seconds"];
+        assert!(
+            eta.is_null() || eta.as_f64().is_some_and(|s| s >= 0.0 && s < 1e6),
+            "{line}"
+        );
+    }
+}

@@ -253,6 +253,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         let report = WindowProgress {
             stage: Stage::Check,
             heaps: 0,
+            checks: Some(stream.heaps),
             rare: outcome.stats.rare_count,
             largest: 0,
             far_scans: outcome.far_scans,
@@ -697,6 +698,7 @@ mod tests {
         WindowProgress {
             stage: Stage::Check,
             heaps: 0,
+            checks: None,
             rare: 0,
             largest: 0,
             far_scans: 0,

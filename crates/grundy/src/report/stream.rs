@@ -81,9 +81,10 @@ pub struct ProgressLine {
     pub stage: Stage,
     /// Heaps `0..heaps` are done in this stage.
     pub heaps: u64,
-    /// The heaps the run computes in all.
+    /// The heaps the stage ends at: those the run computes in all, or those
+    /// a check reads back.
     pub total: u64,
-    /// Heaps per second since the run (or its resumption) started.
+    /// Heaps per second since the stage (or the run's resumption) started.
     pub heaps_per_second: f64,
     /// Rare heaps under the current split.
     pub rare: usize,
@@ -91,15 +92,16 @@ pub struct ProgressLine {
     pub largest: u32,
     /// Heaps whose scan read the stream back.
     pub far_scans: u64,
-    /// Seconds left at the rate so far.
-    pub eta_seconds: f64,
+    /// Seconds left at the rate so far; `null` before the stage has a rate.
+    pub eta_seconds: Option<f64>,
 }
 
 impl ProgressLine {
-    /// Where a run of `total` heaps stands, having computed `done` heaps
-    /// in `seconds` since it (re)started.
+    /// Where a stage ending at `total` heaps stands, having done `done`
+    /// heaps in `seconds` since it (re)started.
     pub fn new(progress: &WindowProgress, total: u64, done: u64, seconds: f64) -> Self {
         let rate = done as f64 / seconds.max(1e-9);
+        let left = total.saturating_sub(progress.heaps) as f64;
         ProgressLine {
             stage: progress.stage,
             heaps: progress.heaps,
@@ -108,7 +110,7 @@ impl ProgressLine {
             rare: progress.rare,
             largest: progress.largest,
             far_scans: progress.far_scans,
-            eta_seconds: (total.saturating_sub(progress.heaps) as f64 / rate.max(1e-9)).round(),
+            eta_seconds: (done > 0).then(|| (left / rate).round()),
         }
     }
 }

@@ -224,6 +224,7 @@ fn heap_progress(
         progress(&WindowProgress {
             stage: Stage::Compute,
             heaps: n as u64,
+            checks: None,
             rare: 0,
             largest: 0,
             far_scans: 0,

@@ -164,6 +164,9 @@ pub struct WindowProgress {
     pub stage: Stage,
     /// Heaps `0..heaps` are computed (or checked).
     pub heaps: u64,
+    /// The heaps a check ends at (the stream's); `None` while computing,
+    /// whose end is the caller's (a run's `to`, or an analysis's `max`).
+    pub checks: Option<u64>,
     /// Rare heaps under the current split.
     pub rare: usize,
     /// The largest value so far.
@@ -663,6 +666,7 @@ impl SparseSolver {
             let report = WindowProgress {
                 stage: Stage::Compute,
                 heaps: n as u64,
+                checks: None,
                 rare: run.rare.len(),
                 largest: largest(&run),
                 far_scans: counters.far_scans,
