@@ -405,7 +405,7 @@ fn progress_lines_measure_each_stage_against_its_own_end() {
         }
         let eta = &line["eta_seconds"];
         assert!(
-            eta.is_null() || eta.as_f64().is_some_and(|s| s >= 0.0 && s < 1e6),
+            eta.is_null() || eta.as_f64().is_some_and(|s| (0.0..1e6).contains(&s)),
             "{line}"
         );
     }
