@@ -39,7 +39,11 @@
 //! two bytes a heap) and a thousand listed heaps, however long the run;
 //! time is a few reads of the stream. An adaptive run searches after each
 //! step, and makes the pass only at a step with a candidate and at its
-//! last.
+//! last. Where the whole stream would be searched by markers, the period
+//! the step before found is tried first, if it holds on the window: its
+//! pass finds its tail, and it stands when that tail holds the step
+//! before's and is proven or settled (see `settles`); else the stream is
+//! searched and passed over again.
 //!
 //! The candidate is the full-table one whenever that one's tail spans two
 //! periods inside the window, or lies inside it: if a period `q <= L/2`
@@ -233,23 +237,19 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         Scratch(path)
     });
     let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
+    let search = Search {
+        window: period_window,
+        theorem,
+        memory_limit: options.memory_limit,
+    };
+    // The periodicity of the last step's pass, tried first at the next.
+    let mut hint = None;
     loop {
         let outcome = solver.extend_windowed(target, &step, progress)?;
         step.resume = step.checkpoint.is_some();
         let stream = ValueStream::open(&options.stream)?;
-        let search = Search {
-            window: period_window,
-            theorem,
-            memory_limit: options.memory_limit,
-        };
-        let (window, candidate) = search.run(&stream)?;
         let done = outcome.heaps - 1;
         let last_step = limits.to.is_some() || done >= limits.max;
-        if candidate.is_none() && !last_step {
-            // Nothing to prove, and the summary is made at the last step.
-            target = next_target(done.max(target), None, limits.max);
-            continue;
-        }
         let report = WindowProgress {
             stage: Stage::Check,
             heaps: 0,
@@ -258,17 +258,26 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
             largest: 0,
             far_scans: outcome.far_scans,
         };
-        let (claim, summary, needed) = examine(&stream, candidate, theorem, report, progress)?;
+        // Without a candidate, nothing to prove, and the summary is made
+        // at the last step.
+        let Some((searched, examined)) =
+            search.examine(&stream, hint, last_step, report, progress)?
+        else {
+            target = next_target(done.max(target), None, limits.max);
+            continue;
+        };
+        let (claim, summary, needed) = examined;
         if last_step || claim.is_proven() {
             drop(scratch);
             return Ok(RecordAnalysis {
                 game: code.to_string(),
                 outcome,
                 claim,
-                period_window: window,
+                period_window: searched,
                 summary,
             });
         }
+        hint = claim.periodicity;
         target = next_target(done.max(target), needed.map(|n| n as u64), limits.max);
     }
 }
@@ -306,6 +315,18 @@ struct Search {
     memory_limit: u64,
 }
 
+/// What [`Search::run`] found.
+struct Searched {
+    /// The heaps searched: the window's, or the whole stream's.
+    heaps: usize,
+    candidate: Option<Candidate>,
+    /// When the candidate is the period of the run's previous step, not
+    /// searched for: that step's periodicity and the longest period the
+    /// theorem can prove now. See [`settles`] for when it stands; else the
+    /// stream is searched without it.
+    hinted: Option<(Periodicity, usize)>,
+}
+
 /// The values of one period of a stream's tail and how they repeat: what
 /// the pass over the stream checks every heap against.
 struct Candidate {
@@ -328,7 +349,14 @@ impl Search {
     /// arithmetic period). A growing window whose candidate there is not
     /// settled goes on to the whole stream when the game has a theorem,
     /// searched by markers chunk by chunk ([`StreamValues`]).
-    fn run(&self, stream: &ValueStream) -> Result<(usize, Option<Candidate>)> {
+    ///
+    /// A `hint`, the plain periodicity of the run's previous step, takes
+    /// the place of the whole stream's search when its period still holds
+    /// on the window's last heaps: the pass over every heap then finds its
+    /// tail, and with it whether it stands (see [`settles`]). After a step
+    /// the period usually goes on (0.1777's last step searched 4.4·10^8
+    /// heaps again for the period of 6·10^7 that the step before found).
+    fn run(&self, stream: &ValueStream, hint: Option<Periodicity>) -> Result<Searched> {
         let heaps = stream.heaps as usize;
         let window = self.window.first().clamp(1, heaps);
         let tail = read_tail(stream, window)?;
@@ -351,6 +379,17 @@ impl Search {
             && self.theorem.is_some()
             && window < heaps
             && !settled;
+        if whole
+            && heaps > FAILURE_FUNCTION_LIMIT
+            && let Some(hint) = hint.filter(|h| h.saltus == 0 && 2 * h.period <= heaps)
+            && ends_with_period(stream, &tail, hint.period)?
+        {
+            return Ok(Searched {
+                heaps,
+                candidate: Some(self.candidate(stream, hint)?),
+                hinted: Some((hint, provable)),
+            });
+        }
         // Where `plain` is not reportable, an arithmetic period may be: as
         // a full table of the heaps searched is (`find_period_given`), in
         // memory up to the failure function's limit, else on the window.
@@ -386,7 +425,38 @@ impl Search {
             .or(plain)
             .map(|found| self.candidate(stream, found))
             .transpose()?;
-        Ok((searched, candidate))
+        Ok(Searched {
+            heaps: searched,
+            candidate,
+            hinted: None,
+        })
+    }
+
+    /// The heaps searched and what the pass over `stream` ([`examine`])
+    /// finds of the candidate [`Self::run`] finds, with `hint` first (a
+    /// search without it when the pass says the hint does not stand);
+    /// `None` when there is no candidate and no `summary` is asked for.
+    fn examine(
+        &self,
+        stream: &ValueStream,
+        hint: Option<Periodicity>,
+        summary: bool,
+        report: WindowProgress,
+        progress: &mut dyn FnMut(&WindowProgress) -> bool,
+    ) -> Result<Option<(usize, Examined)>> {
+        let mut searched = self.run(stream, hint)?;
+        if searched.candidate.is_none() && !summary {
+            return Ok(None);
+        }
+        let mut check = |candidate| examine(stream, candidate, self.theorem, report, progress);
+        let mut examined = check(searched.candidate.take())?;
+        if let Some(hinted) = searched.hinted
+            && !settles(&examined.0, stream.heaps as usize, hinted)
+        {
+            searched = self.run(stream, None)?;
+            examined = check(searched.candidate.take())?;
+        }
+        Ok(Some((searched.heaps, examined)))
     }
 
     /// The [`Candidate`] of `found`: the stream's last period, read back,
@@ -498,37 +568,69 @@ impl Sequence for StreamValues<'_> {
     }
 }
 
+/// Whether the last heaps of `stream`, `tail`, repeat the values `p` heaps
+/// before them (those of `tail` that have such heaps).
+fn ends_with_period(stream: &ValueStream, tail: &ValueTable, p: usize) -> Result<bool> {
+    let heaps = stream.heaps as usize;
+    let compared = tail.len().min(heaps - p);
+    let earlier = read_values(stream, heaps - p - compared..heaps - p)?;
+    Ok(tail.iter().skip(tail.len() - compared).eq(earlier.iter()))
+}
+
+/// Whether `claim`, from the pass over the stream's `heaps` with the
+/// period of the previous step's `hint`, is the claim a search of the whole
+/// stream would give. Its tail must hold the hint's: the hint's period `p`
+/// is the minimal period of that tail (the search found it so), so the
+/// minimal one of any longer tail of period `p`. And it must be proven (a
+/// proven period's tail is the longest of all, see the module docs) or
+/// settled as a window's candidate is in [`Search::run`]: a tail of `l`
+/// heaps with `l - p` at least the longest provable period.
+fn settles(claim: &Claim, heaps: usize, (hint, provable): (Periodicity, usize)) -> bool {
+    claim.periodicity.is_some_and(|f| {
+        f.preperiod <= hint.preperiod
+            && (claim.is_proven() || heaps - f.preperiod >= f.period + provable)
+    })
+}
+
 /// The last `window` values of `stream`.
 fn read_tail(stream: &ValueStream, window: usize) -> Result<ValueTable> {
-    let start = stream.heaps as usize - window;
-    let chunk = CHUNK_HEAPS as u64;
-    let mut tail = ValueTable::new();
-    stream.for_each_chunk(
-        start as u64 / chunk..stream.chunks(),
-        &mut |first, values| {
-            let skip = start.saturating_sub(first as usize);
-            for &v in values.iter().skip(skip) {
-                tail.push(Nimber::new(v));
-            }
-            Ok(())
-        },
-    )?;
-    Ok(tail)
+    let heaps = stream.heaps as usize;
+    read_values(stream, heaps - window..heaps)
 }
+
+/// `g(heaps)` for the `heaps` of a stream.
+fn read_values(stream: &ValueStream, heaps: std::ops::Range<usize>) -> Result<ValueTable> {
+    let chunk = CHUNK_HEAPS as u64;
+    let mut read = ValueTable::new();
+    let chunks = heaps.start as u64 / chunk..(heaps.end as u64).div_ceil(chunk);
+    stream.for_each_chunk(chunks, &mut |first, values| {
+        let first = first as usize;
+        let from = heaps.start.saturating_sub(first).min(values.len());
+        let to = (heaps.end - first).min(values.len());
+        for &v in &values[from..to] {
+            read.push(Nimber::new(v));
+        }
+        Ok(())
+    })?;
+    Ok(read)
+}
+
+/// What [`examine`] finds: the claim, the summary and, when the game's
+/// theorem applies to the candidate but its proof needs more heaps, the
+/// last heap it needs.
+type Examined = (Claim, RecordSummary, Option<usize>);
 
 /// The pass over `stream` of the module docs, checking `candidate` on
 /// every heap, which reports its progress (`report`, stage
 /// [`Stage::Check`]) after every chunk and stops with
-/// [`Error::Interrupted`] when `progress` says so. Returns the claim, the
-/// summary and, when the game's theorem applies to the candidate but its
-/// proof needs more heaps, the last heap it needs.
+/// [`Error::Interrupted`] when `progress` says so.
 fn examine(
     stream: &ValueStream,
     candidate: Option<Candidate>,
     theorem: Option<Theorem>,
     mut report: WindowProgress,
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
-) -> Result<(Claim, RecordSummary, Option<usize>)> {
+) -> Result<Examined> {
     let heaps = stream.heaps as usize;
     let (block, saltus) = candidate.map_or((ValueTable::new(), 0), |c| (c.block, c.saltus));
     let period = (!block.is_empty()).then_some(block.len());
@@ -764,9 +866,9 @@ mod tests {
                 theorem: Theorem::for_game(&kayles),
                 memory_limit: 1 << 30,
             };
-            let (searched, candidate) = search.run(&stream).unwrap();
-            assert_eq!(searched, total);
-            assert_eq!(candidate.map(|c| c.block.len()), Some(period));
+            let searched = search.run(&stream, None).unwrap();
+            assert_eq!(searched.heaps, total);
+            assert_eq!(searched.candidate.map(|c| c.block.len()), Some(period));
             // The pass over the stream finds the pre-period and every heap
             // before it that breaks the period.
             let candidate = Candidate {
@@ -796,6 +898,72 @@ mod tests {
         }
     }
 
+    /// The period of an adaptive run's previous step is checked on every
+    /// heap instead of searched for when it still holds at the stream's
+    /// end, and the answer is the search's: when the new heaps go on with
+    /// it, and when one of them, before the last window, breaks it.
+    #[test]
+    fn a_previous_steps_period_is_checked_instead_of_searched_for() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let (prefix, period, total) = (300_000, 200_002, 8_000_000);
+        // Noise that no value of the period repeats: the pre-period is
+        // `prefix` exactly.
+        let mut values: Vec<u32> = (0..prefix).map(|_| 40 + next(40) as u32).collect();
+        let block: Vec<u32> = (0..period).map(|_| next(40) as u32).collect();
+        values.extend(block.iter().cycle().take(total - prefix));
+        let kayles: HeapGame = "0.77".parse().unwrap();
+        let search = Search {
+            window: PeriodWindow::Growing(1 << 12),
+            theorem: Theorem::for_game(&kayles),
+            memory_limit: 1 << 30,
+        };
+        let claim = |name: &str, values: &[u32], hint| {
+            let (stream, path) = stream_of(name, values);
+            let hinted = search.run(&stream, hint).unwrap().hinted.is_some();
+            let examined = search.examine(&stream, hint, true, check_stage(), &mut |_| true);
+            std::fs::remove_file(path).unwrap();
+            let (searched, (claim, summary, _)) = examined.unwrap().unwrap();
+            (
+                hinted,
+                searched,
+                claim.periodicity,
+                summary.exceptions.count,
+            )
+        };
+        // The step before: 1.5·10^6 heaps, searched in memory.
+        let (_, _, hint, _) = claim("step", &values[..1_500_000], None);
+        let expected = Periodicity {
+            preperiod: prefix,
+            period,
+            saltus: 0,
+        };
+        assert_eq!(hint, Some(expected));
+        let searched = claim("whole", &values, None);
+        assert_eq!(searched.2, Some(expected));
+        let checked = claim("hinted", &values, hint);
+        assert_eq!(checked, (true, total, searched.2, searched.3));
+        // From a heap of the new ones on, before the last window, the
+        // values repeat with half the period: the hint still holds at the
+        // end, and on a tail long enough to be settled, but a new one,
+        // where its period is not the least; the pass finds so, and the
+        // stream is searched.
+        let half = period / 2;
+        let from = 2_000_000;
+        for n in from..total {
+            values[n] = 80 + block[(n - from) % half];
+        }
+        let searched = claim("broken", &values, None);
+        assert_eq!(searched.2.map(|f| f.period), Some(half));
+        let checked = claim("broken-hinted", &values, hint);
+        assert_eq!(checked, (true, total, searched.2, searched.3));
+    }
+
     /// Issue 53: an arithmetic period (Lasker's Nim's saltus 4, and one
     /// after a pre-period of noise) is found in the window, checked on
     /// every heap by the pass, and reported as the full-table search
@@ -818,10 +986,16 @@ mod tests {
                 theorem: None,
                 memory_limit: 1 << 20,
             };
-            let (window, candidate) = search.run(&stream).unwrap();
-            assert_eq!(window, 64);
-            let (claim, summary, needed) =
-                examine(&stream, candidate, None, check_stage(), &mut |_| true).unwrap();
+            let searched = search.run(&stream, None).unwrap();
+            assert_eq!(searched.heaps, 64);
+            let (claim, summary, needed) = examine(
+                &stream,
+                searched.candidate,
+                None,
+                check_stage(),
+                &mut |_| true,
+            )
+            .unwrap();
             std::fs::remove_file(path).unwrap();
             let table: ValueTable = values.iter().copied().map(Nimber::new).collect();
             let expected = super::super::find_period(&table).unwrap();
