@@ -266,7 +266,7 @@ impl Pace {
 /// the CPU has: the scan's block test vectorises only with them, and
 /// `chi`'s parity of a popcount is one instruction with `popcnt`.
 #[derive(Clone, Copy)]
-enum Features {
+pub(super) enum Features {
     #[cfg(target_arch = "x86_64")]
     Avx512,
     #[cfg(target_arch = "x86_64")]
@@ -276,8 +276,8 @@ enum Features {
 
 impl Features {
     /// The CPU's features, found once (the windowed engine asks at every
-    /// heap).
-    fn detect() -> Features {
+    /// block).
+    pub(super) fn detect() -> Features {
         static FEATURES: std::sync::OnceLock<Features> = std::sync::OnceLock::new();
         *FEATURES.get_or_init(|| {
             #[cfg(target_arch = "x86_64")]
@@ -1193,36 +1193,10 @@ impl SparseSolver {
         }
     }
 
-    /// [`Self::value_in`] (a whole heap) compiled for the widest vector
-    /// instructions the CPU has, for engines whose loop is not compiled so
-    /// (the windowed one): the scan's block search vectorises only then.
-    /// The rare gathers of the view's partners in `g.high` (a windowed
-    /// run's tail) are made a chunk of heaps at a time, as in the
-    /// full-table engine (see the `premark` module).
-    pub(super) fn value_vectorised<C: Cell>(
-        &self,
-        n: usize,
-        g: View<'_, C>,
-        run: &Rares<'_>,
-        scratch: &mut Scratch,
-    ) -> Scanned {
-        match Features::detect() {
-            // SAFETY: the CPU supports these features (`detect`).
-            #[cfg(target_arch = "x86_64")]
-            #[allow(unsafe_code)]
-            Features::Avx512 => unsafe { self.value_avx512(n, g, run, scratch) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            #[allow(unsafe_code)]
-            Features::Avx2 => unsafe { self.value_avx2(n, g, run, scratch) },
-            Features::Plain => self.value_premarked(n, g, run, scratch),
-        }
-    }
-
     /// [`Self::value_in`] after making the premarks of heap `n`'s chunk
     /// from `g.high`, if the scratch has none for it.
     #[inline(always)]
-    fn value_premarked<C: Cell>(
+    pub(super) fn value_premarked<C: Cell>(
         &self,
         n: usize,
         g: View<'_, C>,
@@ -1238,30 +1212,6 @@ impl SparseSolver {
             scratch.premarks.make(self, n, partners, run);
         }
         self.value_in::<C, false>(n, g, run, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi1,bmi2,lzcnt")]
-    fn value_avx512<C: Cell>(
-        &self,
-        n: usize,
-        g: View<'_, C>,
-        run: &Rares<'_>,
-        scratch: &mut Scratch,
-    ) -> Scanned {
-        self.value_premarked(n, g, run, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    fn value_avx2<C: Cell>(
-        &self,
-        n: usize,
-        g: View<'_, C>,
-        run: &Rares<'_>,
-        scratch: &mut Scratch,
-    ) -> Scanned {
-        self.value_premarked(n, g, run, scratch)
     }
 
     /// [`Self::value`] from the heaps a [`View`] holds: `Err` when the scan
