@@ -260,13 +260,20 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         };
         // Without a candidate, nothing to prove, and the summary is made
         // at the last step.
-        let Some((searched, examined)) =
-            search.examine(&stream, hint, last_step, report, progress)?
-        else {
-            target = next_target(done.max(target), None, limits.max);
-            continue;
-        };
-        let (claim, summary, needed) = examined;
+        let (searched, (claim, summary, needed)) =
+            match search.examine(&stream, hint, last_step, report, progress)? {
+                Some((searched, Found::Examined(examined))) => (searched, examined),
+                Some((_, Found::Unproven(found, needed))) => {
+                    hint = Some(found);
+                    let needed = needed.map(|n| n as u64);
+                    target = next_target(done.max(target), needed, limits.max);
+                    continue;
+                }
+                None => {
+                    target = next_target(done.max(target), None, limits.max);
+                    continue;
+                }
+            };
         if last_step || claim.is_proven() {
             drop(scratch);
             return Ok(RecordAnalysis {
@@ -325,6 +332,20 @@ struct Searched {
     /// theorem can prove now. See [`settles`] for when it stands; else the
     /// stream is searched without it.
     hinted: Option<(Periodicity, usize)>,
+    /// The candidate's periodicity when its pre-period is exact: found by
+    /// searching every heap, its tail walked back to its first mismatch.
+    exact: Option<Periodicity>,
+}
+
+/// What a step's search and pass make of its stream ([`Search::examine`]).
+enum Found {
+    /// The pass over every heap: the claim, the summary, and the last heap
+    /// a proof needs when the theorem applies but needs more heaps.
+    Examined(Examined),
+    /// A plain periodicity, its pre-period exact, that the theorem cannot
+    /// prove from the heaps computed, and the last heap its proof needs:
+    /// the pass is left to a step that can prove it or that reports.
+    Unproven(Periodicity, Option<usize>),
 }
 
 /// The values of one period of a stream's tail and how they repeat: what
@@ -388,16 +409,20 @@ impl Search {
                 heaps,
                 candidate: Some(self.candidate(stream, hint)?),
                 hinted: Some((hint, provable)),
+                exact: None,
             });
         }
         // Where `plain` is not reportable, an arithmetic period may be: as
         // a full table of the heaps searched is (`find_period_given`), in
         // memory up to the failure function's limit, else on the window.
-        let (searched, plain, arithmetic) = if whole && heaps <= FAILURE_FUNCTION_LIMIT {
+        // `exact`: a plain candidate of the whole stream's search, whose
+        // pre-period is where its tail starts (the search walks every tail
+        // back to its first mismatch).
+        let (searched, plain, arithmetic, exact) = if whole && heaps <= FAILURE_FUNCTION_LIMIT {
             let all = read_tail(stream, heaps)?;
             let plain = period_candidate(&all);
             let arithmetic = find_period_given(&all, plain).filter(|f| f.saltus > 0);
-            (heaps, plain, arithmetic)
+            (heaps, plain, arithmetic, plain)
         } else {
             let arithmetic = find_period_given(&tail, plain)
                 .filter(|f| f.saltus > 0)
@@ -416,9 +441,14 @@ impl Search {
                     };
                     let shown =
                         longer.is_some_and(|c| reportable(heaps - c.preperiod, c.period, heaps));
-                    (heaps, longer, arithmetic.filter(|_| !shown))
+                    (
+                        heaps,
+                        longer,
+                        arithmetic.filter(|_| !shown),
+                        found.filter(|_| longer == found),
+                    )
                 }
-                false => (window, in_window, arithmetic),
+                false => (window, in_window, arithmetic, None),
             }
         };
         let candidate = arithmetic
@@ -429,13 +459,16 @@ impl Search {
             heaps: searched,
             candidate,
             hinted: None,
+            exact: exact.filter(|_| arithmetic.is_none()),
         })
     }
 
     /// The heaps searched and what the pass over `stream` ([`examine`])
     /// finds of the candidate [`Self::run`] finds, with `hint` first (a
-    /// search without it when the pass says the hint does not stand);
-    /// `None` when there is no candidate and no `summary` is asked for.
+    /// search without it when the pass says the hint does not stand).
+    /// Unless a `summary` is asked for: `None` when there is no candidate,
+    /// and no pass for one whose proof needs more heaps when the search
+    /// knows where its tail starts ([`Found::Unproven`]).
     fn examine(
         &self,
         stream: &ValueStream,
@@ -443,10 +476,17 @@ impl Search {
         summary: bool,
         report: WindowProgress,
         progress: &mut dyn FnMut(&WindowProgress) -> bool,
-    ) -> Result<Option<(usize, Examined)>> {
+    ) -> Result<Option<(usize, Found)>> {
         let mut searched = self.run(stream, hint)?;
         if searched.candidate.is_none() && !summary {
             return Ok(None);
+        }
+        let heaps = stream.heaps as usize;
+        if !summary
+            && let Some((found, theorem)) = searched.exact.zip(self.theorem)
+            && let Err(needed) = prove(theorem, &found, heaps, |from, _| from >= found.preperiod)
+        {
+            return Ok(Some((searched.heaps, Found::Unproven(found, needed))));
         }
         let mut check = |candidate| examine(stream, candidate, self.theorem, report, progress);
         let mut examined = check(searched.candidate.take())?;
@@ -456,7 +496,7 @@ impl Search {
             searched = self.run(stream, None)?;
             examined = check(searched.candidate.take())?;
         }
-        Ok(Some((searched.heaps, examined)))
+        Ok(Some((searched.heaps, Found::Examined(examined))))
     }
 
     /// The [`Candidate`] of `found`: the stream's last period, read back,
@@ -928,7 +968,9 @@ mod tests {
             let hinted = search.run(&stream, hint).unwrap().hinted.is_some();
             let examined = search.examine(&stream, hint, true, check_stage(), &mut |_| true);
             std::fs::remove_file(path).unwrap();
-            let (searched, (claim, summary, _)) = examined.unwrap().unwrap();
+            let Some((searched, Found::Examined((claim, summary, _)))) = examined.unwrap() else {
+                panic!("a summary asked for is made");
+            };
             (
                 hinted,
                 searched,
@@ -962,6 +1004,49 @@ mod tests {
         assert_eq!(searched.2.map(|f| f.period), Some(half));
         let checked = claim("broken-hinted", &values, hint);
         assert_eq!(checked, (true, total, searched.2, searched.3));
+    }
+
+    /// A step whose candidate's proof needs more heaps makes no pass over
+    /// its stream when the search found where the candidate's tail starts:
+    /// the last heap the proof needs is the pass's.
+    #[test]
+    fn a_candidate_the_theorem_cannot_prove_yet_is_not_passed_over() {
+        let (prefix, period, total) = (300_000, 200_002, 900_000);
+        let mut values: Vec<u32> = (0..prefix as u32).map(|n| 40 + n % 37).collect();
+        let block: Vec<u32> = (0..period as u32).map(|n| (n * 7919) % 40).collect();
+        values.extend(block.iter().cycle().take(total - prefix));
+        let (stream, path) = stream_of("unproven", &values);
+        let kayles: HeapGame = "0.77".parse().unwrap();
+        let search = Search {
+            window: PeriodWindow::Growing(1 << 12),
+            theorem: Theorem::for_game(&kayles),
+            memory_limit: 1 << 30,
+        };
+        let examine = |summary| {
+            let found = search.examine(&stream, None, summary, check_stage(), &mut |_| true);
+            found.unwrap().unwrap()
+        };
+        let (searched, unproven) = examine(false);
+        let (_, examined) = examine(true);
+        std::fs::remove_file(path).unwrap();
+        let expected = Periodicity {
+            preperiod: prefix,
+            period,
+            saltus: 0,
+        };
+        let Found::Unproven(found, needed) = unproven else {
+            panic!("no pass before the proof can be made");
+        };
+        let Found::Examined((claim, _, examined_needed)) = examined else {
+            panic!("a summary asked for is made");
+        };
+        assert_eq!(
+            (searched, found, claim.periodicity),
+            (total, expected, Some(expected))
+        );
+        assert!(!claim.is_proven());
+        assert!(needed.is_some_and(|n| n >= total));
+        assert_eq!(needed, examined_needed);
     }
 
     /// Issue 53: an arithmetic period (Lasker's Nim's saltus 4, and one

@@ -302,6 +302,7 @@ impl<C: Cell> Window<C> {
         });
     }
 
+    #[inline(always)]
     fn push(&mut self, v: C) {
         let to_front = self.heaps() < self.limit;
         if to_front {
@@ -573,7 +574,8 @@ impl SparseSolver {
                         far_scans: &mut counters.far_scans,
                         scratch: &mut scratches[0],
                     };
-                    let (at, wide) = self.alone_vectorised(&mut places, n..stop, (end, far), options)?;
+                    let (at, wide) =
+                        self.alone_vectorised(&mut places, n..stop, (end, far), options)?;
                     n = at;
                     let Some(v) = wide else { continue };
                     if options.widen && size_of::<C>() == 1 {
@@ -717,7 +719,12 @@ impl SparseSolver {
         &self,
         n: usize,
         (end, far): (usize, usize),
-        (window, run, stream, partners): (&Window<C>, &mut Run, &mut StreamWriter, &mut FarPartners<C>),
+        (window, run, stream, partners): (
+            &Window<C>,
+            &mut Run,
+            &mut StreamWriter,
+            &mut FarPartners<C>,
+        ),
         options: &WindowOptions,
     ) -> Result<()> {
         if run.choose_split() {
@@ -961,6 +968,7 @@ impl SparseSolver {
     /// (every `FAR_READ` heaps or so: the stream is read sequentially, once
     /// per far rare heap). The partners must lie in the stream, before
     /// `heaps.start` (see [`Self::part_end`]).
+    #[inline(always)]
     fn slide<C: Cell>(
         &self,
         partners: &mut FarPartners<C>,
@@ -969,9 +977,23 @@ impl SparseSolver {
         stream: &mut StreamWriter,
         bytes: &mut Vec<u8>,
     ) -> Result<()> {
-        if partners.readers.is_empty() {
-            return Ok(());
+        match partners.readers.is_empty() {
+            true => Ok(()),
+            false => self.slide_readers(partners, heaps, run, stream, bytes),
         }
+    }
+
+    /// [`Self::slide`] where there are far rare heaps (most windowed runs
+    /// have none, and then make no call).
+    #[inline(never)]
+    fn slide_readers<C: Cell>(
+        &self,
+        partners: &mut FarPartners<C>,
+        heaps: std::ops::Range<usize>,
+        run: &Run,
+        stream: &mut StreamWriter,
+        bytes: &mut Vec<u8>,
+    ) -> Result<()> {
         let (least, most) = self.split_reach();
         let rare = &run.rare[partners.from..];
         let n = heaps.start;
