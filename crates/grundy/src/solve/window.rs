@@ -269,13 +269,17 @@ impl<C: Cell> Window<C> {
         self.base + self.tail.len()
     }
 
+    /// The window as a scan reads it, with the far partners if there are
+    /// far rare heaps (most runs have none: their scans then take the
+    /// full table's paths).
+    #[inline(always)]
     fn view<'a>(&'a self, far: &'a FarPartners<C>) -> View<'a, C> {
         View {
             low: &self.front,
             low_base: 0,
             high: &self.tail,
             high_base: self.base,
-            far: Some(far),
+            far: Some(far).filter(|far| !far.readers.is_empty()),
             folded: self.folds.as_ref().map(|folds| Folded {
                 fold: folds.fold,
                 low: &folds.front,
