@@ -242,6 +242,16 @@ fn largest<T: Copy + Into<u32>>(cells: &[T]) -> Option<u32> {
     (!cells.is_empty()).then_some(top)
 }
 
+/// How many of `cells` hold each value (index: value; as long as the
+/// largest value allows), counted as [`tally`] counts.
+pub(crate) fn value_counts<T: Copy + Into<u32>>(cells: &[T]) -> Vec<u64> {
+    let [mut counts, odd] = tally::<T, 4>(cells);
+    for (count, more) in counts.iter_mut().zip(odd) {
+        *count += more;
+    }
+    counts
+}
+
 /// The counts of [`ValueTable::counts_by_parity`], kept in `LANES` (even)
 /// tallies, one per heap modulo `LANES`: where a value repeats, the
 /// increments of neighbouring heaps go to different counters instead of

@@ -14,6 +14,7 @@
 //! (k - 1)s`, a contradiction. So we report the minimal period and its
 //! smallest pre-period, never a multiple.
 
+use crate::values::value_counts;
 use crate::{Result, ValueTable, with_slice};
 
 /// Tables up to this length are searched with the exact `O(N)`-memory
@@ -226,13 +227,16 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
             counts_late.resize(top + 1, 0);
         }
         let (early, later) = stretch.split_at(late.saturating_sub(first).min(stretch.len()));
-        for &v in early {
-            counts[v as usize] += 1;
-        }
-        for &v in later {
-            counts[v as usize] += 1;
-            counts_late[v as usize] += 1;
-        }
+        // In tallies that a repeated value does not serialise.
+        let add = |counts: &mut Vec<u64>, more: &[u64]| {
+            for (count, more) in counts.iter_mut().zip(more) {
+                *count += more;
+            }
+        };
+        let later = value_counts(later);
+        add(&mut counts, &value_counts(early));
+        add(&mut counts, &later);
+        add(&mut counts_late, &later);
     })?;
     if too_large {
         return Ok(None);
@@ -252,8 +256,12 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
     // Positions of the marker, from the end.
     let mut positions: Vec<usize> = Vec::new();
     values.stretches(|first, stretch| {
-        let at = stretch.iter().enumerate().filter(|&(_, &v)| v == marker);
-        positions.extend(at.map(|(i, _)| first + i));
+        // The marker is rare: most stretches have none, found in a loop
+        // the compiler vectorises.
+        if stretch.contains(&marker) {
+            let at = stretch.iter().enumerate().filter(|&(_, &v)| v == marker);
+            positions.extend(at.map(|(i, _)| first + i));
+        }
     })?;
     positions.reverse();
     let gaps: Vec<usize> = positions.windows(2).map(|w| w[0] - w[1]).collect();
