@@ -212,11 +212,19 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
     if total == 0 {
         return Ok(None);
     }
-    // How often each value occurs everywhere, and in the last quarter.
-    let (mut counts, mut counts_late) = (Vec::<u64>::new(), Vec::<u64>::new());
+    // How often each value occurs everywhere, and in the last quarter: in
+    // one pass, or in a pass over the last quarter where the counts of
+    // every value are known (a record run counts its values as it goes).
     let late = total - total / 4;
+    let known = values
+        .counts()
+        .filter(|c| c.len() <= 1 << 24 && c.iter().sum::<u64>() == total as u64);
+    let counted = known.is_some();
+    let from = if counted { late } else { 0 };
+    let mut counts = known.unwrap_or_default();
+    let mut counts_late = vec![0; counts.len()];
     let mut too_large = false;
-    values.stretches(|first, stretch| {
+    values.stretches_from(from, |first, stretch| {
         let top = stretch.iter().copied().max().unwrap_or(0) as usize;
         too_large |= top >= 1 << 24;
         if too_large {
@@ -234,8 +242,10 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
             }
         };
         let later = value_counts(later);
-        add(&mut counts, &value_counts(early));
-        add(&mut counts, &later);
+        if !counted {
+            add(&mut counts, &value_counts(early));
+            add(&mut counts, &later);
+        }
         add(&mut counts_late, &later);
     })?;
     if too_large {
@@ -304,7 +314,17 @@ pub(super) trait Sequence {
     /// Calls `visit(first, values)` for consecutive stretches of the
     /// values, in order, `values[i]` being `g(first + i)`: a stretch at a
     /// time, so that the passes over a long stream are loops over slices.
-    fn stretches(&self, visit: impl FnMut(usize, &[u32])) -> Result<()>;
+    fn stretches(&self, visit: impl FnMut(usize, &[u32])) -> Result<()> {
+        self.stretches_from(0, visit)
+    }
+    /// [`Self::stretches`] from heap `from` on: the first stretch may
+    /// start before it.
+    fn stretches_from(&self, from: usize, visit: impl FnMut(usize, &[u32])) -> Result<()>;
+    /// How many of the values are each value (index: value), when known
+    /// without a pass.
+    fn counts(&self) -> Option<Vec<u64>> {
+        None
+    }
     /// The smallest `s <= start` such that `g(n) = g(n + p)` for every `n`
     /// in `s..start` (given `start + p <= len`): the tail of period `p`
     /// that the heaps from `start` on are already known to have, extended
@@ -320,12 +340,13 @@ impl<C: Copy + Eq + Into<u32>> Sequence for [C] {
         <[C]>::len(self)
     }
 
-    fn stretches(&self, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
+    fn stretches_from(&self, from: usize, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
         let mut stretch = Vec::with_capacity(STRETCH);
-        for (k, cells) in self.chunks(STRETCH).enumerate() {
+        let from = from.min(self.len());
+        for (k, cells) in self[from..].chunks(STRETCH).enumerate() {
             stretch.clear();
             stretch.extend(cells.iter().map(|&v| v.into()));
-            visit(k * STRETCH, &stretch);
+            visit(from + k * STRETCH, &stretch);
         }
         Ok(())
     }

@@ -237,10 +237,11 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         Scratch(path)
     });
     let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
-    let search = Search {
+    let mut search = Search {
         window: period_window,
         theorem,
         memory_limit: options.memory_limit,
+        counts: None,
     };
     // The periodicity of the last step's pass, tried first at the next.
     let mut hint = None;
@@ -250,6 +251,12 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         let stream = ValueStream::open(&options.stream)?;
         let done = outcome.heaps - 1;
         let last_step = limits.to.is_some() || done >= limits.max;
+        // The run's counts are of heaps 1 on; heap 0 is worth 0.
+        let mut counts = outcome.histogram.clone();
+        if let Some(zero) = counts.first_mut() {
+            *zero += 1;
+        }
+        search.counts = Some(counts);
         let report = WindowProgress {
             stage: Stage::Check,
             heaps: 0,
@@ -320,6 +327,9 @@ struct Search {
     theorem: Option<Theorem>,
     /// The most bytes the candidate's last period may take.
     memory_limit: u64,
+    /// How many heaps of the stream have each value, as the run counted
+    /// them: the marker search then counts the last quarter only.
+    counts: Option<Vec<u64>>,
 }
 
 /// What [`Search::run`] found.
@@ -432,7 +442,8 @@ impl Search {
                 });
             match whole {
                 true => {
-                    let found = candidate_by_markers(&StreamValues::new(stream)?)?;
+                    let found =
+                        candidate_by_markers(&StreamValues::new(stream, self.counts.clone())?)?;
                     // The longer tail of the two.
                     let longer = match (found, in_window) {
                         (Some(f), Some(c)) if c.preperiod < f.preperiod => Some(c),
@@ -519,6 +530,9 @@ impl Search {
 struct StreamValues<'a> {
     stream: &'a ValueStream,
     held: RefCell<HeldChunks<'a>>,
+    /// How many heaps of the stream have each value, as the run counted
+    /// them (checked against the stream's length before use).
+    counts: Option<Vec<u64>>,
 }
 
 /// Chunks read back, the most recently used last.
@@ -550,13 +564,14 @@ impl HeldChunks<'_> {
 }
 
 impl<'a> StreamValues<'a> {
-    fn new(stream: &'a ValueStream) -> Result<StreamValues<'a>> {
+    fn new(stream: &'a ValueStream, counts: Option<Vec<u64>>) -> Result<StreamValues<'a>> {
         Ok(StreamValues {
             stream,
             held: RefCell::new(HeldChunks {
                 reader: stream.chunk_reader()?,
                 chunks: Vec::new(),
             }),
+            counts,
         })
     }
 }
@@ -566,13 +581,17 @@ impl Sequence for StreamValues<'_> {
         self.stream.heaps as usize
     }
 
-    fn stretches(&self, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
-        self.stream
-            .for_each_chunk(0..self.stream.chunks(), &mut |first, values| {
-                crate::cancel::check()?;
-                visit(first as usize, values);
-                Ok(())
-            })
+    fn stretches_from(&self, from: usize, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
+        let chunks = from as u64 / CHUNK_HEAPS as u64..self.stream.chunks();
+        self.stream.for_each_chunk(chunks, &mut |first, values| {
+            crate::cancel::check()?;
+            visit(first as usize, values);
+            Ok(())
+        })
+    }
+
+    fn counts(&self) -> Option<Vec<u64>> {
+        self.counts.clone()
     }
 
     /// Compared a stretch at a time: the heaps `n` whose chunk and whose
@@ -885,9 +904,18 @@ mod tests {
             let block: Vec<u32> = (0..period).map(|_| next(40) as u32).collect();
             values.extend(block.iter().cycle().take(total - prefix));
             let (stream, path) = stream_of(&format!("markers-{period}"), &values);
-            let streamed = StreamValues::new(&stream).unwrap();
+            let streamed = StreamValues::new(&stream, None).unwrap();
             let found = candidate_by_markers(&streamed).unwrap().unwrap();
             assert_eq!(Some(found), candidate_by_markers(&values[..]).unwrap());
+            // With the counts the run made (the last quarter alone read for
+            // its own), and with counts that do not add up (ignored).
+            let counts = crate::values::value_counts(&values);
+            let mut wrong = counts.clone();
+            wrong[0] += 1;
+            for counts in [counts, wrong] {
+                let counted = StreamValues::new(&stream, Some(counts)).unwrap();
+                assert_eq!(candidate_by_markers(&counted).unwrap(), Some(found));
+            }
             assert_eq!((found.preperiod, found.period), (prefix, period));
             for _ in 0..200 {
                 let p = 1 + next(total as u64 / 2) as usize;
@@ -905,6 +933,7 @@ mod tests {
                 window: PeriodWindow::Growing(1 << 12),
                 theorem: Theorem::for_game(&kayles),
                 memory_limit: 1 << 30,
+                counts: None,
             };
             let searched = search.run(&stream, None).unwrap();
             assert_eq!(searched.heaps, total);
@@ -962,6 +991,7 @@ mod tests {
             window: PeriodWindow::Growing(1 << 12),
             theorem: Theorem::for_game(&kayles),
             memory_limit: 1 << 30,
+            counts: None,
         };
         let claim = |name: &str, values: &[u32], hint| {
             let (stream, path) = stream_of(name, values);
@@ -1021,6 +1051,7 @@ mod tests {
             window: PeriodWindow::Growing(1 << 12),
             theorem: Theorem::for_game(&kayles),
             memory_limit: 1 << 30,
+            counts: None,
         };
         let examine = |summary| {
             let found = search.examine(&stream, None, summary, check_stage(), &mut |_| true);
@@ -1070,6 +1101,7 @@ mod tests {
                 window: PeriodWindow::Fixed(64),
                 theorem: None,
                 memory_limit: 1 << 20,
+                counts: None,
             };
             let searched = search.run(&stream, None).unwrap();
             assert_eq!(searched.heaps, 64);
