@@ -866,6 +866,18 @@ mod tests {
         }
     }
 
+    /// Pseudo-random numbers below each bound asked for, from `seed` (a
+    /// linear congruential generator: the tests' values are the same on
+    /// every run).
+    fn numbers(mut state: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        }
+    }
+
     /// The stream of `values` at a scratch path, read back.
     fn stream_of(name: &str, values: &[u32]) -> (ValueStream, PathBuf) {
         let path = std::env::temp_dir().join(format!(
@@ -887,13 +899,7 @@ mod tests {
     /// boundaries.
     #[test]
     fn a_stream_is_searched_by_markers_as_its_values_in_memory() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |below: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % below
-        };
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
         let cases = [
             (70_001, 40_000, 300_000),
             (5, 150_001, 460_000),
@@ -973,13 +979,7 @@ mod tests {
     /// it, and when one of them, before the last window, breaks it.
     #[test]
     fn a_previous_steps_period_is_checked_instead_of_searched_for() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |below: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % below
-        };
+        let mut next = numbers(0x2545_f491_4f6c_dd1d);
         let (prefix, period, total) = (300_000, 200_002, 8_000_000);
         // Noise that no value of the period repeats: the pre-period is
         // `prefix` exactly.
