@@ -221,7 +221,7 @@ pub(super) fn candidate_by_markers<S: Sequence + ?Sized>(
         .filter(|c| c.len() <= 1 << 24 && c.iter().sum::<u64>() == total as u64);
     let counted = known.is_some();
     let from = if counted { late } else { 0 };
-    let mut counts = known.unwrap_or_default();
+    let mut counts = known.map_or_else(Vec::new, <[u64]>::to_vec);
     let mut counts_late = vec![0; counts.len()];
     let mut too_large = false;
     values.stretches_from(from, |first, stretch| {
@@ -322,7 +322,7 @@ pub(super) trait Sequence {
     fn stretches_from(&self, from: usize, visit: impl FnMut(usize, &[u32])) -> Result<()>;
     /// How many of the values are each value (index: value), when known
     /// without a pass.
-    fn counts(&self) -> Option<Vec<u64>> {
+    fn counts(&self) -> Option<&[u64]> {
         None
     }
     /// The smallest `s <= start` such that `g(n) = g(n + p)` for every `n`

@@ -268,7 +268,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
         // Without a candidate, nothing to prove, and the summary is made
         // at the last step.
         let (searched, (claim, summary, needed)) =
-            match search.examine(&stream, hint, last_step, report, progress)? {
+            match search.find(&stream, hint, last_step, report, progress)? {
                 Some((searched, Found::Examined(examined))) => (searched, examined),
                 Some((_, Found::Unproven(found, needed))) => {
                     hint = Some(found);
@@ -347,7 +347,7 @@ struct Searched {
     exact: Option<Periodicity>,
 }
 
-/// What a step's search and pass make of its stream ([`Search::examine`]).
+/// What a step's search and pass make of its stream ([`Search::find`]).
 enum Found {
     /// The pass over every heap: the claim, the summary, and the last heap
     /// a proof needs when the theorem applies but needs more heaps.
@@ -443,7 +443,7 @@ impl Search {
             match whole {
                 true => {
                     let found =
-                        candidate_by_markers(&StreamValues::new(stream, self.counts.clone())?)?;
+                        candidate_by_markers(&StreamValues::new(stream, self.counts.as_deref())?)?;
                     // The longer tail of the two.
                     let longer = match (found, in_window) {
                         (Some(f), Some(c)) if c.preperiod < f.preperiod => Some(c),
@@ -480,7 +480,7 @@ impl Search {
     /// Unless a `summary` is asked for: `None` when there is no candidate,
     /// and no pass for one whose proof needs more heaps when the search
     /// knows where its tail starts ([`Found::Unproven`]).
-    fn examine(
+    fn find(
         &self,
         stream: &ValueStream,
         hint: Option<Periodicity>,
@@ -502,7 +502,7 @@ impl Search {
         let mut check = |candidate| examine(stream, candidate, self.theorem, report, progress);
         let mut examined = check(searched.candidate.take())?;
         if let Some(hinted) = searched.hinted
-            && !settles(&examined.0, stream.heaps as usize, hinted)
+            && !settles(&examined.0, heaps, hinted)
         {
             searched = self.run(stream, None)?;
             examined = check(searched.candidate.take())?;
@@ -532,7 +532,7 @@ struct StreamValues<'a> {
     held: RefCell<HeldChunks<'a>>,
     /// How many heaps of the stream have each value, as the run counted
     /// them (checked against the stream's length before use).
-    counts: Option<Vec<u64>>,
+    counts: Option<&'a [u64]>,
 }
 
 /// Chunks read back, the most recently used last.
@@ -564,7 +564,7 @@ impl HeldChunks<'_> {
 }
 
 impl<'a> StreamValues<'a> {
-    fn new(stream: &'a ValueStream, counts: Option<Vec<u64>>) -> Result<StreamValues<'a>> {
+    fn new(stream: &'a ValueStream, counts: Option<&'a [u64]>) -> Result<StreamValues<'a>> {
         Ok(StreamValues {
             stream,
             held: RefCell::new(HeldChunks {
@@ -590,8 +590,8 @@ impl Sequence for StreamValues<'_> {
         })
     }
 
-    fn counts(&self) -> Option<Vec<u64>> {
-        self.counts.clone()
+    fn counts(&self) -> Option<&[u64]> {
+        self.counts
     }
 
     /// Compared a stretch at a time: the heaps `n` whose chunk and whose
@@ -878,6 +878,18 @@ mod tests {
         }
     }
 
+    /// The search of a growing window of 2^12 heaps, of a game with a
+    /// theorem (Kayles, 0.77: periods are proven by Guy and Smith's).
+    fn kayles_search() -> Search {
+        let kayles: HeapGame = "0.77".parse().unwrap();
+        Search {
+            window: PeriodWindow::Growing(1 << 12),
+            theorem: Theorem::for_game(&kayles),
+            memory_limit: 1 << 30,
+            counts: None,
+        }
+    }
+
     /// The stream of `values` at a scratch path, read back.
     fn stream_of(name: &str, values: &[u32]) -> (ValueStream, PathBuf) {
         let path = std::env::temp_dir().join(format!(
@@ -919,7 +931,7 @@ mod tests {
             let mut wrong = counts.clone();
             wrong[0] += 1;
             for counts in [counts, wrong] {
-                let counted = StreamValues::new(&stream, Some(counts)).unwrap();
+                let counted = StreamValues::new(&stream, Some(&counts)).unwrap();
                 assert_eq!(candidate_by_markers(&counted).unwrap(), Some(found));
             }
             assert_eq!((found.preperiod, found.period), (prefix, period));
@@ -934,13 +946,7 @@ mod tests {
             }
             // A growing window of a game with a theorem searches the whole
             // stream (by markers past the failure function's limit).
-            let kayles: HeapGame = "0.77".parse().unwrap();
-            let search = Search {
-                window: PeriodWindow::Growing(1 << 12),
-                theorem: Theorem::for_game(&kayles),
-                memory_limit: 1 << 30,
-                counts: None,
-            };
+            let search = kayles_search();
             let searched = search.run(&stream, None).unwrap();
             assert_eq!(searched.heaps, total);
             assert_eq!(searched.candidate.map(|c| c.block.len()), Some(period));
@@ -986,17 +992,11 @@ mod tests {
         let mut values: Vec<u32> = (0..prefix).map(|_| 40 + next(40) as u32).collect();
         let block: Vec<u32> = (0..period).map(|_| next(40) as u32).collect();
         values.extend(block.iter().cycle().take(total - prefix));
-        let kayles: HeapGame = "0.77".parse().unwrap();
-        let search = Search {
-            window: PeriodWindow::Growing(1 << 12),
-            theorem: Theorem::for_game(&kayles),
-            memory_limit: 1 << 30,
-            counts: None,
-        };
+        let search = kayles_search();
         let claim = |name: &str, values: &[u32], hint| {
             let (stream, path) = stream_of(name, values);
             let hinted = search.run(&stream, hint).unwrap().hinted.is_some();
-            let examined = search.examine(&stream, hint, true, check_stage(), &mut |_| true);
+            let examined = search.find(&stream, hint, true, check_stage(), &mut |_| true);
             std::fs::remove_file(path).unwrap();
             let Some((searched, Found::Examined((claim, summary, _)))) = examined.unwrap() else {
                 panic!("a summary asked for is made");
@@ -1046,15 +1046,9 @@ mod tests {
         let block: Vec<u32> = (0..period as u32).map(|n| (n * 7919) % 40).collect();
         values.extend(block.iter().cycle().take(total - prefix));
         let (stream, path) = stream_of("unproven", &values);
-        let kayles: HeapGame = "0.77".parse().unwrap();
-        let search = Search {
-            window: PeriodWindow::Growing(1 << 12),
-            theorem: Theorem::for_game(&kayles),
-            memory_limit: 1 << 30,
-            counts: None,
-        };
+        let search = kayles_search();
         let examine = |summary| {
-            let found = search.examine(&stream, None, summary, check_stage(), &mut |_| true);
+            let found = search.find(&stream, None, summary, check_stage(), &mut |_| true);
             found.unwrap().unwrap()
         };
         let (searched, unproven) = examine(false);
@@ -1076,6 +1070,10 @@ mod tests {
             (total, expected, Some(expected))
         );
         assert!(!claim.is_proven());
+        // Guy and Smith's theorem for Kayles (takes up to 2, two parts)
+        // checks g(n + p) = g(n) for n0 <= n < 2 n0 + p + 2: its last heap is
+        // 2 n0 + 2p + 1, past the heaps computed.
+        assert_eq!(needed, Some(2 * prefix + 2 * period + 1));
         assert!(needed.is_some_and(|n| n >= total));
         assert_eq!(needed, examined_needed);
     }

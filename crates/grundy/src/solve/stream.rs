@@ -369,9 +369,9 @@ impl StreamWriter {
     /// Ends the stream: the last chunk's checksum and the trailer. Returns
     /// the number of heaps and the root checksum.
     pub fn finish(mut self) -> Result<(u64, u64)> {
-        self.drain()?;
-        if !self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
-            self.end_chunk()?;
+        match self.state.heaps.is_multiple_of(CHUNK_HEAPS as u64) {
+            true => self.drain()?,
+            false => self.end_chunk()?,
         }
         let heaps = self.state.heaps;
         let root = fnv1a(self.state.root, &heaps.to_le_bytes());
