@@ -661,6 +661,30 @@ pub(super) struct Scratch {
     /// How many rare heaps lay below the last partial table's lowest
     /// partner on this thread, where the next count starts.
     rare_below: usize,
+    /// How many rare heaps lay below half of the last rest that an
+    /// unequal split's digit looked for, where the next search starts.
+    rare_half: usize,
+}
+
+/// How many of the rare heaps `rare` (increasing) lie below `heap`, counted
+/// from `*from`, the count for a heap near it, and stored there for the
+/// next: a few steps when the heap moved by one or two since (heaps are
+/// computed in order on each thread), a binary search when it is farther.
+#[inline(always)]
+fn rares_below(rare: &[usize], heap: usize, from: &mut usize) -> usize {
+    let mut i = (*from).min(rare.len());
+    for _ in 0..4 {
+        if i > 0 && rare[i - 1] >= heap {
+            i -= 1;
+        } else if i < rare.len() && rare[i] < heap {
+            i += 1;
+        } else {
+            *from = i;
+            return i;
+        }
+    }
+    *from = rare.partition_point(|&r| r < heap);
+    *from
 }
 
 impl Scratch {
@@ -1297,18 +1321,7 @@ impl SparseSolver {
             // they may reach `rest` itself, past `below`: then no rare
             // heap's partner is in the table.
             let above = match (rest + 1).checked_sub(g.len()) {
-                Some(lowest) if PARTIAL => {
-                    let rare = run.rare;
-                    let mut below = scratch.rare_below.min(lowest).min(rare.len());
-                    while below > 0 && rare[below - 1] >= lowest {
-                        below -= 1;
-                    }
-                    while below < rare.len() && rare[below] < lowest {
-                        below += 1;
-                    }
-                    scratch.rare_below = below;
-                    below
-                }
+                Some(lowest) if PARTIAL => rares_below(run.rare, lowest, &mut scratch.rare_below),
                 _ => 0,
             }
             .min(below);
@@ -1329,13 +1342,17 @@ impl SparseSolver {
                 }
             };
             // A digit that forbids equal parts skips the one split (r, r),
-            // found once here rather than tested at every rare heap.
+            // found once here rather than tested at every rare heap, from
+            // where the last heap's was: `rest / 2` moves by a heap at most
+            // from one heap to the next. (A binary search per heap was 4%
+            // of Grundy's game's time, its 1286 rare heaps at 2^30.)
             let equal = if unequal && rest % 2 == 0 {
-                run.rare[above..below].binary_search(&(rest / 2)).ok()
+                let half = rest / 2;
+                let i = rares_below(run.rare, half, &mut scratch.rare_half);
+                (i >= above && i < below && run.rare[i] == half).then_some(i)
             } else {
                 None
             };
-            let equal = equal.map(|i| above + i);
             match premarked {
                 Some(pre) => {
                     uncovered(above, below, &pre.covered[digit], equal, |piece| {
@@ -1719,8 +1736,30 @@ pub(super) fn count_value(histogram: &mut [Vec<u64>; 2], bits: &mut u32, k: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::{BLOCK, RareHeaps, Rares, Scratch, SparseSolver, Split, View, block_end};
+    use super::{
+        BLOCK, RareHeaps, Rares, Scratch, SparseSolver, Split, View, block_end, rares_below,
+    };
     use proptest::prelude::*;
+
+    proptest! {
+        /// The count of rare heaps below a heap, from any count kept
+        /// before (near or far, or past the list), is the binary search's.
+        #[test]
+        fn rares_below_counts_from_any_start(
+            mut rare in proptest::collection::vec(0usize..300, 0..40),
+            heaps in proptest::collection::vec(0usize..320, 1..30),
+            from in 0usize..60,
+        ) {
+            rare.sort_unstable();
+            rare.dedup();
+            let mut kept = from;
+            for heap in heaps {
+                let count = rares_below(&rare, heap, &mut kept);
+                prop_assert_eq!(count, rare.partition_point(|&r| r < heap));
+                prop_assert_eq!(kept, count);
+            }
+        }
+    }
 
     /// From `a = 1` the blocks are [`BLOCK`] pairs, a whole number of
     /// 64-pair vector steps; from any pair the next block ends where the
