@@ -1035,7 +1035,7 @@ impl SparseSolver {
             far,
             width,
         };
-        run.rebuild_rare(values.by_ref());
+        run.rebuild_rare(values.by_ref(), n);
         values.error.map_or(Ok(()), Err)
     }
 
