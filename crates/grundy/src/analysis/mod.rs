@@ -629,16 +629,31 @@ impl Analysis {
     /// periodicity, extended backwards, would give, in order: for a saltus
     /// `s`, heap `n` is `k` periods before a heap of the first period and
     /// would be worth `s·k` less.
+    ///
+    /// Heap `n`'s image in the first period, `preperiod + (n - preperiod)
+    /// mod period`, and the periods between them are stepped with `n` (the
+    /// image wraps at the period's end, a period fewer between them)
+    /// instead of divided out at each heap.
     pub fn exceptions(&self) -> impl Iterator<Item = usize> + '_ {
-        let period = self.periodicity;
-        (0..period.map_or(0, |p| p.preperiod)).filter(move |&n| {
-            let p = period.expect("a period");
-            let back = (p.preperiod - n) % p.period;
-            let image = p.preperiod + (p.period - back) % p.period;
-            let periods = ((image - n) / p.period) as u64;
-            let predicted = u64::from(self.values.at(image)).checked_sub(p.saltus * periods);
-            predicted != Some(u64::from(self.values.at(n)))
-        })
+        let (preperiod, period, saltus) = self
+            .periodicity
+            .map_or((0, 1, 0), |p| (p.preperiod, p.period, p.saltus));
+        let image = preperiod + (period - preperiod % period) % period;
+        (0..preperiod)
+            .scan((image, image / period), move |(image, periods), n| {
+                let here = (*image, *periods as u64);
+                *image += 1;
+                if *image == preperiod + period {
+                    *image = preperiod;
+                    *periods = periods.saturating_sub(1);
+                }
+                Some((n, here))
+            })
+            .filter(move |&(n, (image, periods))| {
+                let predicted = u64::from(self.values.at(image)).checked_sub(saltus * periods);
+                predicted != Some(u64::from(self.values.at(n)))
+            })
+            .map(|(n, _)| n)
     }
 }
 
@@ -779,4 +794,45 @@ pub fn compare<G: HeapRuleset + fmt::Display + Sync + ?Sized>(
         proven_equal: first_difference.is_none() && proof_reach.is_some(),
         first_difference,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Analysis, Periodicity, Support};
+    use crate::{Nimber, ValueTable};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The exceptions are the heaps before the pre-period whose values
+        /// the periodicity, extended backwards, does not give: heap `n` is
+        /// `k` periods before the heap of its phase in the first period,
+        /// and would be worth `s·k` less.
+        #[test]
+        fn exceptions_are_the_heaps_the_period_does_not_predict(
+            values in proptest::collection::vec(0u32..12, 1..200),
+            preperiod in 0usize..120,
+            period in 1usize..40,
+            saltus in 0u64..3,
+        ) {
+            prop_assume!(preperiod + period <= values.len());
+            let analysis = Analysis {
+                game: "test".into(),
+                to: values.len() - 1,
+                values: values.iter().map(|&v| Nimber::new(v)).collect::<ValueTable>(),
+                periodicity: Some(Periodicity { preperiod, period, saltus }),
+                support: Support::Observed,
+                sparse: None,
+                theorem: None,
+            };
+            let expected: Vec<usize> = (0..preperiod)
+                .filter(|&n| {
+                    let k = (preperiod - n).div_ceil(period);
+                    let image = n + k * period;
+                    u64::from(values[image]).checked_sub(saltus * k as u64)
+                        != Some(u64::from(values[n]))
+                })
+                .collect();
+            prop_assert_eq!(analysis.exceptions().collect::<Vec<_>>(), expected);
+        }
+    }
 }

@@ -79,10 +79,13 @@ impl Listed {
 
     /// `count` heaps, of which `heaps` yields at least the first
     /// [`HEAPS_LISTED`] in order (a count made without listing them all).
+    /// No more than `count` are read: past the last, `heaps` may search a
+    /// long table for more (the P-positions of 0.1777: one in 4.4·10^8).
     pub fn counted(count: u64, heaps: impl Iterator<Item = usize>) -> Listed {
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
         Listed {
-            count: usize::try_from(count).unwrap_or(usize::MAX),
-            first: heaps.take(HEAPS_LISTED).collect(),
+            count,
+            first: heaps.take(HEAPS_LISTED.min(count)).collect(),
         }
     }
 
@@ -194,6 +197,17 @@ mod tests {
         let json = serde_json::to_value(&long).unwrap();
         assert_eq!(json["count"], HEAPS_LISTED + 5);
         assert_eq!(json["first"].as_array().unwrap().len(), HEAPS_LISTED);
+    }
+
+    /// A counted listing reads no heap past its count: the heaps may come
+    /// from a search of a long table that finds no more.
+    #[test]
+    fn a_counted_listing_reads_no_more_than_its_count() {
+        let searched = [4, 9]
+            .into_iter()
+            .chain(std::iter::from_fn(|| panic!("read past the count")));
+        let listed = Listed::counted(2, searched);
+        assert_eq!((listed.count, listed.first), (2, vec![4, 9]));
     }
 
     #[test]
