@@ -854,8 +854,7 @@ impl<'a, C: Cell> Block<'a, C> {
             return true;
         }
         // A loop, not `any`: that was compiled out of line, its runs of
-        // pairs without the wide vectors (3% of Grundy's game's time on
-        // two threads).
+        // pairs without the wide vectors.
         for &(t, unequal) in &solver.splits {
             let Some(rest) = n.checked_sub(t).filter(|&r| r >= 2) else {
                 continue;

@@ -1344,8 +1344,7 @@ impl SparseSolver {
             // A digit that forbids equal parts skips the one split (r, r),
             // found once here rather than tested at every rare heap, from
             // where the last heap's was: `rest / 2` moves by a heap at most
-            // from one heap to the next. (A binary search per heap was 4%
-            // of Grundy's game's time, its 1286 rare heaps at 2^30.)
+            // from one heap to the next, a step of the walk or none.
             let equal = if unequal && rest % 2 == 0 {
                 let half = rest / 2;
                 let i = rares_below(run.rare, half, &mut scratch.rare_half);
