@@ -1704,7 +1704,7 @@ impl Run {
     /// The run's counts say how many of them are rare, so the values are
     /// read only up to the last rare heap: usually a few hundred heaps of
     /// a long table (0.1777's 15 all lie below heap 124, where each
-    /// adaptive step read all 4.4·10^8 heaps, 2% of its time). Counts
+    /// adaptive step read every heap so far: 2% of its profile). Counts
     /// that do not add up to `heaps` are not trusted: every heap is read.
     pub(super) fn rebuild_rare(&mut self, values: impl Iterator<Item = u32>, heaps: usize) {
         let split = self.split;
