@@ -60,11 +60,19 @@
 //! timed; see docs/engine-history.md, "Byte lookups for the rare
 //! gathers").
 //!
-//! A chunk covers only the rare heaps whose partner is already in the
-//! table (or in a windowed run's tail, see [`Partners`]) for every heap of
-//! the chunk, and, for a digit that forbids equal parts, none that could
-//! be the equal split `(r, r)` of one of them; the heap's own computation
-//! gathers the others (see [`Premarks::covered`]).
+//! A chunk's kernel marks only the rare heaps whose partner is already in
+//! the table (or in a windowed run's tail, see [`Partners`]) for every
+//! heap of the chunk, and, for a digit that forbids equal parts, none that
+//! could be the equal split `(r, r)` of one of them. The smallest rare
+//! heaps pair the chunk's later heaps with heaps of the chunk itself
+//! (`r < HEAPS - t`; 0.1777's 3, 4, 12 and 13): with bit marks, the chunk
+//! lists those splits too, and each heap adds them to its bits from the
+//! heaps just before it as it starts ([`Premarked::write`]), in registers,
+//! where its own gather stored a byte per split after finding its ranges
+//! digit by digit (0.1777 to 2^25 took 3.73-3.78 s against 4.06-4.23 s;
+//! see docs/engine-history.md, "The chunk's own splits"). The heap's own
+//! computation gathers the rare heaps the chunk leaves out (see
+//! [`Premarks::covered`]).
 
 use std::ops::Range;
 
@@ -114,6 +122,10 @@ pub(super) struct Premarks {
     /// Per splitting digit, in the solver's order, the indices into the
     /// rare list whose splits are marked: two ranges, in increasing order.
     covered: Vec<[Range<usize>; 2]>,
+    /// The covered splits each heap marks as it starts, from the heaps
+    /// just before it (see [`Premarked::write`]): `(t + r, g(r))` for
+    /// splitting digit `t` and rare heap `r`, for every digit.
+    recent: Vec<(usize, u32)>,
     /// Whether `bits` hold folded values (see the module's notes), to be
     /// unfolded by `unfold`.
     folded: bool,
@@ -178,6 +190,7 @@ impl Default for Premarks {
             words: 0,
             bits: Vec::new(),
             covered: Vec::new(),
+            recent: Vec::new(),
             folded: false,
             folded_as_made: None,
             folded_values: Vec::new(),
@@ -245,6 +258,8 @@ impl Premarks {
             self.bits.resize(HEAPS * self.words, 0);
         }
         self.covered.clear();
+        self.recent.clear();
+        let recent_bits = self.words > 0;
         let fresh = self.split != Some(rares.split);
         sync_values(&mut self.byte_values, rares.rare_values, fresh, |v| v & 255);
         self.split = Some(rares.split);
@@ -279,7 +294,25 @@ impl Premarks {
                     _ => self.mark_range(table, rares, at, range.clone()),
                 }
             }
-            self.covered.push(ranges);
+            // The rare heaps below `lo` pair with heaps of the chunk
+            // itself (or after the table): each heap marks those splits
+            // from the heaps just before it as it starts (`write`), when
+            // the marks are bits, every partner lies past `base` and, for
+            // a digit that forbids equal parts, none is the equal split of
+            // a heap of the chunk. (Folded marks stay folded: the partners
+            // lie past those of the covered rare heaps, all common.)
+            let recent =
+                recent_bits && lo > 0 && lo <= point(at) && (!unequal || 2 * rare[lo - 1] < top);
+            let [first_range, second] = ranges;
+            self.covered.push(match recent {
+                true => {
+                    let values = &rares.rare_values[..lo];
+                    let splits = rare[..lo].iter().zip(values).map(|(&r, &v)| (t + r, v));
+                    self.recent.extend(splits);
+                    [0..first_range.end, second]
+                }
+                false => [first_range, second],
+            });
         }
     }
 
@@ -375,6 +408,8 @@ impl Premarks {
         Some(Premarked {
             marks,
             covered: &self.covered,
+            recent: &self.recent,
+            fold: unfold.map(|unfold| unfold.fold.kernel()),
         })
     }
 }
@@ -868,6 +903,9 @@ unsafe fn mark_bits_avx2<const W: usize, const FOLD: bool>(
 pub(super) struct Premarked<'a> {
     marks: Marks<'a>,
     pub(super) covered: &'a [[Range<usize>; 2]],
+    recent: &'a [(usize, u32)],
+    /// The `z` of the fold of folded marks (see [`Fold`]).
+    fold: Option<u32>,
 }
 
 /// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
@@ -880,18 +918,25 @@ enum Marks<'a> {
 }
 
 impl Premarked<'_> {
-    /// Writes the marks into `seen`, one byte per value (1 for marked), and
-    /// clears the rest of it.
+    /// Writes the marks of heap `n` into `seen`, one byte per value (1 for
+    /// marked), and clears the rest of it. The splits whose partners are
+    /// the heaps just before `n` (the chunk's own, see the module's notes)
+    /// are marked here, from `partner(k)`, the value of heap `k`: `None`
+    /// leaves the split out (a partner past a short table, see the `crew`
+    /// module), as the heap's own gather leaves out such a partner.
     #[inline(always)]
-    pub(super) fn write(&self, seen: &mut [u8]) {
+    pub(super) fn write(&self, seen: &mut [u8], n: usize, partner: impl Fn(usize) -> Option<u32>) {
+        let recent = self.recent_bits(n, partner);
         let made = match self.marks {
             Marks::Bytes(marks) => {
+                assert!(self.recent.is_empty(), "recent splits are marked as bits");
                 seen[..marks.len()].copy_from_slice(marks);
                 marks.len()
             }
             Marks::Bits(words, kernel) => {
-                assert!(seen.len() >= 64 * words.len());
+                assert!(seen.len() >= 64 * words.len() && words.len() <= 4);
                 for (at, &word) in words.iter().enumerate() {
+                    let word = word | recent[at];
                     spread_bits(kernel, word, &mut seen[64 * at..64 * at + 64]);
                 }
                 64 * words.len()
@@ -902,14 +947,41 @@ impl Premarked<'_> {
                 // them at a time (see `Fold::values_with_keys`).
                 let size = 128 * words.len();
                 assert!(seen.len() >= size && matches!(words.len(), 2 | 4));
+                let mut all = recent;
+                for (word, &made) in all.iter_mut().zip(words) {
+                    *word |= made;
+                }
                 for c in 0..2 * words.len() {
-                    let marked = unfold.marked(words, c);
+                    let marked = unfold.marked(&all[..words.len()], c);
                     spread_bits(kernel, marked, &mut seen[64 * c..64 * c + 64]);
                 }
                 size
             }
         };
         seen[made..].fill(0);
+    }
+
+    /// The bits of heap `n`'s recent splits (see [`Self::write`]) in four
+    /// words, which stay in registers: a word is picked by masks, not by
+    /// an index into memory, whose stores and loads would chain the splits
+    /// one after another.
+    #[inline(always)]
+    fn recent_bits(&self, n: usize, partner: impl Fn(usize) -> Option<u32>) -> [u64; 4] {
+        let mut words = [0u64; 4];
+        // Folded (`x ^ z` when `x` has `z`'s top bit) without a branch:
+        // that bit of a mark is as likely as not.
+        let (z, top) = self.fold.map_or((0, 0), |z| (z, z.ilog2()));
+        for &(distance, value) in self.recent {
+            if let Some(p) = partner(n - distance) {
+                let x = value ^ p;
+                let x = x ^ (z & (x >> top & 1).wrapping_neg());
+                let bit = 1u64 << (x % 64);
+                for (w, word) in words.iter_mut().enumerate() {
+                    *word |= bit & u64::from(x / 64 == w as u32).wrapping_neg();
+                }
+            }
+        }
+        words
     }
 }
 
@@ -1147,13 +1219,29 @@ mod tests {
                     }
                 }
                 let mut got = vec![7u8; 1 << bits];
-                made.write(&mut got);
+                made.write(&mut got, n, |_| None);
                 prop_assert_eq!(got, want, "heap {}", n);
             }
+            let values: Vec<u32> = table.iter().map(|&v| u32::from(v)).collect();
+            let gathers = (&solver, &rares, &values[..]);
+            gather_every_rare_split(&by_bytes, first, gathers)?;
             for kernel in kernels() {
                 let by_bits = premarks(Some(kernel), &solver, first, Partners { heaps: tail, base, folded: None }, &rares);
                 prop_assert!(by_bits.words > 0 && by_bytes.words == 0);
-                write_the_byte_marks((&by_bits, &by_bytes), first, split)?;
+                gather_every_rare_split(&by_bits, first, gathers)?;
+                // Bit marks also cover the splits with a heap of the chunk,
+                // which each heap marks as it starts.
+                for n in (first..=last).filter(|_| base + HEAPS <= first) {
+                    let made = by_bits.of(n, split).unwrap();
+                    for (digit, &(t, unequal)) in solver.splits.iter().enumerate() {
+                        let covered: Vec<usize> = made.covered[digit].iter().cloned().flatten().collect();
+                        for (i, &r) in rare.iter().enumerate() {
+                            let past_base = first > t + r + base;
+                            let equal_band = unequal && r >= (first - t) / 2 && r <= (last - t) / 2;
+                            prop_assert!(!past_base || equal_band || covered.contains(&i), "rare {} digit {}", r, t);
+                        }
+                    }
+                }
             }
         }
     }
@@ -1179,33 +1267,46 @@ mod tests {
         (table, rare, rare_values)
     }
 
-    /// Checks that `folded` premarks (`words` per heap) of heaps `first..first
-    /// + HEAPS` write the byte marks.
-    fn unfold_to_the_byte_marks(
-        (folded, by_bytes): (&Premarks, &Premarks),
-        words: usize,
+    /// Checks that each heap `n` of the chunk `premarks` starts at `first`
+    /// gathers every split `g(r) ^ g(n - t - r)` of a rare heap `r` (but
+    /// the equal split a digit forbids) and nothing else: its premarks
+    /// written, with the splits each heap marks as it starts read from
+    /// `values` (every heap's value), and the rare heaps they leave out
+    /// marked from `values` as the heap's own gather does.
+    fn gather_every_rare_split(
+        premarks: &Premarks,
         first: usize,
-        split: Split,
-    ) -> Result<(), TestCaseError> {
-        prop_assert!(folded.folded && folded.words == words && by_bytes.words == 0);
-        write_the_byte_marks((folded, by_bytes), first, split)
-    }
-
-    /// Checks that the premarks `marks` of heaps `first..first + HEAPS`
-    /// cover the same rare heaps as the byte marks `by_bytes` and write the
-    /// same marks.
-    fn write_the_byte_marks(
-        (marks, by_bytes): (&Premarks, &Premarks),
-        first: usize,
-        split: Split,
+        (solver, rares, values): (&SparseSolver, &Rares<'_>, &[u32]),
     ) -> Result<(), TestCaseError> {
         for n in first..first + HEAPS {
-            let (mut want, mut got) = (vec![7u8; 513], vec![7u8; 513]);
-            let (bytes, made) = (by_bytes.of(n, split).unwrap(), marks.of(n, split).unwrap());
-            prop_assert_eq!(bytes.covered, made.covered);
-            bytes.write(&mut want);
-            made.write(&mut got);
-            prop_assert_eq!(got, want, "heap {} {:?}", n, marks.kernel);
+            let mut want = vec![0u8; 513];
+            for &(t, unequal) in &solver.splits {
+                let rest = n - t;
+                for (&r, &v) in rares.rare.iter().zip(rares.rare_values) {
+                    if r < rest && !(unequal && 2 * r == rest) {
+                        want[(v ^ values[rest - r]) as usize] = 1;
+                    }
+                }
+            }
+            let made = premarks.of(n, rares.split).unwrap();
+            let mut got = vec![7u8; 513];
+            made.write(&mut got, n, |k| {
+                assert!(k < n, "a heap's own splits read the heaps before it");
+                Some(values[k])
+            });
+            for (digit, &(t, unequal)) in solver.splits.iter().enumerate() {
+                let rest = n - t;
+                let below = rares.rare.partition_point(|&r| r < rest);
+                let equal = rares.rare.binary_search(&(rest / 2)).ok();
+                let equal = equal.filter(|_| unequal && rest % 2 == 0);
+                uncovered(0, below, &made.covered[digit], equal, |piece| {
+                    for i in piece {
+                        let partner = values[rest - rares.rare[i]];
+                        got[(rares.rare_values[i] ^ partner) as usize] = 1;
+                    }
+                });
+            }
+            prop_assert_eq!(got, want, "heap {} {:?}", n, premarks.kernel);
         }
         Ok(())
     }
@@ -1228,12 +1329,20 @@ mod tests {
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 9 };
             let folded: Vec<u8> = table.iter().map(|&c| fold.of(c.into())).collect();
+            let values: Vec<u32> = table.iter().map(|&c| u32::from(c)).collect();
+            let gathers = (&solver, &rares, &values[..]);
             let table = &table[..first];
             let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
+            gather_every_rare_split(&by_bytes, first, gathers)?;
             for kernel in kernels() {
                 let folds = Some((fold, &folded[..first]));
                 let by_folds = premarks(Some(kernel), &solver, first, Partners::table(table, folds), &rares);
-                unfold_to_the_byte_marks((&by_folds, &by_bytes), 4, first, split)?;
+                prop_assert!(by_folds.folded && by_folds.words == 4);
+                // Splits with the chunk's own heaps, for the rare heaps
+                // that have them.
+                let own = solver.splits.iter().any(|&(t, _)| rare.iter().any(|&r| r + t < HEAPS));
+                prop_assert_eq!(by_folds.recent.is_empty(), !own);
+                gather_every_rare_split(&by_folds, first, gathers)?;
             }
         }
 
@@ -1252,11 +1361,19 @@ mod tests {
             let (table, rare, rare_values) = common_from_40::<u8>(mask, &values);
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 8 };
+            let values: Vec<u32> = table.iter().map(|&c| u32::from(c)).collect();
+            let gathers = (&solver, &rares, &values[..]);
             let table = &table[..first];
             let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
+            gather_every_rare_split(&by_bytes, first, gathers)?;
             for kernel in kernels() {
                 let by_bits = premarks(Some(kernel), &solver, first, Partners::table(table, None), &rares);
-                unfold_to_the_byte_marks((&by_bits, &by_bytes), 2, first, split)?;
+                prop_assert!(by_bits.folded && by_bits.words == 2);
+                // Splits with the chunk's own heaps, for the rare heaps
+                // that have them.
+                let own = solver.splits.iter().any(|&(t, _)| rare.iter().any(|&r| r + t < HEAPS));
+                prop_assert_eq!(by_bits.recent.is_empty(), !own);
+                gather_every_rare_split(&by_bits, first, gathers)?;
             }
         }
     }

@@ -1258,7 +1258,10 @@ impl SparseSolver {
         let premarked = scratch.premarks.of(n, run.split);
         let seen = &mut scratch.seen[..];
         match premarked {
-            Some(pre) => pre.write(seen),
+            // Without `PARTIAL` the view holds every heap below `n`.
+            Some(pre) => pre.write(seen, n, |heap| {
+                (!PARTIAL || heap < g.len()).then(|| g.near(heap))
+            }),
             None => seen.fill(0),
         }
         for &(t, nothing, one) in &self.takes {
