@@ -926,7 +926,8 @@ impl Premarked<'_> {
     /// module), as the heap's own gather leaves out such a partner.
     #[inline(always)]
     pub(super) fn write(&self, seen: &mut [u8], n: usize, partner: impl Fn(usize) -> Option<u32>) {
-        let recent = self.recent_bits(n, partner);
+        let one_word = matches!(self.marks, Marks::Bits(words, _) if words.len() == 1);
+        let recent = self.recent_bits(n, one_word, partner);
         let made = match self.marks {
             Marks::Bytes(marks) => {
                 assert!(self.recent.is_empty(), "recent splits are marked as bits");
@@ -964,10 +965,24 @@ impl Premarked<'_> {
     /// The bits of heap `n`'s recent splits (see [`Self::write`]) in four
     /// words, which stay in registers: a word is picked by masks, not by
     /// an index into memory, whose stores and loads would chain the splits
-    /// one after another.
+    /// one after another. With `one_word` (unfolded marks below 64) every
+    /// mark is in the first.
     #[inline(always)]
-    fn recent_bits(&self, n: usize, partner: impl Fn(usize) -> Option<u32>) -> [u64; 4] {
+    fn recent_bits(
+        &self,
+        n: usize,
+        one_word: bool,
+        partner: impl Fn(usize) -> Option<u32>,
+    ) -> [u64; 4] {
         let mut words = [0u64; 4];
+        if one_word {
+            for &(distance, value) in self.recent {
+                if let Some(p) = partner(n - distance) {
+                    words[0] |= 1 << ((value ^ p) % 64);
+                }
+            }
+            return words;
+        }
         // Folded (`x ^ z` when `x` has `z`'s top bit) without a branch:
         // that bit of a mark is as likely as not.
         let (z, top) = self.fold.map_or((0, 0), |z| (z, z.ilog2()));
