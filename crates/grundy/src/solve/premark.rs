@@ -126,6 +126,9 @@ pub(super) struct Premarks {
     /// just before it (see [`Premarked::write`]): `(t + r, g(r))` for
     /// splitting digit `t` and rare heap `r`, for every digit.
     recent: Vec<(usize, u32)>,
+    /// Per splitting digit, the rare heaps `rare[..k]` whose splits are in
+    /// `recent` (`k` 0 for none).
+    recent_to: Vec<usize>,
     /// Whether `bits` hold folded values (see the module's notes), to be
     /// unfolded by `unfold`.
     folded: bool,
@@ -191,6 +194,7 @@ impl Default for Premarks {
             bits: Vec::new(),
             covered: Vec::new(),
             recent: Vec::new(),
+            recent_to: Vec::new(),
             folded: false,
             folded_as_made: None,
             folded_values: Vec::new(),
@@ -259,6 +263,7 @@ impl Premarks {
         }
         self.covered.clear();
         self.recent.clear();
+        self.recent_to.clear();
         let recent_bits = self.words > 0;
         let fresh = self.split != Some(rares.split);
         sync_values(&mut self.byte_values, rares.rare_values, fresh, |v| v & 255);
@@ -272,6 +277,7 @@ impl Premarks {
             // place in `table`), and `last - t - r` in the table.
             let Some(top) = first.checked_sub(t) else {
                 self.covered.push([0..0, 0..0]);
+                self.recent_to.push(0);
                 continue;
             };
             let at = top.saturating_sub(base);
@@ -299,8 +305,7 @@ impl Premarks {
             // from the heaps just before it as it starts (`write`), when
             // the marks are bits, every partner lies past `base` and, for
             // a digit that forbids equal parts, none is the equal split of
-            // a heap of the chunk. (Folded marks stay folded: the partners
-            // lie past those of the covered rare heaps, all common.)
+            // a heap of the chunk.
             let recent =
                 recent_bits && lo > 0 && lo <= point(at) && (!unequal || 2 * rare[lo - 1] < top);
             let [first_range, second] = ranges;
@@ -309,9 +314,13 @@ impl Premarks {
                     let values = &rares.rare_values[..lo];
                     let splits = rare[..lo].iter().zip(values).map(|(&r, &v)| (t + r, v));
                     self.recent.extend(splits);
+                    self.recent_to.push(lo);
                     [0..first_range.end, second]
                 }
-                false => [first_range, second],
+                false => {
+                    self.recent_to.push(0);
+                    [first_range, second]
+                }
             });
         }
     }
@@ -409,7 +418,7 @@ impl Premarks {
             marks,
             covered: &self.covered,
             recent: &self.recent,
-            fold: unfold.map(|unfold| unfold.fold.kernel()),
+            recent_to: &self.recent_to,
         })
     }
 }
@@ -904,8 +913,9 @@ pub(super) struct Premarked<'a> {
     marks: Marks<'a>,
     pub(super) covered: &'a [[Range<usize>; 2]],
     recent: &'a [(usize, u32)],
-    /// The `z` of the fold of folded marks (see [`Fold`]).
-    fold: Option<u32>,
+    /// Per splitting digit, the rare heaps `rare[..k]` whose splits
+    /// `recent` holds.
+    pub(super) recent_to: &'a [usize],
 }
 
 /// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
@@ -921,13 +931,24 @@ impl Premarked<'_> {
     /// Writes the marks of heap `n` into `seen`, one byte per value (1 for
     /// marked), and clears the rest of it. The splits whose partners are
     /// the heaps just before `n` (the chunk's own, see the module's notes)
-    /// are marked here, from `partner(k)`, the value of heap `k`: `None`
-    /// leaves the split out (a partner past a short table, see the `crew`
-    /// module), as the heap's own gather leaves out such a partner.
+    /// are marked here, from `partner(k)`, the value of heap `k`, or `None`
+    /// where the heap's view does not hold it: then the split is left out
+    /// and `write` returns `true`, and the heap gathers those rare heaps
+    /// itself (`recent_to`), as it does those the chunk does not cover.
     #[inline(always)]
-    pub(super) fn write(&self, seen: &mut [u8], n: usize, partner: impl Fn(usize) -> Option<u32>) {
-        let one_word = matches!(self.marks, Marks::Bits(words, _) if words.len() == 1);
-        let recent = self.recent_bits(n, one_word, partner);
+    pub(super) fn write(
+        &self,
+        seen: &mut [u8],
+        n: usize,
+        partner: impl Fn(usize) -> Option<u32>,
+    ) -> bool {
+        // The chunk's marks cover values `0..64 * value_words`.
+        let value_words = match self.marks {
+            Marks::Bytes(_) => 0,
+            Marks::Bits(words, _) => words.len(),
+            Marks::Folded(words, ..) => 2 * words.len(),
+        };
+        let (recent, spilled, missed) = self.recent_bits(n, value_words, &partner);
         let made = match self.marks {
             Marks::Bytes(marks) => {
                 assert!(self.recent.is_empty(), "recent splits are marked as bits");
@@ -948,55 +969,74 @@ impl Premarked<'_> {
                 // them at a time (see `Fold::values_with_keys`).
                 let size = 128 * words.len();
                 assert!(seen.len() >= size && matches!(words.len(), 2 | 4));
-                let mut all = recent;
-                for (word, &made) in all.iter_mut().zip(words) {
-                    *word |= made;
-                }
                 for c in 0..2 * words.len() {
-                    let marked = unfold.marked(&all[..words.len()], c);
+                    let marked = unfold.marked(words, c) | recent[c];
                     spread_bits(kernel, marked, &mut seen[64 * c..64 * c + 64]);
                 }
                 size
             }
         };
         seen[made..].fill(0);
+        if spilled {
+            // A value past the chunk's marks, new since it was made.
+            for &(distance, value) in self.recent {
+                if let Some(p) = partner(n - distance) {
+                    let x = (value ^ p) as usize;
+                    if x >= made {
+                        seen[x] = 1;
+                    }
+                }
+            }
+        }
+        missed
     }
 
-    /// The bits of heap `n`'s recent splits (see [`Self::write`]) in four
-    /// words, which stay in registers: a word is picked by masks, not by
-    /// an index into memory, whose stores and loads would chain the splits
-    /// one after another. With `one_word` (unfolded marks below 64) every
-    /// mark is in the first.
+    /// The bits of heap `n`'s recent splits (see [`Self::write`]), by
+    /// value, in the first `value_words` of eight words, which stay in
+    /// registers: a word is picked by masks, not by an index into memory,
+    /// whose stores and loads would chain the splits one after another.
+    /// Also whether a split is worth a value past those words (a value
+    /// larger than any when the chunk was made, in a heap of the chunk):
+    /// [`Self::write`] marks those apart. By value, not folded: a heap of
+    /// the chunk may be rare, and its splits' values outside the fold's
+    /// coset.
     #[inline(always)]
     fn recent_bits(
         &self,
         n: usize,
-        one_word: bool,
-        partner: impl Fn(usize) -> Option<u32>,
-    ) -> [u64; 4] {
-        let mut words = [0u64; 4];
-        if one_word {
+        value_words: usize,
+        partner: &impl Fn(usize) -> Option<u32>,
+    ) -> ([u64; 8], bool, bool) {
+        let mut words = [0u64; 8];
+        let limit = 64 * value_words as u32;
+        let (mut past, mut missed) = (0, false);
+        if value_words == 1 {
             for &(distance, value) in self.recent {
-                if let Some(p) = partner(n - distance) {
-                    words[0] |= 1 << ((value ^ p) % 64);
+                match partner(n - distance) {
+                    Some(p) => {
+                        let x = value ^ p;
+                        words[0] |= u64::from(x < 64) << (x % 64);
+                        past |= x >> 6;
+                    }
+                    None => missed = true,
                 }
             }
-            return words;
+            return (words, past != 0, missed);
         }
-        // Folded (`x ^ z` when `x` has `z`'s top bit) without a branch:
-        // that bit of a mark is as likely as not.
-        let (z, top) = self.fold.map_or((0, 0), |z| (z, z.ilog2()));
         for &(distance, value) in self.recent {
-            if let Some(p) = partner(n - distance) {
-                let x = value ^ p;
-                let x = x ^ (z & (x >> top & 1).wrapping_neg());
-                let bit = 1u64 << (x % 64);
-                for (w, word) in words.iter_mut().enumerate() {
-                    *word |= bit & u64::from(x / 64 == w as u32).wrapping_neg();
+            match partner(n - distance) {
+                Some(p) => {
+                    let x = value ^ p;
+                    let bit = 1u64 << (x % 64);
+                    for (w, word) in words.iter_mut().enumerate() {
+                        *word |= bit & u64::from(x / 64 == w as u32).wrapping_neg();
+                    }
+                    past |= u32::from(x >= limit);
                 }
+                None => missed = true,
             }
         }
-        words
+        (words, past != 0, missed)
     }
 }
 
@@ -1237,7 +1277,11 @@ mod tests {
                 made.write(&mut got, n, |_| None);
                 prop_assert_eq!(got, want, "heap {}", n);
             }
-            let values: Vec<u32> = table.iter().map(|&v| u32::from(v)).collect();
+            // The chunk's own heaps may pass every value of the table
+            // before it (a larger value, new since the chunk was made).
+            let values: Vec<u32> = (0..table.len())
+                .map(|k| u32::from(if k < first { table[k] } else { values[k] }))
+                .collect();
             let gathers = (&solver, &rares, &values[..]);
             gather_every_rare_split(&by_bytes, first, gathers)?;
             for kernel in kernels() {
@@ -1344,7 +1388,11 @@ mod tests {
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 9 };
             let folded: Vec<u8> = table.iter().map(|&c| fold.of(c.into())).collect();
-            let values: Vec<u32> = table.iter().map(|&c| u32::from(c)).collect();
+            // The chunk's own heaps may be rare (their splits outside the
+            // fold's coset).
+            let values: Vec<u32> = (0..table.len())
+                .map(|k| if k < first { u32::from(table[k]) } else { values[k] })
+                .collect();
             let gathers = (&solver, &rares, &values[..]);
             let table = &table[..first];
             let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);
@@ -1376,7 +1424,10 @@ mod tests {
             let (table, rare, rare_values) = common_from_40::<u8>(mask, &values);
             let split = Split { mask, parity: None };
             let rares = Rares { split, rare: &rare, rare_values: &rare_values, bits: 8 };
-            let values: Vec<u32> = table.iter().map(|&c| u32::from(c)).collect();
+            // The chunk's own heaps may be rare (see above).
+            let values: Vec<u32> = (0..table.len())
+                .map(|k| if k < first { u32::from(table[k]) } else { values[k] })
+                .collect();
             let gathers = (&solver, &rares, &values[..]);
             let table = &table[..first];
             let by_bytes = premarks(None, &solver, first, Partners::table(table, None), &rares);

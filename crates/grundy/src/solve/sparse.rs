@@ -1257,13 +1257,18 @@ impl SparseSolver {
         scratch.fit(run.bits);
         let premarked = scratch.premarks.of(n, run.split);
         let seen = &mut scratch.seen[..];
-        match premarked {
-            // Without `PARTIAL` the view holds every heap below `n`.
+        // Whether a split of the chunk's own was left out: a partner the
+        // view does not hold (past a short table, or before a window's
+        // tail), gathered below as the chunk's uncovered ones are.
+        let missed = match premarked {
             Some(pre) => pre.write(seen, n, |heap| {
-                (!PARTIAL || heap < g.len()).then(|| g.near(heap))
+                (heap >= g.high_base && heap < g.len()).then(|| g.near(heap))
             }),
-            None => seen.fill(0),
-        }
+            None => {
+                seen.fill(0);
+                false
+            }
+        };
         for &(t, nothing, one) in &self.takes {
             if t > n {
                 break;
@@ -1357,6 +1362,11 @@ impl SparseSolver {
             };
             match premarked {
                 Some(pre) => {
+                    if missed {
+                        // Marked twice where written: marks are idempotent.
+                        let to = pre.recent_to[digit].min(below);
+                        gather(above.min(to), to);
+                    }
                     uncovered(above, below, &pre.covered[digit], equal, |piece| {
                         gather(piece.start, piece.end)
                     });
