@@ -328,6 +328,20 @@ pub(super) struct Block<'a, C> {
     committer: CacheLine<Mutex<Committer<'a, C>>>,
 }
 
+/// Cuts a block short when the thread holding it unwinds from a panic (an
+/// engine bug): the other threads then leave the block instead of waiting
+/// for the heaps the panicking thread claimed, or for a committer's lock
+/// that the panic poisoned, and the thread scope passes the panic on.
+struct CutOnPanic<'b>(&'b AtomicBool);
+
+impl Drop for CutOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// What the thread committing heaps holds.
 struct Committer<'a, C> {
     /// The bits of the largest value committed (see [`count_value`]).
@@ -574,6 +588,7 @@ impl<'a, C: Cell> Block<'a, C> {
     /// helps commit until the block is done.
     #[inline(always)]
     pub(super) fn work(&self, scratch: &mut Scratch) {
+        let _cut_on_panic = CutOnPanic(&self.front_line.0.cut);
         loop {
             let first = self.next.0.fetch_add(CHUNK, Ordering::Relaxed);
             if first >= self.stop {
@@ -999,7 +1014,16 @@ impl Advisor {
 
 #[cfg(test)]
 mod tests {
-    use super::{Advisor, Answer, CHEAP_TRY_BLOCKS, CHEAP_TRY_NANOS, PARALLEL_FROM_NANOS};
+    use std::panic::AssertUnwindSafe;
+    use std::time::Duration;
+
+    use super::{
+        Advisor, Answer, Behind, CHEAP_TRY_BLOCKS, CHEAP_TRY_NANOS, Heaps, PARALLEL_FROM_NANOS,
+    };
+    use crate::solve::sparse::{Rares, Resume, Scratch};
+    use crate::solve::{Pipeline, SparseSolver};
+    use crate::values::Cells;
+    use crate::{Result, ValueTable};
 
     #[test]
     fn the_advisor_tries_threads_on_expensive_heaps_and_backs_off_when_slower() {
@@ -1138,5 +1162,70 @@ mod tests {
             None
         );
         assert_eq!(Answer::unpack(super::EMPTY), None);
+    }
+
+    /// A stream that panics at its hundredth value, inside the committer
+    /// (which holds the lock): the other thread must leave the block, not
+    /// wait for the heaps and the lock of the thread that unwound.
+    struct PanickingStream {
+        pushed: usize,
+    }
+
+    impl Behind<u8> for PanickingStream {
+        fn push(&mut self, _value: u32) -> Result<()> {
+            self.pushed += 1;
+            assert!(self.pushed < 100, "the test's stream panics");
+            Ok(())
+        }
+
+        fn scan(&mut self, _: usize, _: Resume, _: &Rares<'_>, _: &mut Scratch) -> Result<u32> {
+            unreachable!("a full table holds every pair of a scan")
+        }
+    }
+
+    #[test]
+    fn a_panic_on_one_thread_ends_the_block_on_every_thread() {
+        let (done, finished) = std::sync::mpsc::channel();
+        // On a thread of its own, so that a block that never ends fails
+        // the test instead of hanging it.
+        std::thread::spawn(move || {
+            let code = "0.161".parse().expect("a code");
+            let solver = SparseSolver::new(&code)
+                .expect("an octal code")
+                .with_pipeline(Pipeline::Always)
+                .with_threads(2);
+            let mut values = ValueTable::new();
+            solver
+                .extend(&mut values, 3000, &mut |_| true)
+                .expect("a plain run");
+            let mut run = solver.start(&values);
+            let stop = run.next_choice;
+            let Cells::U8(table) = values.cells_mut() else {
+                unreachable!("0.161's values to 3000 fit a byte")
+            };
+            let heaps = Heaps {
+                tail: table,
+                base: 0,
+                front: None,
+                folded: None,
+            };
+            let mut stream = PanickingStream { pushed: 0 };
+            let mut scratches: Vec<Scratch> = (0..2).map(|_| Scratch::default()).collect();
+            let unwound = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                solver.all_hands(
+                    heaps,
+                    (None, Some(&mut stream)),
+                    stop,
+                    &mut run,
+                    &mut scratches,
+                )
+            }));
+            let _ = done.send(unwound.is_err());
+        });
+        assert_eq!(
+            finished.recv_timeout(Duration::from_secs(120)),
+            Ok(true),
+            "the block passed the panic on"
+        );
     }
 }
