@@ -129,6 +129,8 @@ pub(super) struct Premarks {
     /// Per splitting digit, the rare heaps `rare[..k]` whose splits are in
     /// `recent` (`k` 0 for none).
     recent_to: Vec<usize>,
+    /// `recent` as the lanes of an AVX-512 kernel, when it fits them.
+    recent_lanes: Option<RecentLanes>,
     /// Whether `bits` hold folded values (see the module's notes), to be
     /// unfolded by `unfold`.
     folded: bool,
@@ -195,6 +197,7 @@ impl Default for Premarks {
             covered: Vec::new(),
             recent: Vec::new(),
             recent_to: Vec::new(),
+            recent_lanes: None,
             folded: false,
             folded_as_made: None,
             folded_values: Vec::new(),
@@ -323,6 +326,16 @@ impl Premarks {
                 }
             });
         }
+        // Lanes for one word of marks (values below 64): there the kernel
+        // won (0.1777, nine splits: 3.80 s against 4.12 s to 2^25), while
+        // with several words the scalar loop was as fast or faster (0.161's
+        // six splits over four words, reduced word by word or four at once:
+        // 1.77 s against 1.73 s to 2^23).
+        let one_word = self.words == 1 && !self.folded;
+        self.recent_lanes = match self.kernel {
+            Some(Kernel::Avx512 { .. }) if one_word => RecentLanes::new(&self.recent),
+            _ => None,
+        };
     }
 
     /// Marks `g(r) ^ table[top - r + j]` for heap `first + j`, every rare
@@ -419,6 +432,7 @@ impl Premarks {
             covered: &self.covered,
             recent: &self.recent,
             recent_to: &self.recent_to,
+            recent_lanes: self.recent_lanes.as_ref(),
         })
     }
 }
@@ -916,6 +930,86 @@ pub(super) struct Premarked<'a> {
     /// Per splitting digit, the rare heaps `rare[..k]` whose splits
     /// `recent` holds.
     pub(super) recent_to: &'a [usize],
+    recent_lanes: Option<&'a RecentLanes>,
+}
+
+/// A chunk's recent splits (see [`Premarked::write`]) as the lanes of one
+/// AVX-512 kernel, for marks of one word, when there are at most 16 and
+/// each reads one of the 16 heaps before the heap (the usual case: `t + r
+/// < HEAPS` when the table ends at the chunk): a heap's partners are then
+/// one load and a byte shuffle of the heaps before it, and its marks a few
+/// vector instructions, where the scalar loop takes about 25 instructions
+/// a split (0.1777's nine splits a heap were a tenth of its heap loop).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RecentLanes {
+    /// Lane `i` reads byte `picks[i]` of the 16 heaps before the heap:
+    /// `16 - distance`.
+    picks: [u8; 16],
+    /// Lane `i`'s rare value, `2^40` in the lanes past the list: a mark
+    /// beyond every word.
+    values: [u64; 16],
+    /// Bit `i` for the lanes of the list.
+    active: u16,
+}
+
+impl RecentLanes {
+    /// The lanes of `recent`, if it fits them.
+    fn new(recent: &[(usize, u32)]) -> Option<RecentLanes> {
+        if recent.is_empty() || recent.len() > 16 {
+            return None;
+        }
+        let mut lanes = RecentLanes {
+            picks: [0; 16],
+            values: [1 << 40; 16],
+            active: 0,
+        };
+        for (i, &(distance, value)) in recent.iter().enumerate() {
+            lanes.picks[i] = u8::try_from(16usize.checked_sub(distance)?).ok()?;
+            lanes.values[i] = u64::from(value);
+            lanes.active |= 1 << i;
+        }
+        Some(lanes)
+    }
+
+    /// [`Premarked::recent_bits`] of one word from `before`, the values
+    /// of the 16 heaps before the heap: the word, and whether a mark lies
+    /// past it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512F and BW.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[allow(unsafe_code)]
+    unsafe fn word(&self, before: &[u8; 16]) -> (u64, bool) {
+        use std::arch::x86_64::{
+            _mm_loadu_si128, _mm_shuffle_epi8, _mm_srli_si128, _mm512_cvtepu8_epi64,
+            _mm512_loadu_si512, _mm512_mask_cmpge_epu64_mask, _mm512_or_si512,
+            _mm512_reduce_or_epi64, _mm512_set1_epi64, _mm512_sllv_epi64, _mm512_xor_si512,
+        };
+        // SAFETY: every load reads 16 bytes of a 16-byte array or 64 of
+        // the 128 bytes of `values`.
+        unsafe {
+            let heaps = _mm_loadu_si128(before.as_ptr().cast());
+            let partners = _mm_shuffle_epi8(heaps, _mm_loadu_si128(self.picks.as_ptr().cast()));
+            let values = self.values.as_ptr();
+            let low = _mm512_xor_si512(
+                _mm512_cvtepu8_epi64(partners),
+                _mm512_loadu_si512(values.cast()),
+            );
+            let high = _mm512_xor_si512(
+                _mm512_cvtepu8_epi64(_mm_srli_si128::<8>(partners)),
+                _mm512_loadu_si512(values.add(8).cast()),
+            );
+            // `1 << x`, 0 for a count past 63.
+            let one = _mm512_set1_epi64(1);
+            let bits = _mm512_or_si512(_mm512_sllv_epi64(one, low), _mm512_sllv_epi64(one, high));
+            let limit = _mm512_set1_epi64(64);
+            let past = _mm512_mask_cmpge_epu64_mask(self.active as u8, low, limit)
+                | _mm512_mask_cmpge_epu64_mask((self.active >> 8) as u8, high, limit);
+            (_mm512_reduce_or_epi64(bits) as u64, past != 0)
+        }
+    }
 }
 
 /// A heap's premarks: a byte per value, 64-bit words of bits, or bits of
@@ -935,11 +1029,15 @@ impl Premarked<'_> {
     /// where the heap's view does not hold it: then the split is left out
     /// and `write` returns `true`, and the heap gathers those rare heaps
     /// itself (`recent_to`), as it does those the chunk does not cover.
+    /// `before()`, the values of the 16 heaps before `n` as bytes where
+    /// the view holds them, lets an AVX-512 kernel mark those splits at
+    /// once.
     #[inline(always)]
-    pub(super) fn write(
+    pub(super) fn write<'b>(
         &self,
         seen: &mut [u8],
         n: usize,
+        before: impl FnOnce() -> Option<&'b [u8; 16]>,
         partner: impl Fn(usize) -> Option<u32>,
     ) -> bool {
         // The chunk's marks cover values `0..64 * value_words`.
@@ -948,7 +1046,23 @@ impl Premarked<'_> {
             Marks::Bits(words, _) => words.len(),
             Marks::Folded(words, ..) => 2 * words.len(),
         };
-        let (recent, spilled, missed) = self.recent_bits(n, value_words, &partner);
+        let lanes = self
+            .recent_lanes
+            .filter(|_| value_words == 1)
+            .and_then(|lanes| Some((lanes, before()?)));
+        let (recent, spilled, missed) = match lanes {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: lanes are made only for the AVX-512 kernel, which
+            // runs only where the CPU has AVX-512F and BW.
+            #[allow(unsafe_code)]
+            Some((lanes, before)) => {
+                let (word, spilled) = unsafe { lanes.word(before) };
+                let mut words = [0; 8];
+                words[0] = word;
+                (words, spilled, false)
+            }
+            _ => self.recent_bits(n, value_words, &partner),
+        };
         let made = match self.marks {
             Marks::Bytes(marks) => {
                 assert!(self.recent.is_empty(), "recent splits are marked as bits");
@@ -1274,7 +1388,7 @@ mod tests {
                     }
                 }
                 let mut got = vec![7u8; 1 << bits];
-                made.write(&mut got, n, |_| None);
+                made.write(&mut got, n, || None, |_| None);
                 prop_assert_eq!(got, want, "heap {}", n);
             }
             // The chunk's own heaps may pass every value of the table
@@ -1348,14 +1462,30 @@ mod tests {
                 }
             }
             let made = premarks.of(n, rares.split).unwrap();
-            // With every heap before `n` in view, and with a view that
-            // lacks the odd heaps: a split left out is gathered again.
-            for view_all in [true, false] {
+            // With every heap before `n` in view, also as the bytes of the
+            // 16 heaps before it where they are bytes (the lanes' kernel),
+            // and with a view that lacks the odd heaps: a split left out
+            // is gathered again.
+            let before: Option<[u8; 16]> = n
+                .checked_sub(16)
+                .and_then(|from| {
+                    values[from..n]
+                        .iter()
+                        .map(|&v| u8::try_from(v).ok())
+                        .collect::<Option<Vec<u8>>>()
+                })
+                .map(|bytes| bytes.try_into().unwrap());
+            for (view_all, before) in [(true, None), (true, before.as_ref()), (false, None)] {
                 let mut got = vec![7u8; 513];
-                let missed = made.write(&mut got, n, |k| {
-                    assert!(k < n, "a heap's own splits read the heaps before it");
-                    (view_all || k % 2 == 0).then(|| values[k])
-                });
+                let missed = made.write(
+                    &mut got,
+                    n,
+                    || before,
+                    |k| {
+                        assert!(k < n, "a heap's own splits read the heaps before it");
+                        (view_all || k % 2 == 0).then(|| values[k])
+                    },
+                );
                 for (digit, &(t, unequal)) in solver.splits.iter().enumerate() {
                     let rest = n - t;
                     let below = rares.rare.partition_point(|&r| r < rest);
@@ -1372,7 +1502,15 @@ mod tests {
                     }
                     uncovered(0, below, &made.covered[digit], equal, &mut mark);
                 }
-                prop_assert_eq!(&got, &want, "heap {} {:?} {}", n, premarks.kernel, view_all);
+                prop_assert_eq!(
+                    &got,
+                    &want,
+                    "heap {} {:?} {} {:?}",
+                    n,
+                    premarks.kernel,
+                    view_all,
+                    before
+                );
             }
         }
         Ok(())

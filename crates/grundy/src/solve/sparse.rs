@@ -1261,9 +1261,18 @@ impl SparseSolver {
         // view does not hold (past a short table, or before a window's
         // tail), gathered below as the chunk's uncovered ones are.
         let missed = match premarked {
-            Some(pre) => pre.write(seen, n, |heap| {
-                (heap >= g.high_base && heap < g.len()).then(|| g.near(heap))
-            }),
+            Some(pre) => {
+                let before = || {
+                    C::bytes(g.high)
+                        .and_then(|high| {
+                            high.get(n.checked_sub(g.high_base + 16)?..n - g.high_base)
+                        })
+                        .and_then(|bytes| bytes.try_into().ok())
+                };
+                pre.write(seen, n, before, |heap| {
+                    (heap >= g.high_base && heap < g.len()).then(|| g.near(heap))
+                })
+            }
             None => {
                 seen.fill(0);
                 false
