@@ -70,7 +70,9 @@
 //! heaps just before it as it starts ([`Premarked::write`]), in registers,
 //! where its own gather stored a byte per split after finding its ranges
 //! digit by digit (0.1777 to 2^25 took 3.73-3.78 s against 4.06-4.23 s;
-//! see docs/engine-history.md, "The chunk's own splits"). The heap's own
+//! see docs/engine-history.md, "The chunk's own splits"); with AVX-512 and
+//! marks of one word, in one kernel over the 16 heaps before it
+//! ([`RecentLanes`]; "The chunk's own splits in one kernel"). The heap's own
 //! computation gathers the rare heaps the chunk leaves out (see
 //! [`Premarks::covered`]).
 
