@@ -329,7 +329,7 @@ impl Premarks {
             });
         }
         // Lanes for one word of marks (values below 64): there the kernel
-        // won (0.1777, nine splits: 3.80 s against 4.12 s to 2^25), while
+        // won (0.1777, nine splits: 3.94 s against 4.30 s to 2^25), while
         // with several words the scalar loop was as fast or faster (0.161's
         // six splits over four words, reduced word by word or four at once:
         // 1.77 s against 1.73 s to 2^23).
