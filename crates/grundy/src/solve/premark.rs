@@ -1048,16 +1048,15 @@ impl Premarked<'_> {
             Marks::Bits(words, _) => words.len(),
             Marks::Folded(words, ..) => 2 * words.len(),
         };
-        let lanes = self
-            .recent_lanes
-            .filter(|_| value_words == 1)
-            .and_then(|lanes| Some((lanes, before()?)));
+        // Lanes exist only for one word of marks (`Premarks::make`).
+        let lanes = self.recent_lanes.and_then(|lanes| Some((lanes, before()?)));
         let (recent, spilled, missed) = match lanes {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: lanes are made only for the AVX-512 kernel, which
             // runs only where the CPU has AVX-512F and BW.
             #[allow(unsafe_code)]
             Some((lanes, before)) => {
+                assert_eq!(value_words, 1, "lanes mark one word");
                 let (word, spilled) = unsafe { lanes.word(before) };
                 let mut words = [0; 8];
                 words[0] = word;
