@@ -171,7 +171,8 @@ pub struct RecordArgs {
     /// Compute with the windowed sparse engine: a few MiB of memory however
     /// far --to goes, every value written to a stream (--values-out, else
     /// a scratch file), and a histogram instead of a table. Chosen by
-    /// itself when the table would not fit --memory-limit.
+    /// itself when the table would not fit --memory-limit, or would pass
+    /// 256 MiB with no --checkpoint to keep it.
     #[arg(long)]
     pub window: bool,
     /// Write g(0..=N) to FILE as a checksummed value stream (implies

@@ -8,8 +8,9 @@
 //!    value, `g(to)`), whatever `to` is, at the cost of the proof alone;
 //! 2. **a full table** — from heap 0, or from a checkpoint (`resume`),
 //!    saving checkpoints as it goes when asked;
-//! 3. **a windowed record run** — asked for, or when the table would not fit
-//!    the memory limit and the sparse engine applies: values streamed to
+//! 3. **a windowed record run** — asked for, or when the sparse engine
+//!    applies and the table would not fit the memory limit or, when no
+//!    checkpoint keeps it, pass [`LARGE_TABLE_BYTES`]: values streamed to
 //!    disk, memory bounded, resumable from its stream and checkpoint.
 //!
 //! The certificate of a proven period is made here too, from the table or
@@ -82,6 +83,13 @@ impl Default for RecordQuery {
 /// How often a full-table run saves its checkpoint.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
+/// A table past this many bytes ([`TableSolver::table_bytes`]) is not
+/// worth its memory when nothing keeps it (no checkpoint, no resume): an
+/// analysis the sparse engine applies to runs windowed instead, about as
+/// fast (BENCHMARKS.md, "windowed against full table") in a bounded window.
+/// 0.1777's proof to heap 4.4·10^8 takes about 90 MiB so, not 450.
+pub const LARGE_TABLE_BYTES: u128 = 256 << 20;
+
 /// What [`analyze`] found: a full-table analysis (possibly answering past
 /// its table through a proof), or a windowed record run.
 #[derive(Clone, Debug)]
@@ -131,19 +139,13 @@ pub fn analyze(
         ..Limits::default()
     };
     let last = limits.to.unwrap_or(limits.max);
-    let record = &query.record;
-    let windowed_asked = record.window || record.values_out.is_some();
-    if !windowed_asked && query.resume.is_none() && solver.check_fits_for(game, last).is_err() {
-        // Too long for a table: a proof may answer it all the same.
-        if let Some(found) = through_proof(game, &limits, solver, progress)? {
-            return finish(AnalyzeAnswer::Table(found), query);
-        }
+    let plan = Plan::new(game, query, solver, last);
+    if plan.proof_first
+        && let Some(found) = through_proof(game, &limits, solver, progress)?
+    {
+        return finish(AnalyzeAnswer::Table(found), query);
     }
-    let sparse = game
-        .as_take_break()
-        .and_then(crate::solve::SparseSolver::new)
-        .is_some();
-    if windowed_asked || (sparse && solver.check_fits_for(game, last).is_err()) {
+    if plan.windowed {
         return windowed(game, &limits, query, solver, progress);
     }
     let (solver, values) = resumable(solver.clone(), game, query)?;
@@ -157,6 +159,36 @@ pub fn analyze(
         &mut heap_progress(progress),
     ))?;
     finish(AnalyzeAnswer::Table(found), query)
+}
+
+/// The methods of the module docs [`analyze`] tries for heaps `0..=last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    /// A proof first: the table would not fit, or would be large, and
+    /// nothing asks for a windowed run or resumes a table.
+    proof_first: bool,
+    /// Windowed (without a proof first, or when it proves nothing): asked
+    /// for, or the sparse engine applies and the table would not fit, or
+    /// would pass [`LARGE_TABLE_BYTES`] with no checkpoint to keep it.
+    windowed: bool,
+}
+
+impl Plan {
+    fn new(game: &HeapRules, query: &AnalyzeQuery, solver: &TableSolver, last: u64) -> Plan {
+        let record = &query.record;
+        let windowed_asked = record.window || record.values_out.is_some();
+        let fits = solver.check_fits_for(game, last).is_ok();
+        let large = solver.table_bytes(last) > LARGE_TABLE_BYTES;
+        let sparse = game
+            .as_take_break()
+            .and_then(crate::solve::SparseSolver::new)
+            .is_some();
+        let table_kept = query.resume.is_some() || query.checkpoint.is_some();
+        Plan {
+            proof_first: !windowed_asked && query.resume.is_none() && (!fits || large),
+            windowed: windowed_asked || (sparse && (!fits || (large && !table_kept))),
+        }
+    }
 }
 
 /// The proven answer for heaps `0..=to` of a game with a theorem, when
@@ -336,5 +368,89 @@ pub struct Scratch(pub PathBuf);
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{GameSpec, Question};
+
+    fn plan(code: &str, query: AnalyzeQuery, solver: &TableSolver, last: u64) -> Plan {
+        let game = HeapRules::from_spec(
+            &GameSpec::parse(code).unwrap(),
+            Question::Analyze,
+            &Default::default(),
+        )
+        .unwrap();
+        Plan::new(&game, &query, solver, last)
+    }
+
+    /// Issue 53: `grundy analyze 0.1777 --max 2^29` runs windowed (its
+    /// table, 4.4·10^8 heaps, would take 450 MiB), a small run keeps its
+    /// table, and a checkpoint keeps a large one.
+    #[test]
+    fn a_large_table_goes_windowed_unless_a_checkpoint_keeps_it() {
+        let solver = TableSolver::new().with_memory_limit(4 << 30);
+        let both = Plan {
+            proof_first: true,
+            windowed: true,
+        };
+        assert_eq!(
+            plan("0.1777", AnalyzeQuery::default(), &solver, 1 << 29),
+            both
+        );
+        let table = Plan {
+            proof_first: false,
+            windowed: false,
+        };
+        assert_eq!(
+            plan("0.1777", AnalyzeQuery::default(), &solver, 1 << 20),
+            table
+        );
+        let kept = AnalyzeQuery {
+            checkpoint: Some("run.checkpoint".into()),
+            ..AnalyzeQuery::default()
+        };
+        let proof_then_table = Plan {
+            proof_first: true,
+            windowed: false,
+        };
+        assert_eq!(plan("0.1777", kept, &solver, 1 << 29), proof_then_table);
+        // Too large for the memory limit: windowed, checkpoint or not.
+        let small = TableSolver::new().with_memory_limit(1 << 20);
+        let kept = AnalyzeQuery {
+            checkpoint: Some("run.window".into()),
+            ..AnalyzeQuery::default()
+        };
+        assert_eq!(plan("0.1777", kept, &small, 1 << 20), both);
+        // Windowed when asked, however small.
+        let asked = AnalyzeQuery {
+            record: RecordQuery {
+                window: true,
+                ..RecordQuery::default()
+            },
+            ..AnalyzeQuery::default()
+        };
+        let windowed = Plan {
+            proof_first: false,
+            windowed: true,
+        };
+        assert_eq!(plan("0.1777", asked, &solver, 1 << 10), windowed);
+    }
+
+    /// A game the sparse engine does not run (0.8 may leave three heaps)
+    /// keeps its table however large, a proof tried first.
+    #[test]
+    fn a_game_without_the_sparse_engine_keeps_its_table() {
+        let solver = TableSolver::new().with_memory_limit(4 << 30);
+        let proof_then_table = Plan {
+            proof_first: true,
+            windowed: false,
+        };
+        assert_eq!(
+            plan("0.8", AnalyzeQuery::default(), &solver, 1 << 29),
+            proof_then_table
+        );
     }
 }
