@@ -172,7 +172,8 @@ pub struct RecordArgs {
     /// far --to goes, every value written to a stream (--values-out, else
     /// a scratch file), and a histogram instead of a table. Chosen by
     /// itself when the table would not fit --memory-limit, or would pass
-    /// 256 MiB with no --checkpoint to keep it.
+    /// 256 MiB with no --checkpoint to keep it and the temporary folder is
+    /// on a disk with room for the stream (not tmpfs).
     #[arg(long)]
     pub window: bool,
     /// Write g(0..=N) to FILE as a checksummed value stream (implies

@@ -10,8 +10,9 @@
 //!    saving checkpoints as it goes when asked;
 //! 3. **a windowed record run** — asked for, or when the sparse engine
 //!    applies and the table would not fit the memory limit or, when no
-//!    checkpoint keeps it, pass [`LARGE_TABLE_BYTES`]: values streamed to
-//!    disk, memory bounded, resumable from its stream and checkpoint.
+//!    checkpoint keeps it and the temporary folder is a disk with room for
+//!    the stream, pass [`LARGE_TABLE_BYTES`]: values streamed to disk,
+//!    memory bounded, resumable from its stream and checkpoint.
 //!
 //! The certificate of a proven period is made here too, from the table or
 //! from a windowed run's value stream; a front end only writes it where its
@@ -24,7 +25,9 @@ use super::HeapRules;
 use crate::analysis::{
     self, Analysis, Certificate, DEFAULT_MAX, Limits, PeriodWindow, RecordAnalysis, analyze_record,
 };
-use crate::solve::{Checkpoint, Stage, ValueStream, WindowOptions, WindowProgress, WindowSizes};
+use crate::solve::{
+    Checkpoint, Stage, Storage, ValueStream, WindowOptions, WindowProgress, WindowSizes,
+};
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
 
 /// What an analysis is asked (`grundy analyze`'s flags, the web's and
@@ -86,7 +89,8 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 /// A table past this many bytes ([`TableSolver::table_bytes`]) is not
 /// worth its memory when nothing keeps it (no checkpoint, no resume): an
 /// analysis the sparse engine applies to runs windowed instead, about as
-/// fast (BENCHMARKS.md, "windowed against full table") in a bounded window.
+/// fast (BENCHMARKS.md, "Windowed record runs") in a bounded window,
+/// when its scratch stream has a disk to go to (see [`analyze`]'s plan).
 /// 0.1777's proof to heap 4.4·10^8 takes about 90 MiB so, not 450.
 pub const LARGE_TABLE_BYTES: u128 = 256 << 20;
 
@@ -139,7 +143,8 @@ pub fn analyze(
         ..Limits::default()
     };
     let last = limits.to.unwrap_or(limits.max);
-    let plan = Plan::new(game, query, solver, last);
+    let scratch = crate::solve::storage_of(&std::env::temp_dir());
+    let plan = Plan::new(game, query, solver, last, scratch);
     if plan.proof_first
         && let Some(found) = through_proof(game, &limits, solver, progress)?
     {
@@ -169,12 +174,22 @@ struct Plan {
     proof_first: bool,
     /// Windowed (without a proof first, or when it proves nothing): asked
     /// for, or the sparse engine applies and the table would not fit, or
-    /// would pass [`LARGE_TABLE_BYTES`] with no checkpoint to keep it.
+    /// would pass [`LARGE_TABLE_BYTES`] with no checkpoint to keep it and
+    /// a disk to hold the scratch stream (a stream in memory, on tmpfs,
+    /// saves nothing; a disk without room would end the run midway).
     windowed: bool,
 }
 
 impl Plan {
-    fn new(game: &HeapRules, query: &AnalyzeQuery, solver: &TableSolver, last: u64) -> Plan {
+    /// The plan for heaps `0..=last`, a scratch stream going where
+    /// `scratch` says (the temporary folder's [`Storage`], when known).
+    fn new(
+        game: &HeapRules,
+        query: &AnalyzeQuery,
+        solver: &TableSolver,
+        last: u64,
+        scratch: Option<Storage>,
+    ) -> Plan {
         let record = &query.record;
         let windowed_asked = record.window || record.values_out.is_some();
         let fits = solver.check_fits_for(game, last).is_ok();
@@ -184,9 +199,13 @@ impl Plan {
             .and_then(crate::solve::SparseSolver::new)
             .is_some();
         let table_kept = query.resume.is_some() || query.checkpoint.is_some();
+        // The stream takes a byte a heap while values stay below 256, two
+        // past it; a platform that does not say is taken to have room.
+        let stream_bytes = last.saturating_add(1).saturating_mul(2);
+        let on_disk = scratch.is_none_or(|s| s.holds_on_disk(stream_bytes));
         Plan {
             proof_first: !windowed_asked && query.resume.is_none() && (!fits || large),
-            windowed: windowed_asked || (sparse && (!fits || (large && !table_kept))),
+            windowed: windowed_asked || (sparse && (!fits || (large && !table_kept && on_disk))),
         }
     }
 }
@@ -376,14 +395,27 @@ mod tests {
     use super::*;
     use crate::spec::{GameSpec, Question};
 
-    fn plan(code: &str, query: AnalyzeQuery, solver: &TableSolver, last: u64) -> Plan {
+    /// A disk with room for any stream.
+    const DISK: Option<Storage> = Some(Storage::Disk { free: u64::MAX });
+
+    fn plan_with(
+        code: &str,
+        query: AnalyzeQuery,
+        solver: &TableSolver,
+        last: u64,
+        scratch: Option<Storage>,
+    ) -> Plan {
         let game = HeapRules::from_spec(
             &GameSpec::parse(code).unwrap(),
             Question::Analyze,
             &Default::default(),
         )
         .unwrap();
-        Plan::new(&game, &query, solver, last)
+        Plan::new(&game, &query, solver, last, scratch)
+    }
+
+    fn plan(code: &str, query: AnalyzeQuery, solver: &TableSolver, last: u64) -> Plan {
+        plan_with(code, query, solver, last, DISK)
     }
 
     /// Issue 53: `grundy analyze 0.1777 --max 2^29` runs windowed (its
@@ -437,6 +469,40 @@ mod tests {
             windowed: true,
         };
         assert_eq!(plan("0.1777", asked, &solver, 1 << 10), windowed);
+    }
+
+    /// A large table stays a table when the scratch stream would take
+    /// memory (tmpfs) or not fit the disk; a platform that does not say
+    /// goes windowed; a table too large for the memory limit goes windowed
+    /// wherever the stream goes.
+    #[test]
+    fn a_large_table_stays_when_the_stream_has_no_disk_to_go_to() {
+        let solver = TableSolver::new().with_memory_limit(4 << 30);
+        let proof_then_table = Plan {
+            proof_first: true,
+            windowed: false,
+        };
+        let both = Plan {
+            proof_first: true,
+            windowed: true,
+        };
+        let query = AnalyzeQuery::default;
+        let last = 1 << 29;
+        let memory = Some(Storage::Memory);
+        let full = Some(Storage::Disk { free: 1 << 29 });
+        let roomy = Some(Storage::Disk { free: 1 << 31 });
+        assert_eq!(
+            plan_with("0.1777", query(), &solver, last, memory),
+            proof_then_table
+        );
+        assert_eq!(
+            plan_with("0.1777", query(), &solver, last, full),
+            proof_then_table
+        );
+        assert_eq!(plan_with("0.1777", query(), &solver, last, roomy), both);
+        assert_eq!(plan_with("0.1777", query(), &solver, last, None), both);
+        let small = TableSolver::new().with_memory_limit(1 << 20);
+        assert_eq!(plan_with("0.1777", query(), &small, last, memory), both);
     }
 
     /// A game the sparse engine does not run (0.8 may leave three heaps)

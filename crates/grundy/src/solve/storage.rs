@@ -1,0 +1,136 @@
+//! Where a file written in a folder would be kept: asked before an
+//! analysis streams its values to a scratch file instead of keeping a
+//! table (see `session::analyze`).
+//!
+//! A windowed run bounds its memory by writing every value to disk; when
+//! the folder is a file system kept in memory (tmpfs, ramfs: `/tmp` on
+//! many Linux systems), the stream's pages take the memory the table
+//! would have, and a disk without room for it ends the run midway.
+
+use std::path::Path;
+
+/// Where a folder's files are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// On a disk with this many bytes free to the user.
+    Disk {
+        /// The bytes free.
+        free: u64,
+    },
+    /// In memory: a file's pages count against the machine's memory.
+    Memory,
+}
+
+impl Storage {
+    /// Whether `bytes` more bytes of files here take disk, not memory.
+    pub fn holds_on_disk(self, bytes: u64) -> bool {
+        matches!(self, Storage::Disk { free } if free >= bytes)
+    }
+}
+
+/// Where files written in `dir` are kept; `None` where the platform does
+/// not say (or `dir` cannot be asked about).
+pub fn storage_of(dir: &Path) -> Option<Storage> {
+    #[cfg(target_os = "linux")]
+    {
+        let facts = linux::statfs(dir)?;
+        Some(linux::storage(facts))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use super::Storage;
+    use std::path::Path;
+
+    /// `f_type` of the file systems kept in memory (statfs(2)): tmpfs and
+    /// ramfs.
+    const IN_MEMORY: [u64; 2] = [0x0102_1994, 0x8584_58f6];
+
+    /// What statfs(2) says of a file system: its type, and the bytes free
+    /// to an unprivileged user.
+    pub(super) struct Facts {
+        pub(super) kind: u64,
+        pub(super) free: u64,
+    }
+
+    pub(super) fn statfs(dir: &Path) -> Option<Facts> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        let mut facts = std::mem::MaybeUninit::<libc::statfs>::uninit();
+        // SAFETY: `path` is a NUL-terminated string and `facts` room for
+        // the struct statfs fills; it is read only when statfs succeeds.
+        #[allow(unsafe_code)]
+        let facts = unsafe {
+            if libc::statfs(path.as_ptr(), facts.as_mut_ptr()) != 0 {
+                return None;
+            }
+            facts.assume_init()
+        };
+        // The field types differ between targets (`c_long`, `c_uint`):
+        // the magic numbers are 32 bits.
+        #[allow(clippy::unnecessary_cast)]
+        let kind = facts.f_type as u64 & 0xffff_ffff;
+        #[allow(clippy::unnecessary_cast)]
+        let free = (facts.f_bavail as u64).saturating_mul(facts.f_bsize as u64);
+        Some(Facts { kind, free })
+    }
+
+    pub(super) fn storage(facts: Facts) -> Storage {
+        match IN_MEMORY.contains(&facts.kind) {
+            true => Storage::Memory,
+            false => Storage::Disk { free: facts.free },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_disk_holds_what_fits_its_free_bytes_and_memory_nothing() {
+        let disk = Storage::Disk { free: 1000 };
+        assert!(disk.holds_on_disk(1000));
+        assert!(!disk.holds_on_disk(1001));
+        assert!(!Storage::Memory.holds_on_disk(0));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn tmpfs_and_ramfs_are_memory_and_other_file_systems_disks() {
+        use linux::{Facts, storage};
+        let tmpfs = Facts {
+            kind: 0x0102_1994,
+            free: 1 << 30,
+        };
+        assert_eq!(storage(tmpfs), Storage::Memory);
+        let ramfs = Facts {
+            kind: 0x8584_58f6,
+            free: 0,
+        };
+        assert_eq!(storage(ramfs), Storage::Memory);
+        let ext4 = Facts {
+            kind: 0xef53,
+            free: 5 << 30,
+        };
+        assert_eq!(storage(ext4), Storage::Disk { free: 5 << 30 });
+        // Every tmpfs the machine mounts is memory (where it can be asked
+        // about); a folder that does not exist says nothing.
+        let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
+        let tmpfs = mounts.lines().filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            (fields.get(2) == Some(&"tmpfs")).then(|| fields[1].to_owned())
+        });
+        for dir in tmpfs.filter(|dir| !dir.contains('\\')) {
+            let found = storage_of(Path::new(&dir));
+            assert!(!matches!(found, Some(Storage::Disk { .. })), "{dir}");
+        }
+        assert_eq!(storage_of(Path::new("/no/such/folder/here")), None);
+    }
+}
