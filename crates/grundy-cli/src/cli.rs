@@ -172,10 +172,16 @@ pub struct RecordArgs {
     /// far --to goes, every value written to a stream (--values-out, else
     /// a scratch file), and a histogram instead of a table. Chosen by
     /// itself when the table would not fit --memory-limit, or would pass
-    /// 256 MiB with no --checkpoint to keep it and the temporary folder is
-    /// on a disk with room for the stream (not tmpfs).
+    /// 256 MiB with nothing to keep it (--checkpoint, --resume, --table,
+    /// --engine dense) and the temporary folder is on a disk with room for
+    /// the stream (not tmpfs).
     #[arg(long)]
     pub window: bool,
+    /// Keep the full table even past 256 MiB, as long as it fits
+    /// --memory-limit (a windowed run is then chosen only for a table that
+    /// would not fit).
+    #[arg(long, conflicts_with_all = ["window", "values_out"])]
+    pub table: bool,
     /// Write g(0..=N) to FILE as a checksummed value stream (implies
     /// --window), for `grundy stream`. A FILE that holds values already is
     /// refused unless the run resumes it (--resume) or --force is given.

@@ -164,6 +164,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         checkpoint: args.resumable.checkpoint.clone(),
         record: RecordQuery {
             window: record.window,
+            table: record.table,
             values_out: record.values_out.clone(),
             values_width: record.values_width,
             checkpoint_every: seconds("--checkpoint-every", record.checkpoint_every)?,

@@ -410,3 +410,22 @@ fn progress_lines_measure_each_stage_against_its_own_end() {
         );
     }
 }
+
+/// `--table` keeps the full table (no `record` in the answer), and cannot
+/// be asked together with a windowed run.
+#[test]
+fn table_keeps_the_table_and_refuses_a_window_beside_it() {
+    let (code, out, err) = run(&[
+        "analyze", "0.1777", "--max", "2^12", "--table", "--format", "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(answer["record"].is_null(), "{out}");
+    for windowed in [&["--window"][..], &["--values-out", "g.values"]] {
+        let mut args = vec!["analyze", "0.1777", "--max", "2^12", "--table"];
+        args.extend_from_slice(windowed);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("'--table' cannot be used with"), "{err}");
+    }
+}

@@ -82,7 +82,7 @@ use crate::solve::{
 use std::cell::RefCell;
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::{Error, HeapGame, HeapRuleset, Nimber, Result, ValueTable, with_slice};
@@ -717,48 +717,21 @@ fn examine(
         saltus,
         heaps,
     };
-    let chunks = stream.chunks();
-    let interrupted = || Error::Interrupted {
-        heaps: stream.heaps,
-    };
-    let passed = if threads >= 2 && chunks >= SPLIT_PASS_FROM {
-        let mid = chunks / 2;
-        let (early_done, stop) = (AtomicU64::new(0), AtomicBool::new(false));
-        let token = crate::Cancel::current();
-        std::thread::scope(|scope| {
-            let early = scope.spawn(|| {
-                crate::cancel::run_under(token.as_ref(), || {
-                    pass(stream, 0..mid, predicted, &mut |done, _| {
-                        early_done.store(done, Ordering::Relaxed);
-                        match stop.load(Ordering::Relaxed) {
-                            true => Err(interrupted()),
-                            false => Ok(()),
-                        }
-                    })
-                })
-            });
-            let late = pass(stream, mid..chunks, predicted, &mut |done, largest| {
-                report.heaps = early_done.load(Ordering::Relaxed) + done;
-                report.largest = largest;
+    let passed = if threads >= 2 && stream.chunks() >= SPLIT_PASS_FROM {
+        pass_in_halves(stream, predicted, &mut report, progress)?
+    } else {
+        pass(
+            stream,
+            0..stream.chunks(),
+            predicted,
+            &mut |done, largest| {
+                (report.heaps, report.largest) = (done, largest);
                 match progress(&report) {
                     true => Ok(()),
-                    false => Err(interrupted()),
+                    false => Err(interrupted(stream)),
                 }
-            });
-            stop.store(late.is_err(), Ordering::Relaxed);
-            let early = early
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Ok::<_, Error>(early?.then(late?))
-        })?
-    } else {
-        pass(stream, 0..chunks, predicted, &mut |done, largest| {
-            (report.heaps, report.largest) = (done, largest);
-            match progress(&report) {
-                true => Ok(()),
-                false => Err(interrupted()),
-            }
-        })?
+            },
+        )?
     };
     let Passed {
         first_values,
@@ -899,6 +872,85 @@ impl Passed {
         self.breaks_after = later.breaks_after.or(self.breaks_after);
         self.last_value = later.last_value;
         self
+    }
+}
+
+/// The error of a pass that its `progress` stopped.
+fn interrupted(stream: &ValueStream) -> Error {
+    Error::Interrupted {
+        heaps: stream.heaps,
+    }
+}
+
+/// [`pass`] over every chunk of `stream` on two threads: the first half on
+/// a helper, the second on this thread, which reports the progress of both
+/// (`report`, `progress`). A half that fails (an error, a panic, `progress`
+/// saying stop) stops the other at its next chunk, and the error returned
+/// is the one that came first, not the other half's stop.
+fn pass_in_halves(
+    stream: &ValueStream,
+    predicted: Predicted<'_>,
+    report: &mut WindowProgress,
+    progress: &mut dyn FnMut(&WindowProgress) -> bool,
+) -> Result<Passed> {
+    let chunks = stream.chunks();
+    let mid = chunks / 2;
+    let (early_done, largest) = (AtomicU64::new(0), AtomicU32::new(0));
+    let (early_failed, late_failed) = (AtomicBool::new(false), AtomicBool::new(false));
+    let token = crate::Cancel::current();
+    std::thread::scope(|scope| {
+        let early = scope.spawn(|| {
+            let mut failed = RaiseOnDrop(Some(&early_failed));
+            let found = crate::cancel::run_under(token.as_ref(), || {
+                pass(stream, 0..mid, predicted, &mut |done, top| {
+                    early_done.store(done, Ordering::Relaxed);
+                    largest.fetch_max(top, Ordering::Relaxed);
+                    match late_failed.load(Ordering::Relaxed) {
+                        true => Err(interrupted(stream)),
+                        false => Ok(()),
+                    }
+                })
+            });
+            if found.is_ok() {
+                failed.0 = None;
+            }
+            found
+        });
+        // Whether this half stopped because the first failed.
+        let mut yielded = false;
+        let late = pass(stream, mid..chunks, predicted, &mut |done, top| {
+            if early_failed.load(Ordering::Relaxed) {
+                yielded = true;
+                return Err(interrupted(stream));
+            }
+            report.heaps = early_done.load(Ordering::Relaxed) + done;
+            report.largest = largest.fetch_max(top, Ordering::Relaxed).max(top);
+            match progress(report) {
+                true => Ok(()),
+                false => Err(interrupted(stream)),
+            }
+        });
+        late_failed.store(late.is_err(), Ordering::Relaxed);
+        let early = early
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match (early, late) {
+            (Ok(early), Ok(late)) => Ok(early.then(late)),
+            (Err(error), _) if yielded => Err(error),
+            (_, Err(error)) | (Err(error), Ok(_)) => Err(error),
+        }
+    })
+}
+
+/// Raises its flag when dropped while it holds one: the half of a pass
+/// that ends without its findings, by an error or a panic, stops the other.
+struct RaiseOnDrop<'a>(Option<&'a AtomicBool>);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(flag) = self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -1150,6 +1202,29 @@ mod tests {
             assert_eq!(none[0], none[1]);
             assert!(matches!(stopped, Err(Error::Interrupted { .. })));
         }
+    }
+
+    /// A chunk that fails its checksum in either half of a pass on two
+    /// threads is reported as on one thread, not as the other half's stop.
+    #[test]
+    fn a_broken_chunk_in_either_half_is_reported_as_on_one_thread() {
+        let heaps = (SPLIT_PASS_FROM as usize + 2) * CHUNK_HEAPS;
+        let values: Vec<u32> = (0..heaps as u32).map(|n| n % 7).collect();
+        let (_, path) = stream_of("broken-half", &values);
+        let bytes = std::fs::read(&path).unwrap();
+        for at in [bytes.len() / 4, bytes.len() * 3 / 4] {
+            let mut broken = bytes.clone();
+            broken[at] ^= 0x40;
+            std::fs::write(&path, &broken).unwrap();
+            let stream = ValueStream::open(&path).unwrap();
+            let errors = [1, 2].map(|threads| {
+                let found = examine(&stream, None, None, threads, check_stage(), &mut |_| true);
+                found.expect_err("a broken chunk").to_string()
+            });
+            assert!(!errors[1].contains("interrupted"), "{}", errors[1]);
+            assert_eq!(errors[0], errors[1], "byte {at}");
+        }
+        std::fs::remove_file(path).unwrap();
     }
 
     /// A stream read back as a [`Sequence`] (chunk by chunk, walking back

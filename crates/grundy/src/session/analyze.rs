@@ -1,6 +1,7 @@
-//! Analyses as a front end asks for them: `grundy analyze`, the web's
-//! `/api/analyze` and Python's `Game.analyze` read their arguments into an
-//! [`AnalyzeQuery`], and [`analyze`] picks the method:
+//! Analyses as `grundy analyze` asks for them: it reads its arguments into
+//! an [`AnalyzeQuery`], and [`analyze`] picks the method (the web and
+//! Python, which keep a game's table in memory, ask
+//! [`analyze_range`](super::analyze_range), a full table's analysis):
 //!
 //! 1. **through a proof** — a game with a periodicity theorem is analysed
 //!    adaptively first; once its period is proven, every heap of the range
@@ -26,7 +27,8 @@ use crate::analysis::{
     self, Analysis, Certificate, DEFAULT_MAX, Limits, PeriodWindow, RecordAnalysis, analyze_record,
 };
 use crate::solve::{
-    Checkpoint, Stage, Storage, ValueStream, WindowOptions, WindowProgress, WindowSizes,
+    Checkpoint, Engine, Stage, Storage, ValueStream, WindowOptions, WindowProgress, WindowSizes,
+    storage_of,
 };
 use crate::{Error, HeapRuleset, Result, TableSolver, ValueTable};
 
@@ -55,6 +57,9 @@ pub struct AnalyzeQuery {
 pub struct RecordQuery {
     /// Run windowed even when the table would fit.
     pub window: bool,
+    /// Keep the full table even when it is large ([`LARGE_TABLE_BYTES`]),
+    /// as long as it fits the memory limit.
+    pub table: bool,
     /// Keep the value stream here (a run without it streams to a scratch
     /// file that is removed).
     pub values_out: Option<PathBuf>,
@@ -74,6 +79,7 @@ impl Default for RecordQuery {
     fn default() -> Self {
         RecordQuery {
             window: false,
+            table: false,
             values_out: None,
             values_width: None,
             checkpoint_every: CHECKPOINT_EVERY,
@@ -143,7 +149,7 @@ pub fn analyze(
         ..Limits::default()
     };
     let last = limits.to.unwrap_or(limits.max);
-    let scratch = crate::solve::storage_of(&std::env::temp_dir());
+    let scratch = storage_of(&std::env::temp_dir());
     let plan = Plan::new(game, query, solver, last, scratch);
     if plan.proof_first
         && let Some(found) = through_proof(game, &limits, solver, progress)?
@@ -169,43 +175,53 @@ pub fn analyze(
 /// The methods of the module docs [`analyze`] tries for heaps `0..=last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Plan {
-    /// A proof first: the table would not fit, or would be large, and
-    /// nothing asks for a windowed run or resumes a table.
+    /// A proof first: nothing asks for a windowed run or resumes a table,
+    /// and the table would not fit, or would go windowed for its size.
     proof_first: bool,
     /// Windowed (without a proof first, or when it proves nothing): asked
     /// for, or the sparse engine applies and the table would not fit, or
-    /// would pass [`LARGE_TABLE_BYTES`] with no checkpoint to keep it and
-    /// a disk to hold the scratch stream (a stream in memory, on tmpfs,
-    /// saves nothing; a disk without room would end the run midway).
+    /// would pass [`LARGE_TABLE_BYTES`] with nothing to keep it (a
+    /// checkpoint, a resume, `table`, the dense engine chosen) and a disk to
+    /// hold the scratch stream (a stream on tmpfs takes the memory the table
+    /// would; a disk without room would end the run midway).
     windowed: bool,
 }
 
+/// The most bytes a scratch stream takes on disk a heap: two a value once
+/// values pass 255, beside the one-byte stream it rewrites (see
+/// [`RecordQuery::values_width`]).
+const SCRATCH_BYTES_PER_HEAP: u64 = 3;
+
 impl Plan {
-    /// The plan for heaps `0..=last`, a scratch stream going where
-    /// `scratch` says (the temporary folder's [`Storage`], when known).
+    /// The plan for heaps `0..=last`, a scratch stream going to `scratch`
+    /// (the temporary folder's storage).
     fn new(
         game: &HeapRules,
         query: &AnalyzeQuery,
         solver: &TableSolver,
         last: u64,
-        scratch: Option<Storage>,
+        scratch: Storage,
     ) -> Plan {
         let record = &query.record;
         let windowed_asked = record.window || record.values_out.is_some();
         let fits = solver.check_fits_for(game, last).is_ok();
-        let large = solver.table_bytes(last) > LARGE_TABLE_BYTES;
         let sparse = game
             .as_take_break()
             .and_then(crate::solve::SparseSolver::new)
             .is_some();
-        let table_kept = query.resume.is_some() || query.checkpoint.is_some();
-        // The stream takes a byte a heap while values stay below 256, two
-        // past it; a platform that does not say is taken to have room.
-        let stream_bytes = last.saturating_add(1).saturating_mul(2);
-        let on_disk = scratch.is_none_or(|s| s.holds_on_disk(stream_bytes));
+        let table_kept = query.resume.is_some()
+            || query.checkpoint.is_some()
+            || record.table
+            || solver.engine() == Engine::Dense;
+        let stream_bytes = last
+            .saturating_add(1)
+            .saturating_mul(SCRATCH_BYTES_PER_HEAP);
+        let too_large = solver.table_bytes(last) > LARGE_TABLE_BYTES
+            && !table_kept
+            && scratch.holds_on_disk(stream_bytes);
         Plan {
-            proof_first: !windowed_asked && query.resume.is_none() && (!fits || large),
-            windowed: windowed_asked || (sparse && (!fits || (large && !table_kept && on_disk))),
+            proof_first: !windowed_asked && query.resume.is_none() && (!fits || too_large),
+            windowed: windowed_asked || (sparse && (!fits || too_large)),
         }
     }
 }
@@ -396,14 +412,14 @@ mod tests {
     use crate::spec::{GameSpec, Question};
 
     /// A disk with room for any stream.
-    const DISK: Option<Storage> = Some(Storage::Disk { free: u64::MAX });
+    const DISK: Storage = Storage::Disk { free: u64::MAX };
 
     fn plan_with(
         code: &str,
         query: AnalyzeQuery,
         solver: &TableSolver,
         last: u64,
-        scratch: Option<Storage>,
+        scratch: Storage,
     ) -> Plan {
         let game = HeapRules::from_spec(
             &GameSpec::parse(code).unwrap(),
@@ -420,9 +436,10 @@ mod tests {
 
     /// Issue 53: `grundy analyze 0.1777 --max 2^29` runs windowed (its
     /// table, 4.4·10^8 heaps, would take 450 MiB), a small run keeps its
-    /// table, and a checkpoint keeps a large one.
+    /// table, and a checkpoint, `--table` or the dense engine keep a large
+    /// one.
     #[test]
-    fn a_large_table_goes_windowed_unless_a_checkpoint_keeps_it() {
+    fn a_large_table_goes_windowed_unless_something_keeps_it() {
         let solver = TableSolver::new().with_memory_limit(4 << 30);
         let both = Plan {
             proof_first: true,
@@ -440,15 +457,25 @@ mod tests {
             plan("0.1777", AnalyzeQuery::default(), &solver, 1 << 20),
             table
         );
-        let kept = AnalyzeQuery {
+        // A checkpoint, `table` or the dense engine keep it.
+        let checkpoint = AnalyzeQuery {
             checkpoint: Some("run.checkpoint".into()),
             ..AnalyzeQuery::default()
         };
-        let proof_then_table = Plan {
-            proof_first: true,
-            windowed: false,
+        assert_eq!(plan("0.1777", checkpoint, &solver, 1 << 29), table);
+        let asked = AnalyzeQuery {
+            record: RecordQuery {
+                table: true,
+                ..RecordQuery::default()
+            },
+            ..AnalyzeQuery::default()
         };
-        assert_eq!(plan("0.1777", kept, &solver, 1 << 29), proof_then_table);
+        assert_eq!(plan("0.1777", asked, &solver, 1 << 29), table);
+        let dense = solver.clone().with_engine(Engine::Dense);
+        assert_eq!(
+            plan("0.1777", AnalyzeQuery::default(), &dense, 1 << 26),
+            table
+        );
         // Too large for the memory limit: windowed, checkpoint or not.
         let small = TableSolver::new().with_memory_limit(1 << 20);
         let kept = AnalyzeQuery {
@@ -472,14 +499,14 @@ mod tests {
     }
 
     /// A large table stays a table when the scratch stream would take
-    /// memory (tmpfs) or not fit the disk; a platform that does not say
-    /// goes windowed; a table too large for the memory limit goes windowed
-    /// wherever the stream goes.
+    /// memory (tmpfs), not fit the disk, or go to a folder out of reach; a
+    /// platform that does not say goes windowed; a table too large for the
+    /// memory limit goes windowed wherever the stream goes.
     #[test]
     fn a_large_table_stays_when_the_stream_has_no_disk_to_go_to() {
         let solver = TableSolver::new().with_memory_limit(4 << 30);
-        let proof_then_table = Plan {
-            proof_first: true,
+        let table = Plan {
+            proof_first: false,
             windowed: false,
         };
         let both = Plan {
@@ -488,21 +515,20 @@ mod tests {
         };
         let query = AnalyzeQuery::default;
         let last = 1 << 29;
-        let memory = Some(Storage::Memory);
-        let full = Some(Storage::Disk { free: 1 << 29 });
-        let roomy = Some(Storage::Disk { free: 1 << 31 });
-        assert_eq!(
-            plan_with("0.1777", query(), &solver, last, memory),
-            proof_then_table
-        );
-        assert_eq!(
-            plan_with("0.1777", query(), &solver, last, full),
-            proof_then_table
-        );
-        assert_eq!(plan_with("0.1777", query(), &solver, last, roomy), both);
-        assert_eq!(plan_with("0.1777", query(), &solver, last, None), both);
+        // Three bytes a heap: 1.5 GiB for 2^29 heaps.
+        let full = Storage::Disk { free: 3 << 28 };
+        let roomy = Storage::Disk { free: 3 << 29 | 3 };
+        for scratch in [Storage::Memory, full, Storage::Unreachable] {
+            let found = plan_with("0.1777", query(), &solver, last, scratch);
+            assert_eq!(found, table, "{scratch:?}");
+        }
+        for scratch in [roomy, Storage::Unknown] {
+            let found = plan_with("0.1777", query(), &solver, last, scratch);
+            assert_eq!(found, both, "{scratch:?}");
+        }
         let small = TableSolver::new().with_memory_limit(1 << 20);
-        assert_eq!(plan_with("0.1777", query(), &small, last, memory), both);
+        let found = plan_with("0.1777", query(), &small, last, Storage::Memory);
+        assert_eq!(found, both);
     }
 
     /// A game the sparse engine does not run (0.8 may leave three heaps)

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 /// Where a folder's files are kept.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Storage {
     /// On a disk with this many bytes free to the user.
@@ -19,27 +20,35 @@ pub enum Storage {
     },
     /// In memory: a file's pages count against the machine's memory.
     Memory,
+    /// The platform does not say (taken as a disk with room).
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    Unknown,
+    /// The folder cannot be asked about (it does not exist, or is out of
+    /// reach): nothing can be written there.
+    Unreachable,
 }
 
 impl Storage {
     /// Whether `bytes` more bytes of files here take disk, not memory.
     pub fn holds_on_disk(self, bytes: u64) -> bool {
-        matches!(self, Storage::Disk { free } if free >= bytes)
+        match self {
+            Storage::Disk { free } => free >= bytes,
+            Storage::Unknown => true,
+            Storage::Memory | Storage::Unreachable => false,
+        }
     }
 }
 
-/// Where files written in `dir` are kept; `None` where the platform does
-/// not say (or `dir` cannot be asked about).
-pub fn storage_of(dir: &Path) -> Option<Storage> {
+/// Where files written in `dir` are kept.
+pub fn storage_of(dir: &Path) -> Storage {
     #[cfg(target_os = "linux")]
     {
-        let facts = linux::statfs(dir)?;
-        Some(linux::storage(facts))
+        linux::statfs(dir).map_or(Storage::Unreachable, linux::storage)
     }
     #[cfg(not(target_os = "linux"))]
     {
         let _ = dir;
-        None
+        Storage::Unknown
     }
 }
 
@@ -99,6 +108,8 @@ mod tests {
         assert!(disk.holds_on_disk(1000));
         assert!(!disk.holds_on_disk(1001));
         assert!(!Storage::Memory.holds_on_disk(0));
+        assert!(!Storage::Unreachable.holds_on_disk(0));
+        assert!(Storage::Unknown.holds_on_disk(u64::MAX));
     }
 
     #[cfg(target_os = "linux")]
@@ -121,7 +132,7 @@ mod tests {
         };
         assert_eq!(storage(ext4), Storage::Disk { free: 5 << 30 });
         // Every tmpfs the machine mounts is memory (where it can be asked
-        // about); a folder that does not exist says nothing.
+        // about); a folder that does not exist is out of reach.
         let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
         let tmpfs = mounts.lines().filter_map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
@@ -129,8 +140,9 @@ mod tests {
         });
         for dir in tmpfs.filter(|dir| !dir.contains('\\')) {
             let found = storage_of(Path::new(&dir));
-            assert!(!matches!(found, Some(Storage::Disk { .. })), "{dir}");
+            assert!(!matches!(found, Storage::Disk { .. }), "{dir}");
         }
-        assert_eq!(storage_of(Path::new("/no/such/folder/here")), None);
+        let missing = storage_of(Path::new("/no/such/folder/here"));
+        assert_eq!(missing, Storage::Unreachable);
     }
 }

@@ -185,6 +185,11 @@ impl TableSolver {
         self.memory_limit
     }
 
+    /// The engine chosen ([`Self::with_engine`]).
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
     /// The bytes a table of heaps `0..=to` may take at its peak. The table
     /// itself holds one byte per heap while every value is below 256 and two
     /// below 65536; the sparse engine works on it in place (3 bytes per heap
