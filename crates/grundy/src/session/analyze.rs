@@ -10,8 +10,8 @@
 //! 2. **a full table** — from heap 0, or from a checkpoint (`resume`),
 //!    saving checkpoints as it goes when asked;
 //! 3. **a windowed record run** — asked for, or when the sparse engine
-//!    applies and the table would not fit the memory limit or, when no
-//!    checkpoint keeps it and the temporary folder is a disk with room for
+//!    applies and the table would not fit the memory limit or, when
+//!    nothing keeps it and the temporary folder is a disk with room for
 //!    the stream, pass [`LARGE_TABLE_BYTES`]: values streamed to disk,
 //!    memory bounded, resumable from its stream and checkpoint.
 //!
@@ -93,8 +93,9 @@ impl Default for RecordQuery {
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
 /// A table past this many bytes ([`TableSolver::table_bytes`]) is not
-/// worth its memory when nothing keeps it (no checkpoint, no resume): an
-/// analysis the sparse engine applies to runs windowed instead, about as
+/// worth its memory when nothing keeps it (a checkpoint, a resume,
+/// [`RecordQuery::table`], the dense engine): an analysis the sparse
+/// engine applies to runs windowed instead, about as
 /// fast (BENCHMARKS.md, "Windowed record runs") in a bounded window,
 /// when its scratch stream has a disk to go to (see [`analyze`]'s plan).
 /// 0.1777's proof to heap 4.4·10^8 takes about 90 MiB so, not 450.
