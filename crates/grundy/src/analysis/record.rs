@@ -131,7 +131,7 @@ impl PeriodWindow {
 
 /// What a windowed run's values say besides the period, read from its
 /// stream; the same fields a full-table analysis reads from its table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordSummary {
     /// `g(0..100)`.
     pub first_values: Vec<u32>,
@@ -734,23 +734,9 @@ fn examine(
         )?
     };
     let Passed {
-        first_values,
-        max_value,
-        max_value_at,
-        p_positions,
-        exceptions,
+        mut summary,
         breaks_after,
-        last_value,
     } = passed;
-    let mut summary = RecordSummary {
-        first_values,
-        repeats: Vec::new(),
-        max_value,
-        max_value_at,
-        last_value,
-        p_positions,
-        exceptions,
-    };
     let found = period.map(|period| Periodicity {
         preperiod: breaks_after.map_or(0, |n| n + 1),
         period,
@@ -837,40 +823,33 @@ impl Predicted<'_> {
     }
 }
 
-/// What [`pass`] finds over a run of a stream's chunks.
+/// What [`pass`] finds over a run of a stream's chunks: the summary of
+/// its heaps (all but `repeats`, which [`examine`] fills from the claim),
+/// and the last heap the candidate does not predict.
 #[derive(Default)]
 struct Passed {
-    first_values: Vec<u32>,
-    max_value: u32,
-    /// The first heap with `max_value`.
-    max_value_at: usize,
-    p_positions: Listed,
-    exceptions: Listed,
-    /// The last heap the candidate does not predict.
+    summary: RecordSummary,
     breaks_after: Option<usize>,
-    last_value: u32,
 }
 
 impl Passed {
     /// This run's findings, then those of the run after it.
     fn then(mut self, later: Passed) -> Passed {
-        self.first_values.extend(
-            later
-                .first_values
-                .into_iter()
-                .take(VALUES_LISTED.saturating_sub(self.first_values.len())),
-        );
-        if later.max_value > self.max_value {
-            (self.max_value, self.max_value_at) = (later.max_value, later.max_value_at);
+        let (ours, theirs) = (&mut self.summary, later.summary);
+        let room = VALUES_LISTED.saturating_sub(ours.first_values.len());
+        ours.first_values
+            .extend(theirs.first_values.into_iter().take(room));
+        if theirs.max_value > ours.max_value {
+            (ours.max_value, ours.max_value_at) = (theirs.max_value, theirs.max_value_at);
         }
         for (listed, more) in [
-            (&mut self.p_positions, later.p_positions),
-            (&mut self.exceptions, later.exceptions),
+            (&mut ours.p_positions, theirs.p_positions),
+            (&mut ours.exceptions, theirs.exceptions),
         ] {
             listed.extend_counted(more.count, more.first.into_iter());
         }
+        ours.last_value = theirs.last_value;
         self.breaks_after = later.breaks_after.or(self.breaks_after);
-        self.last_value = later.last_value;
         self
     }
 }
@@ -967,6 +946,10 @@ fn pass(
     let p = block.len().max(1);
     let from = chunks.start as usize * CHUNK_HEAPS;
     let mut found = Passed::default();
+    let Passed {
+        summary,
+        breaks_after,
+    } = &mut found;
     let (mut at, mut periods) = (predicted.phase(from), predicted.behind(from));
     stream.for_each_chunk(chunks, &mut |first, values| {
         crate::cancel::check()?; // a pass over 2^40 heaps takes an hour
@@ -976,16 +959,16 @@ fn pass(
         let first = first as usize;
         if first < VALUES_LISTED {
             let listed = values.iter().take(VALUES_LISTED - first);
-            found.first_values.extend(listed);
+            summary.first_values.extend(listed);
         }
         let top = values.iter().copied().max().unwrap_or(0);
-        if top > found.max_value {
+        if top > summary.max_value {
             let at = values.iter().position(|&v| v == top).unwrap_or(0);
-            (found.max_value, found.max_value_at) = (top, first + at);
+            (summary.max_value, summary.max_value_at) = (top, first + at);
         }
         if values.contains(&0) {
             let zeros = values.iter().enumerate().filter(|&(_, &v)| v == 0);
-            zeros.for_each(|(i, _)| found.p_positions.push(first + i));
+            zeros.for_each(|(i, _)| summary.p_positions.push(first + i));
         }
         match block.is_empty() {
             true => {}
@@ -994,15 +977,15 @@ fn pass(
                     (values, first),
                     b,
                     at,
-                    &mut found.exceptions,
-                    &mut found.breaks_after,
+                    &mut summary.exceptions,
+                    breaks_after,
                 ));
             }
             false => {
                 for (i, &v) in values.iter().enumerate() {
                     if predicted.value(at, periods) != Some(u64::from(v)) {
-                        found.exceptions.push(first + i);
-                        found.breaks_after = Some(first + i);
+                        summary.exceptions.push(first + i);
+                        *breaks_after = Some(first + i);
                     }
                     at += 1;
                     if at == p {
@@ -1011,8 +994,8 @@ fn pass(
                 }
             }
         }
-        found.last_value = values.last().copied().unwrap_or(0);
-        done((first + values.len() - from) as u64, found.max_value)
+        summary.last_value = values.last().copied().unwrap_or(0);
+        done((first + values.len() - from) as u64, summary.max_value)
     })?;
     Ok(found)
 }

@@ -415,6 +415,24 @@ mod tests {
     /// A disk with room for any stream.
     const DISK: Storage = Storage::Disk { free: u64::MAX };
 
+    /// The plans the tests expect.
+    const TABLE: Plan = Plan {
+        proof_first: false,
+        windowed: false,
+    };
+    const PROOF_THEN_TABLE: Plan = Plan {
+        proof_first: true,
+        windowed: false,
+    };
+    const WINDOWED: Plan = Plan {
+        proof_first: false,
+        windowed: true,
+    };
+    const PROOF_THEN_WINDOWED: Plan = Plan {
+        proof_first: true,
+        windowed: true,
+    };
+
     fn plan_with(
         code: &str,
         query: AnalyzeQuery,
@@ -442,28 +460,20 @@ mod tests {
     #[test]
     fn a_large_table_goes_windowed_unless_something_keeps_it() {
         let solver = TableSolver::new().with_memory_limit(4 << 30);
-        let both = Plan {
-            proof_first: true,
-            windowed: true,
-        };
         assert_eq!(
             plan("0.1777", AnalyzeQuery::default(), &solver, 1 << 29),
-            both
+            PROOF_THEN_WINDOWED
         );
-        let table = Plan {
-            proof_first: false,
-            windowed: false,
-        };
         assert_eq!(
             plan("0.1777", AnalyzeQuery::default(), &solver, 1 << 20),
-            table
+            TABLE
         );
         // A checkpoint, `table` or the dense engine keep it.
         let checkpoint = AnalyzeQuery {
             checkpoint: Some("run.checkpoint".into()),
             ..AnalyzeQuery::default()
         };
-        assert_eq!(plan("0.1777", checkpoint, &solver, 1 << 29), table);
+        assert_eq!(plan("0.1777", checkpoint, &solver, 1 << 29), TABLE);
         let asked = AnalyzeQuery {
             record: RecordQuery {
                 table: true,
@@ -471,11 +481,11 @@ mod tests {
             },
             ..AnalyzeQuery::default()
         };
-        assert_eq!(plan("0.1777", asked, &solver, 1 << 29), table);
+        assert_eq!(plan("0.1777", asked, &solver, 1 << 29), TABLE);
         let dense = solver.clone().with_engine(Engine::Dense);
         assert_eq!(
             plan("0.1777", AnalyzeQuery::default(), &dense, 1 << 26),
-            table
+            TABLE
         );
         // Too large for the memory limit: windowed, checkpoint or not.
         let small = TableSolver::new().with_memory_limit(1 << 20);
@@ -483,7 +493,7 @@ mod tests {
             checkpoint: Some("run.window".into()),
             ..AnalyzeQuery::default()
         };
-        assert_eq!(plan("0.1777", kept, &small, 1 << 20), both);
+        assert_eq!(plan("0.1777", kept, &small, 1 << 20), PROOF_THEN_WINDOWED);
         // Windowed when asked, however small.
         let asked = AnalyzeQuery {
             record: RecordQuery {
@@ -492,11 +502,7 @@ mod tests {
             },
             ..AnalyzeQuery::default()
         };
-        let windowed = Plan {
-            proof_first: false,
-            windowed: true,
-        };
-        assert_eq!(plan("0.1777", asked, &solver, 1 << 10), windowed);
+        assert_eq!(plan("0.1777", asked, &solver, 1 << 10), WINDOWED);
     }
 
     /// A large table stays a table when the scratch stream would take
@@ -506,30 +512,23 @@ mod tests {
     #[test]
     fn a_large_table_stays_when_the_stream_has_no_disk_to_go_to() {
         let solver = TableSolver::new().with_memory_limit(4 << 30);
-        let table = Plan {
-            proof_first: false,
-            windowed: false,
-        };
-        let both = Plan {
-            proof_first: true,
-            windowed: true,
-        };
         let query = AnalyzeQuery::default;
         let last = 1 << 29;
-        // Three bytes a heap: 1.5 GiB for 2^29 heaps.
-        let full = Storage::Disk { free: 3 << 28 };
+        // Three bytes a heap, for heaps 0..=2^29: three bytes short is
+        // full (two bytes a heap would fit there).
+        let full = Storage::Disk { free: 3 << 29 };
         let roomy = Storage::Disk { free: 3 << 29 | 3 };
         for scratch in [Storage::Memory, full, Storage::Unreachable] {
             let found = plan_with("0.1777", query(), &solver, last, scratch);
-            assert_eq!(found, table, "{scratch:?}");
+            assert_eq!(found, TABLE, "{scratch:?}");
         }
         for scratch in [roomy, Storage::Unknown] {
             let found = plan_with("0.1777", query(), &solver, last, scratch);
-            assert_eq!(found, both, "{scratch:?}");
+            assert_eq!(found, PROOF_THEN_WINDOWED, "{scratch:?}");
         }
         let small = TableSolver::new().with_memory_limit(1 << 20);
         let found = plan_with("0.1777", query(), &small, last, Storage::Memory);
-        assert_eq!(found, both);
+        assert_eq!(found, PROOF_THEN_WINDOWED);
     }
 
     /// A game the sparse engine does not run (0.8 may leave three heaps)
@@ -537,13 +536,9 @@ mod tests {
     #[test]
     fn a_game_without_the_sparse_engine_keeps_its_table() {
         let solver = TableSolver::new().with_memory_limit(4 << 30);
-        let proof_then_table = Plan {
-            proof_first: true,
-            windowed: false,
-        };
         assert_eq!(
             plan("0.8", AnalyzeQuery::default(), &solver, 1 << 29),
-            proof_then_table
+            PROOF_THEN_TABLE
         );
     }
 }
