@@ -429,3 +429,47 @@ fn table_keeps_the_table_and_refuses_a_window_beside_it() {
         assert!(err.contains("'--table' cannot be used with"), "{err}");
     }
 }
+
+/// A windowed run without `--values-out` streams to a scratch file in
+/// `TMPDIR` and removes it when it ends; one killed outright cannot, and
+/// the next such run removes what it left.
+#[test]
+fn a_killed_runs_scratch_stream_is_removed_by_the_next_run() {
+    let tmp = Scratch::new("tmpdir");
+    let leftovers = || -> Vec<String> {
+        std::fs::read_dir(&*tmp)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut child = grundy()
+        .args([
+            "analyze", "4!.0", "--to", "2^24", "--window", "--format", "json",
+        ])
+        .env("TMPDIR", &*tmp)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let give_up = std::time::Instant::now() + Duration::from_secs(60);
+    while leftovers().is_empty() && std::time::Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let left = leftovers();
+    assert!(
+        left.iter()
+            .any(|name| name == &format!("grundy-{}-16777216.values", child.id())),
+        "{left:?}"
+    );
+    let (code, _, err) = {
+        let out = grundy()
+            .args(["analyze", "0.161", "--to", "2^12", "--window"])
+            .env("TMPDIR", &*tmp)
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, out.stderr)
+    };
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
+    assert_eq!(leftovers(), Vec::<String>::new());
+}

@@ -53,6 +53,7 @@ pub mod nim_field;
 mod nimber;
 pub mod report;
 pub mod rules;
+mod scratch;
 pub mod session;
 pub mod solve;
 pub mod spec;

@@ -46,7 +46,7 @@ mod sum;
 pub use crate::solve::{Stage, WindowProgress};
 pub use analyze::{
     AnalyzeAnswer, AnalyzeQuery, Analyzed, CHECKPOINT_EVERY, LARGE_TABLE_BYTES, RecordQuery,
-    Scratch, analyze, resumable,
+    analyze, resumable,
 };
 pub use census::{
     CensusLimits, CensusProgress, CensusRun, census, census_classify, census_games, census_merge,

@@ -75,6 +75,7 @@ use super::period::{
 };
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
 use crate::report::{Listed, VALUES_LISTED};
+use crate::scratch::ScratchFile;
 use crate::solve::{
     CHUNK_HEAPS, ChunkReader, Pipeline, SparseSolver, Stage, ValueStream, WindowOptions,
     WindowOutcome, WindowProgress,
@@ -235,7 +236,7 @@ pub fn analyze_record<G: HeapRuleset + fmt::Display + ?Sized>(
     let scratch = (limits.to.is_none() && options.checkpoint.is_none()).then(|| {
         let path = PathBuf::from(format!("{}.window", options.stream.display()));
         step.checkpoint = Some((path.clone(), Duration::MAX)); // saved at each step's end
-        Scratch(path)
+        ScratchFile::new(path)
     });
     let mut target = limits.to.unwrap_or(limits.start.min(limits.max));
     let mut search = Search {
@@ -309,15 +310,6 @@ fn search_fits(heaps: usize, needed: u64, limit: u64) -> Result<()> {
         needed: crate::error::human_bytes_near(u128::from(needed), u128::from(limit)),
         limit: crate::error::human_bytes_near(u128::from(limit), u128::from(needed)),
     })
-}
-
-/// A scratch checkpoint, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// The search of a stream's last heaps for a period (step 1 of the module

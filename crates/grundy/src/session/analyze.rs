@@ -26,6 +26,7 @@ use super::HeapRules;
 use crate::analysis::{
     self, Analysis, Certificate, DEFAULT_MAX, Limits, PeriodWindow, RecordAnalysis, analyze_record,
 };
+use crate::scratch::ScratchFile;
 use crate::solve::{
     Checkpoint, Engine, Stage, Storage, ValueStream, WindowOptions, WindowProgress, WindowSizes,
     storage_of,
@@ -361,16 +362,12 @@ fn windowed(
                     .into(),
             });
         }
-        (None, None) => Some(Scratch(std::env::temp_dir().join(format!(
-            "grundy-{}-{}.values",
-            std::process::id(),
-            to
-        )))),
+        (None, None) => Some(ScratchFile::stream(&std::env::temp_dir(), to)),
     };
     let stream = record
         .values_out
         .clone()
-        .or_else(|| scratch.as_ref().map(|s| s.0.clone()))
+        .or_else(|| scratch.as_ref().map(|s| s.path().to_owned()))
         .unwrap_or_default();
     let options = WindowOptions {
         game: game.to_string(),
@@ -396,15 +393,6 @@ fn windowed(
         answer: AnalyzeAnswer::Record(found),
         certificate,
     })
-}
-
-/// A scratch file, removed when dropped.
-pub struct Scratch(pub PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 #[cfg(test)]

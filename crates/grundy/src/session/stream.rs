@@ -7,8 +7,8 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::Scratch;
 use crate::report::{StreamHistogramReport, StreamValuesReport, StreamVerifyReport};
+use crate::scratch::ScratchFile;
 use crate::solve::{Recompute, ValueStream, verify_stream};
 use crate::{Error, Knob, Result};
 
@@ -60,9 +60,9 @@ pub fn stream_verify(
     };
     let mut scratch = path.as_os_str().to_owned();
     scratch.push(format!(".verify-{}", std::process::id()));
-    let scratch = Scratch(PathBuf::from(scratch));
+    let scratch = ScratchFile::new(PathBuf::from(scratch));
     let recompute = Recompute {
-        scratch: scratch.0.clone(),
+        scratch: scratch.path().to_owned(),
         memory_limit: query.memory_limit,
         from: query.from,
     };
