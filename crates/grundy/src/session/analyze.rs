@@ -11,7 +11,7 @@
 //!    saving checkpoints as it goes when asked;
 //! 3. **a windowed record run** — asked for, or when the sparse engine
 //!    applies and the table would not fit the memory limit or, when
-//!    nothing keeps it and the temporary folder is a disk with room for
+//!    nothing keeps it and the temporary folder is a writable disk with room for
 //!    the stream, pass [`LARGE_TABLE_BYTES`]: values streamed to disk,
 //!    memory bounded, resumable from its stream and checkpoint.
 //!

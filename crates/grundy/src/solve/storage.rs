@@ -23,8 +23,9 @@ pub enum Storage {
     /// The platform does not say (taken as a disk with room).
     #[cfg_attr(target_os = "linux", allow(dead_code))]
     Unknown,
-    /// The folder cannot be asked about (it does not exist, or is out of
-    /// reach): nothing can be written there.
+    /// Nothing can be written there: the folder does not exist, is out of
+    /// reach, is not writable to this user, or lies on a file system
+    /// mounted read-only.
     Unreachable,
 }
 
@@ -43,7 +44,10 @@ impl Storage {
 pub fn storage_of(dir: &Path) -> Storage {
     #[cfg(target_os = "linux")]
     {
-        linux::statfs(dir).map_or(Storage::Unreachable, linux::storage)
+        match linux::statfs(dir) {
+            Some(facts) if linux::writable(dir) => linux::storage(facts),
+            _ => Storage::Unreachable,
+        }
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -68,9 +72,25 @@ mod linux {
         pub(super) free: u64,
     }
 
-    pub(super) fn statfs(dir: &Path) -> Option<Facts> {
+    fn c_path(dir: &Path) -> Option<std::ffi::CString> {
         use std::os::unix::ffi::OsStrExt;
-        let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()
+    }
+
+    /// Whether `dir` is a folder this user may create files in (access(2),
+    /// which also fails on a read-only file system, even for root).
+    pub(super) fn writable(dir: &Path) -> bool {
+        let Some(path) = c_path(dir).filter(|_| dir.is_dir()) else {
+            return false;
+        };
+        // SAFETY: `path` is a NUL-terminated string.
+        #[allow(unsafe_code)]
+        let allowed = unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) };
+        allowed == 0
+    }
+
+    pub(super) fn statfs(dir: &Path) -> Option<Facts> {
+        let path = c_path(dir)?;
         let mut facts = std::mem::MaybeUninit::<libc::statfs>::uninit();
         // SAFETY: `path` is a NUL-terminated string and `facts` room for
         // the struct statfs fills; it is read only when statfs succeeds.
@@ -114,22 +134,12 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn tmpfs_and_ramfs_are_memory_and_other_file_systems_disks() {
+    fn tmpfs_is_memory_a_disk_its_free_bytes_and_a_read_only_folder_nowhere() {
         use linux::{Facts, storage};
-        let tmpfs = Facts {
-            kind: 0x0102_1994,
-            free: 1 << 30,
-        };
-        assert_eq!(storage(tmpfs), Storage::Memory);
-        let ramfs = Facts {
-            kind: 0x8584_58f6,
-            free: 0,
-        };
-        assert_eq!(storage(ramfs), Storage::Memory);
-        let ext4 = Facts {
-            kind: 0xef53,
-            free: 5 << 30,
-        };
+        let facts = |kind, free| Facts { kind, free };
+        assert_eq!(storage(facts(0x0102_1994, 1 << 30)), Storage::Memory);
+        assert_eq!(storage(facts(0x8584_58f6, 0)), Storage::Memory);
+        let ext4 = facts(0xef53, 5 << 30);
         assert_eq!(storage(ext4), Storage::Disk { free: 5 << 30 });
         // Every tmpfs the machine mounts is memory (where it can be asked
         // about); a folder that does not exist is out of reach.
@@ -144,5 +154,20 @@ mod tests {
         }
         let missing = storage_of(Path::new("/no/such/folder/here"));
         assert_eq!(missing, Storage::Unreachable);
+        // Nor can anything be written on a file system mounted read-only
+        // (sysfs, in most containers), nor in a file's place.
+        let read_only = mounts.lines().filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let options = fields.get(3)?;
+            options
+                .split(',')
+                .any(|o| o == "ro")
+                .then(|| fields[1].to_owned())
+        });
+        for dir in read_only.filter(|dir| !dir.contains('\\')) {
+            assert_eq!(storage_of(Path::new(&dir)), Storage::Unreachable, "{dir}");
+        }
+        let file = storage_of(Path::new("/proc/self/status"));
+        assert_eq!(file, Storage::Unreachable);
     }
 }
