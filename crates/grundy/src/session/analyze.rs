@@ -11,9 +11,9 @@
 //!    saving checkpoints as it goes when asked;
 //! 3. **a windowed record run** — asked for, or when the sparse engine
 //!    applies and the table would not fit the memory limit or, when
-//!    nothing keeps it and the temporary folder is a writable disk with room for
-//!    the stream, pass [`LARGE_TABLE_BYTES`]: values streamed to disk,
-//!    memory bounded, resumable from its stream and checkpoint.
+//!    nothing keeps it and the temporary folder is a writable disk with
+//!    room for the stream, pass [`LARGE_TABLE_BYTES`]: values streamed to
+//!    disk, memory bounded, resumable from its stream and checkpoint.
 //!
 //! The certificate of a proven period is made here too, from the table or
 //! from a windowed run's value stream; a front end only writes it where its
