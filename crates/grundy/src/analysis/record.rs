@@ -846,6 +846,10 @@ impl Passed {
     }
 }
 
+/// How often the second half of a pass, done first, reports the first's
+/// progress while it waits for it.
+const PROGRESS_WHILE_WAITING: Duration = Duration::from_millis(20);
+
 /// The error of a pass that its `progress` stopped.
 fn interrupted(stream: &ValueStream) -> Error {
     Error::Interrupted {
@@ -855,7 +859,7 @@ fn interrupted(stream: &ValueStream) -> Error {
 
 /// [`pass`] over every chunk of `stream` on two threads: the first half on
 /// a helper, the second on this thread, which reports the progress of both
-/// (`report`, `progress`). A half that fails (an error, a panic, `progress`
+/// (`report`, `progress`), also while it waits for the first. A half that fails (an error, a panic, `progress`
 /// saying stop) stops the other at its next chunk, and the error returned
 /// is the one that came first, not the other half's stop.
 fn pass_in_halves(
@@ -866,6 +870,7 @@ fn pass_in_halves(
 ) -> Result<Passed> {
     let chunks = stream.chunks();
     let mid = chunks / 2;
+    let early_heaps = stream.heaps.min(mid * CHUNK_HEAPS as u64);
     let (early_done, largest) = (AtomicU64::new(0), AtomicU32::new(0));
     let (early_failed, late_failed) = (AtomicBool::new(false), AtomicBool::new(false));
     let token = crate::Cancel::current();
@@ -889,7 +894,7 @@ fn pass_in_halves(
         });
         // Whether this half stopped because the first failed.
         let mut yielded = false;
-        let late = pass(stream, mid..chunks, predicted, &mut |done, top| {
+        let mut late = pass(stream, mid..chunks, predicted, &mut |done, top| {
             if early_failed.load(Ordering::Relaxed) {
                 yielded = true;
                 return Err(interrupted(stream));
@@ -901,6 +906,17 @@ fn pass_in_halves(
                 false => Err(interrupted(stream)),
             }
         });
+        // A second half done first goes on reporting the first's progress
+        // until it ends, and stops it when `progress` says so.
+        let late_heaps = late.as_ref().map_or(0, |_| stream.heaps - early_heaps);
+        while late.is_ok() && !early.is_finished() {
+            std::thread::sleep(PROGRESS_WHILE_WAITING);
+            report.heaps = early_done.load(Ordering::Relaxed) + late_heaps;
+            report.largest = report.largest.max(largest.load(Ordering::Relaxed));
+            if !progress(report) {
+                late = Err(interrupted(stream));
+            }
+        }
         late_failed.store(late.is_err(), Ordering::Relaxed);
         let early = early
             .join()
@@ -1127,7 +1143,7 @@ mod tests {
                 block: values[last..].iter().map(|&v| Nimber::new(v)).collect(),
                 saltus: u64::from(saltus),
             };
-            let mut reports = 0;
+            let (mut reports, mut reported) = (0, 0);
             let one = examine(
                 &stream,
                 Some(candidate()),
@@ -1143,8 +1159,12 @@ mod tests {
                 2,
                 check_stage(),
                 &mut |r| {
+                    // Both halves' heaps, also while the second waits for
+                    // the first: never fewer than the last report's.
                     reports += 1;
-                    r.heaps <= heaps as u64
+                    let rising = r.heaps >= reported;
+                    reported = r.heaps;
+                    rising && r.heaps <= heaps as u64
                 },
             );
             let none = [1, 2].map(|threads| {
