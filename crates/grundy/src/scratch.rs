@@ -5,163 +5,172 @@
 //! keeping a table (see `session::analyze`): gigabytes for a record run.
 //! A run that ends, fails or is stopped with Ctrl-C removes its own; one
 //! killed outright (`kill -9`, the kernel's out-of-memory killer) cannot.
-//! Scratch streams are therefore named after the process that writes them,
-//! and a run that starts one first removes those of processes that no
-//! longer exist, so that a killed run's leftovers neither fill the disk nor
-//! turn later runs' plans back to tables for want of room.
+//! So a scratch stream comes with a lock file its run holds locked while it
+//! lives (`File::try_lock`: flock(2) on Unix, which the kernel releases
+//! when the process dies), taken before the stream exists, and a run that
+//! starts a scratch stream first removes every scratch stream whose lock
+//! it can take: a killed run's leftovers neither fill the disk nor turn
+//! later runs' plans back to tables for want of room, and a living run's
+//! stream is never touched, whichever process (or container) looks.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// The name every scratch value stream starts with, before its process's
-/// id and a `-`.
-const STREAM_PREFIX: &str = "grundy-";
-
-/// A file removed when dropped.
+/// A file removed when dropped, with the lock that marks it in use if it
+/// has one.
 #[derive(Debug)]
-pub(crate) struct ScratchFile(PathBuf);
+pub(crate) struct ScratchFile {
+    path: PathBuf,
+    /// The lock file, held locked until this is dropped.
+    lock: Option<(PathBuf, File)>,
+}
 
 impl ScratchFile {
     /// Takes charge of `path`: it is removed when this is dropped.
     pub(crate) fn new(path: PathBuf) -> ScratchFile {
-        ScratchFile(path)
+        ScratchFile { path, lock: None }
     }
 
     /// A scratch value stream for a run to heap `to` in `dir`, named
-    /// after this process; the streams of processes that no longer exist
-    /// are removed first (and every file beside them that a run derives
-    /// from its stream's name: a widened stream, a step's checkpoint).
+    /// after this process (`grundy-PID-TO.values`) and marked in use by its
+    /// lock file; the scratch streams no run holds any more are removed
+    /// first, with every file a run derives from a stream's name (its
+    /// widened rewrite, its steps' checkpoint).
     pub(crate) fn stream(dir: &Path, to: u64) -> ScratchFile {
-        remove_stale_streams(dir);
-        ScratchFile(dir.join(format!("{STREAM_PREFIX}{}-{to}.values", std::process::id())))
+        remove_abandoned_streams(dir);
+        let path = dir.join(format!("grundy-{}-{to}.values", std::process::id()));
+        let lock_path = lock_of(&path);
+        // Without the lock (a folder that cannot be written) the run fails
+        // when it creates its stream there anyway.
+        let lock = File::create(&lock_path)
+            .ok()
+            .filter(|file| file.try_lock().is_ok())
+            .map(|file| (lock_path, file));
+        ScratchFile { path, lock }
     }
 
     /// Where the file is.
     pub(crate) fn path(&self) -> &Path {
-        &self.0
+        &self.path
     }
 }
 
 impl Drop for ScratchFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Removes the files in `dir` named as scratch streams (`grundy-PID-…`)
-/// whose process `PID` no longer exists. Best effort: a folder or file
-/// that cannot be read or removed is left as it is.
-fn remove_stale_streams(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(stream_owner) else {
-            continue;
-        };
-        if pid != std::process::id()
-            && !process_exists(pid)
-            && entry.file_type().is_ok_and(|t| t.is_file())
-        {
-            let _ = std::fs::remove_file(entry.path());
+        let _ = std::fs::remove_file(&self.path);
+        if let Some((path, _held)) = self.lock.take() {
+            let _ = std::fs::remove_file(path);
         }
     }
 }
 
-/// The process a scratch stream's file name names: `grundy-PID-TO.values`
-/// and the names derived from it (`….values.wide`, `….values.window`, …).
-fn stream_owner(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix(STREAM_PREFIX)?;
-    let (pid, rest) = rest.split_once('-')?;
-    let (to, _) = rest.split_once(".values")?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(to)).then(|| pid.parse().ok())?
+/// The lock file of a scratch stream.
+fn lock_of(stream: &Path) -> PathBuf {
+    let mut name = stream.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
 }
 
-/// Whether a process with this id exists (`kill(pid, 0)`, which sends
-/// nothing: it fails with `ESRCH` only when there is no such process; a
-/// process of another user answers `EPERM` and counts as existing).
-#[cfg(unix)]
-fn process_exists(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return true;
+/// Removes from `dir` every scratch stream whose lock file can be locked
+/// (no living run holds it), with the files named after it. Best effort:
+/// what cannot be read, locked or removed is left as it is.
+fn remove_abandoned_streams(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
     };
-    if pid <= 0 {
-        return true;
+    let names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| name.starts_with("grundy-"))
+        .collect();
+    for lock in names.iter().filter(|name| is_stream_lock(name)) {
+        let Ok(file) = File::options().write(true).open(dir.join(lock)) else {
+            continue;
+        };
+        if file.try_lock().is_err() {
+            continue; // a living run's
+        }
+        let stream = lock.trim_end_matches(".lock");
+        for name in names.iter().filter(|name| name.starts_with(stream)) {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
     }
-    // SAFETY: signal 0 only checks that the process could be signalled.
-    #[allow(unsafe_code)]
-    let sent = unsafe { libc::kill(pid, 0) };
-    sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Elsewhere every process counts as existing: nothing is removed.
-#[cfg(not(unix))]
-fn process_exists(_pid: u32) -> bool {
-    true
+/// Whether `name` is a scratch stream's lock file, `grundy-PID-TO.values.lock`.
+fn is_stream_lock(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_prefix("grundy-")
+        .and_then(|rest| rest.strip_suffix(".values.lock"))
+        .and_then(|rest| rest.split_once('-'))
+        .is_some_and(|(pid, to)| digits(pid) && digits(to))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ScratchFile, process_exists, stream_owner};
+    use super::{ScratchFile, is_stream_lock};
+    use std::fs::File;
 
     #[test]
-    fn scratch_stream_names_give_their_process() {
-        assert_eq!(stream_owner("grundy-4242-536870912.values"), Some(4242));
-        assert_eq!(stream_owner("grundy-4242-99.values.wide"), Some(4242));
-        assert_eq!(stream_owner("grundy-4242-99.values.window"), Some(4242));
+    fn lock_files_of_scratch_streams_are_told_apart() {
+        assert!(is_stream_lock("grundy-4242-536870912.values.lock"));
         for other in [
-            "grundy-doc-run-12.values",
-            "grundy-4242.values",
-            "grundy--99.values",
-            "grundy-4242-.values",
+            "grundy-4242-536870912.values",
+            "grundy-4242-99.values.wide",
+            "grundy-doc-run-12.values.lock",
+            "grundy--99.values.lock",
+            "grundy-4242-.values.lock",
             "grundy-census-run-4242",
-            "grundy-ckpt-4242-x",
-            "grundy-4242-99.json",
-            "notes.txt",
+            "notes.lock",
         ] {
-            assert_eq!(stream_owner(other), None, "{other}");
+            assert!(!is_stream_lock(other), "{other}");
         }
     }
 
-    /// The streams of a process that has exited go; this process's own,
-    /// a living process's and every other file stay.
-    #[cfg(unix)]
+    /// The streams of runs that hold no lock any more go, with the files
+    /// named after them; a stream whose lock is held (a living run, here
+    /// this test's own open file), one without a lock file, and other
+    /// files stay; the new stream holds its lock until dropped.
     #[test]
-    fn a_new_scratch_stream_removes_those_of_processes_gone() {
+    fn a_new_scratch_stream_removes_those_no_run_holds() {
         let dir = std::env::temp_dir().join(format!("grundy-scratch-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let gone = child.id();
-        child.wait().unwrap();
-        assert!(!process_exists(gone), "a reaped child no longer exists");
-        let living = 1; // init, which never exits
-        let ours = std::process::id();
         let files = [
-            (format!("grundy-{gone}-1000.values"), false),
-            (format!("grundy-{gone}-1000.values.wide"), false),
-            (format!("grundy-{gone}-1000.values.window"), false),
-            (format!("grundy-{living}-1000.values"), true),
-            (format!("grundy-{ours}-7.values"), true),
-            (format!("grundy-{gone}-notes.txt"), true),
-            ("kept.values".to_owned(), true),
+            ("grundy-11-1000.values", false),
+            ("grundy-11-1000.values.wide", false),
+            ("grundy-11-1000.values.window", false),
+            ("grundy-11-1000.values.lock", false),
+            ("grundy-12-1000.values", true),
+            ("grundy-12-1000.values.lock", true),
+            ("grundy-13-1000.values", true),
+            ("grundy-11-1000.json", true),
+            ("kept.values.lock", true),
         ];
-        for (name, _) in &files {
+        for (name, _) in files {
             std::fs::write(dir.join(name), b"x").unwrap();
         }
+        let living = File::options()
+            .write(true)
+            .open(dir.join("grundy-12-1000.values.lock"))
+            .unwrap();
+        living.try_lock().unwrap();
         let stream = ScratchFile::stream(&dir, 1000);
-        for (name, kept) in &files {
-            assert_eq!(dir.join(name).exists(), *kept, "{name}");
+        for (name, kept) in files {
+            assert_eq!(dir.join(name).exists(), kept, "{name}");
         }
-        assert_eq!(
-            stream.path(),
-            dir.join(format!("grundy-{ours}-1000.values")),
-            "named after this process"
-        );
+        let ours = format!("grundy-{}-1000.values", std::process::id());
+        assert_eq!(stream.path(), dir.join(&ours), "named after this process");
+        let lock = dir.join(format!("{ours}.lock"));
+        let held = File::options().write(true).open(&lock).unwrap();
+        assert!(held.try_lock().is_err(), "its lock is held");
+        drop(held);
         std::fs::write(stream.path(), b"x").unwrap();
-        let path = stream.path().to_owned();
         drop(stream);
-        assert!(!path.exists(), "removed when dropped");
+        assert!(
+            !dir.join(&ours).exists() && !lock.exists(),
+            "removed when dropped"
+        );
+        drop(living);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
