@@ -432,44 +432,51 @@ fn table_keeps_the_table_and_refuses_a_window_beside_it() {
 
 /// A windowed run without `--values-out` streams to a scratch file in
 /// `TMPDIR` and removes it when it ends; one killed outright cannot, and
-/// the next such run removes what it left.
+/// the next such run removes what it left — but never a living run's.
 #[test]
 fn a_killed_runs_scratch_stream_is_removed_by_the_next_run() {
     let tmp = Scratch::new("tmpdir");
     let leftovers = || -> Vec<String> {
-        std::fs::read_dir(&*tmp)
+        let mut names: Vec<String> = std::fs::read_dir(&*tmp)
             .unwrap()
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect()
+            .collect();
+        names.sort();
+        names
     };
-    let mut child = grundy()
-        .args([
-            "analyze", "4!.0", "--to", "2^24", "--window", "--format", "json",
-        ])
-        .env("TMPDIR", &*tmp)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let give_up = std::time::Instant::now() + Duration::from_secs(60);
-    while leftovers().is_empty() && std::time::Instant::now() < give_up {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let left = leftovers();
-    assert!(
-        left.iter()
-            .any(|name| name == &format!("grundy-{}-16777216.values", child.id())),
-        "{left:?}"
-    );
-    let (code, _, err) = {
+    let short_run = || {
         let out = grundy()
             .args(["analyze", "0.161", "--to", "2^12", "--window"])
             .env("TMPDIR", &*tmp)
             .output()
             .unwrap();
-        (out.status.code(), out.stdout, out.stderr)
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
-    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
+    let mut child = grundy()
+        // A game whose values fit one byte: no widened stream beside it.
+        .args([
+            "analyze", "0.161", "--to", "2^26", "--window", "--format", "json",
+        ])
+        .env("TMPDIR", &*tmp)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stream = format!("grundy-{}-67108864.values", child.id());
+    let give_up = std::time::Instant::now() + Duration::from_secs(60);
+    while !leftovers().contains(&stream) && std::time::Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let living = leftovers();
+    assert_eq!(living, [stream.clone(), format!("{stream}.lock")]);
+    short_run();
+    assert_eq!(leftovers(), living, "a living run's stream stays");
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(leftovers(), living, "a killed run cannot remove its own");
+    short_run();
     assert_eq!(leftovers(), Vec::<String>::new());
 }
