@@ -859,9 +859,10 @@ fn interrupted(stream: &ValueStream) -> Error {
 
 /// [`pass`] over every chunk of `stream` on two threads: the first half on
 /// a helper, the second on this thread, which reports the progress of both
-/// (`report`, `progress`), also while it waits for the first. A half that fails (an error, a panic, `progress`
-/// saying stop) stops the other at its next chunk, and the error returned
-/// is the one that came first, not the other half's stop.
+/// (`report`, `progress`), also while it waits for the first. A half that
+/// fails (an error, a panic, `progress` saying stop) stops the other at its
+/// next chunk, and the error returned is the one that came first, not the
+/// other half's stop.
 fn pass_in_halves(
     stream: &ValueStream,
     predicted: Predicted<'_>,
