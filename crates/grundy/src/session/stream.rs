@@ -58,9 +58,7 @@ pub fn stream_verify(
             None,
         ));
     };
-    let mut scratch = path.as_os_str().to_owned();
-    scratch.push(format!(".verify-{}", std::process::id()));
-    let scratch = ScratchFile::new(PathBuf::from(scratch));
+    let scratch = ScratchFile::beside(path, "verify");
     let recompute = Recompute {
         scratch: scratch.path().to_owned(),
         memory_limit: query.memory_limit,
