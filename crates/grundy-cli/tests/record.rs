@@ -250,7 +250,7 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
             "analyze".to_owned(),
             "4!.0".into(),
             "--to".into(),
-            "300000".into(),
+            "2000000".into(),
             "--format".into(),
             "json".into(),
             "--values-out".into(),
@@ -270,7 +270,7 @@ fn a_run_killed_again_and_again_resumes_to_the_uninterrupted_stream() {
             "analyze",
             "4!.0",
             "--to",
-            "300000",
+            "2000000",
             "--format",
             "json",
             "--values-out",
@@ -435,6 +435,14 @@ fn table_keeps_the_table_and_refuses_a_window_beside_it() {
 /// the next such run removes what it left — but never a living run's.
 #[test]
 fn a_killed_runs_scratch_stream_is_removed_by_the_next_run() {
+    /// The long run, killed if the test ends before it is.
+    struct Running(std::process::Child);
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
     let tmp = Scratch::new("tmpdir");
     let leftovers = || -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(&*tmp)
@@ -456,26 +464,31 @@ fn a_killed_runs_scratch_stream_is_removed_by_the_next_run() {
             String::from_utf8_lossy(&out.stderr)
         );
     };
-    let mut child = grundy()
-        // A game whose values fit one byte: no widened stream beside it.
-        .args([
-            "analyze", "0.161", "--to", "2^26", "--window", "--format", "json",
-        ])
-        .env("TMPDIR", &*tmp)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let stream = format!("grundy-{}-67108864.values", child.id());
+    // A game whose values fit one byte (no widened stream beside it), far
+    // enough to run minutes.
+    let mut long = Running(
+        grundy()
+            .args([
+                "analyze", "0.161", "--to", "2^30", "--window", "--format", "json",
+            ])
+            .env("TMPDIR", &*tmp)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let stream = format!("grundy-{}-1073741824.values", long.0.id());
     let give_up = std::time::Instant::now() + Duration::from_secs(60);
     while !leftovers().contains(&stream) && std::time::Instant::now() < give_up {
+        assert!(long.0.try_wait().unwrap().is_none(), "the long run ended");
         std::thread::sleep(Duration::from_millis(2));
     }
     let living = leftovers();
     assert_eq!(living, [stream.clone(), format!("{stream}.lock")]);
     short_run();
+    assert!(long.0.try_wait().unwrap().is_none(), "the long run ended");
     assert_eq!(leftovers(), living, "a living run's stream stays");
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    long.0.kill().unwrap(); // SIGKILL
+    long.0.wait().unwrap();
     assert_eq!(leftovers(), living, "a killed run cannot remove its own");
     short_run();
     assert_eq!(leftovers(), Vec::<String>::new());

@@ -77,15 +77,23 @@ mod linux {
         std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()
     }
 
-    /// Whether `dir` is a folder this user may create files in (access(2),
-    /// which also fails on a read-only file system, even for root).
+    /// Whether `dir` is a folder this process may create files in
+    /// (faccessat(2) with the effective ids, which also fails on a
+    /// read-only file system, even for root).
     pub(super) fn writable(dir: &Path) -> bool {
         let Some(path) = c_path(dir).filter(|_| dir.is_dir()) else {
             return false;
         };
         // SAFETY: `path` is a NUL-terminated string.
         #[allow(unsafe_code)]
-        let allowed = unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) };
+        let allowed = unsafe {
+            libc::faccessat(
+                libc::AT_FDCWD,
+                path.as_ptr(),
+                libc::W_OK | libc::X_OK,
+                libc::AT_EACCESS,
+            )
+        };
         allowed == 0
     }
 
@@ -155,17 +163,24 @@ mod tests {
         let missing = storage_of(Path::new("/no/such/folder/here"));
         assert_eq!(missing, Storage::Unreachable);
         // Nor can anything be written on a file system mounted read-only
-        // (sysfs, in most containers), nor in a file's place.
-        let read_only = mounts.lines().filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let options = fields.get(3)?;
-            options
-                .split(',')
-                .any(|o| o == "ro")
-                .then(|| fields[1].to_owned())
-        });
-        for dir in read_only.filter(|dir| !dir.contains('\\')) {
-            assert_eq!(storage_of(Path::new(&dir)), Storage::Unreachable, "{dir}");
+        // (sysfs, in most containers) where that mount is what the path
+        // shows: no later mount on it or on a folder above it.
+        let mounted: Vec<(&str, bool)> = mounts
+            .lines()
+            .filter_map(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                let read_only = fields.get(3)?.split(',').any(|o| o == "ro");
+                Some((*fields.get(1)?, read_only))
+            })
+            .collect();
+        let above = |later: &str, dir: &str| {
+            later == "/" || dir == later || dir.starts_with(&format!("{later}/"))
+        };
+        for (i, &(dir, read_only)) in mounted.iter().enumerate() {
+            let shown = !mounted[i + 1..].iter().any(|&(later, _)| above(later, dir));
+            if read_only && shown && !dir.contains('\\') {
+                assert_eq!(storage_of(Path::new(dir)), Storage::Unreachable, "{dir}");
+            }
         }
         let file = storage_of(Path::new("/proc/self/status"));
         assert_eq!(file, Storage::Unreachable);
