@@ -64,11 +64,7 @@ impl ScratchFile {
             path.push(format!(".{what}-{}", std::process::id()));
             return ScratchFile::new(PathBuf::from(path));
         };
-        let dir = match file.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        claim(dir, &format!("{name}.{what}-"), "", is_id)
+        claim(folder_of(file), &format!("{name}.{what}-"), "", is_id)
     }
 
     /// Where the file is.
@@ -83,6 +79,14 @@ impl Drop for ScratchFile {
         if let Some((path, _held)) = self.lock.take() {
             let _ = std::fs::remove_file(path);
         }
+    }
+}
+
+/// The folder `path` lies in: its parent, or `.` for a bare name.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     }
 }
 
@@ -128,11 +132,12 @@ fn claim(dir: &Path, prefix: &str, rest: &str, owned: impl Fn(&str) -> bool) -> 
                     lock: Some((lock_path, file)),
                 };
             }
-            // Removed by a cleaner between its making and its locking.
-            Ok(()) => continue,
+            // Taken by a cleaner between its making and its locking (and
+            // removed, or about to be): the next name.
+            Ok(()) | Err(TryLockError::WouldBlock) => continue,
             // A file system without locks: no lock file, and so no
             // removal by a later run if this one is killed.
-            Err(_) => {
+            Err(TryLockError::Error(_)) => {
                 drop(file);
                 let _ = std::fs::remove_file(&lock_path);
                 return ScratchFile::new(path);
@@ -172,34 +177,24 @@ fn lock_of(scratch: &Path) -> PathBuf {
 /// aside (its holder removes it last).
 fn remove_with_derived(path: &Path) {
     let _ = std::fs::remove_file(path);
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+    let Some(name) = path.file_name() else {
         return;
     };
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let mut lock = name.to_owned();
-    lock.push(".lock");
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let mut dotted: OsString = name.to_owned();
+    dotted.push(".");
+    let lock = lock_of(path);
+    let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
         return;
     };
     for entry in entries.flatten() {
         let other = entry.file_name();
-        if other != lock && is_derived(&other, name) {
+        let derived = other
+            .as_encoded_bytes()
+            .starts_with(dotted.as_encoded_bytes());
+        if derived && Some(other.as_os_str()) != lock.file_name() {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-}
-
-/// Whether `other` is named after `name`: `name.…`.
-fn is_derived(other: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
-    let mut dotted: OsString = name.to_owned();
-    dotted.push(".");
-    other
-        .as_encoded_bytes()
-        .starts_with(dotted.as_encoded_bytes())
 }
 
 /// See [`claim`]: for each abandoned scratch file, the files named after
@@ -226,9 +221,8 @@ fn remove_abandoned(dir: &Path, prefix: &str, owned: impl Fn(&str) -> bool) {
         let Ok(file) = File::options().write(true).open(&lock_path) else {
             continue;
         };
-        match file.try_lock() {
-            Ok(()) if is_at(&file, &lock_path) => {}
-            Ok(()) | Err(TryLockError::WouldBlock) | Err(TryLockError::Error(_)) => continue,
+        if !(file.try_lock().is_ok() && is_at(&file, &lock_path)) {
+            continue;
         }
         let scratch = lock.strip_suffix(".lock").unwrap_or(&lock);
         remove_with_derived(&dir.join(scratch));

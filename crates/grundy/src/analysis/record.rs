@@ -847,7 +847,7 @@ impl Passed {
 }
 
 /// How often the second half of a pass, done first, reports the first's
-/// progress while it waits for it.
+/// progress while it waits for it (sooner when the first ends).
 const PROGRESS_WHILE_WAITING: Duration = Duration::from_millis(20);
 
 /// The error of a pass that its `progress` stopped.
@@ -875,6 +875,16 @@ fn pass_in_halves(
     let (early_done, largest) = (AtomicU64::new(0), AtomicU32::new(0));
     let (early_failed, late_failed) = (AtomicBool::new(false), AtomicBool::new(false));
     let token = crate::Cancel::current();
+    let waiting = std::thread::current();
+    // Both halves' progress, `late` heaps of the second passed.
+    let mut tell = |late: u64, top: u32| {
+        report.heaps = early_done.load(Ordering::Relaxed) + late;
+        report.largest = largest.fetch_max(top, Ordering::Relaxed).max(top);
+        match progress(report) {
+            true => Ok(()),
+            false => Err(interrupted(stream)),
+        }
+    };
     std::thread::scope(|scope| {
         let early = scope.spawn(|| {
             let mut failed = RaiseOnDrop(Some(&early_failed));
@@ -891,6 +901,7 @@ fn pass_in_halves(
             if found.is_ok() {
                 failed.0 = None;
             }
+            waiting.unpark();
             found
         });
         // Whether this half stopped because the first failed.
@@ -900,22 +911,14 @@ fn pass_in_halves(
                 yielded = true;
                 return Err(interrupted(stream));
             }
-            report.heaps = early_done.load(Ordering::Relaxed) + done;
-            report.largest = largest.fetch_max(top, Ordering::Relaxed).max(top);
-            match progress(report) {
-                true => Ok(()),
-                false => Err(interrupted(stream)),
-            }
+            tell(done, top)
         });
         // A second half done first goes on reporting the first's progress
         // until it ends, and stops it when `progress` says so.
-        let late_heaps = late.as_ref().map_or(0, |_| stream.heaps - early_heaps);
         while late.is_ok() && !early.is_finished() {
-            std::thread::sleep(PROGRESS_WHILE_WAITING);
-            report.heaps = early_done.load(Ordering::Relaxed) + late_heaps;
-            report.largest = report.largest.max(largest.load(Ordering::Relaxed));
-            if !progress(report) {
-                late = Err(interrupted(stream));
+            std::thread::park_timeout(PROGRESS_WHILE_WAITING);
+            if let Err(error) = tell(stream.heaps - early_heaps, 0) {
+                late = Err(error);
             }
         }
         late_failed.store(late.is_err(), Ordering::Relaxed);

@@ -441,6 +441,14 @@ mod tests {
         plan_with(code, query, solver, last, DISK)
     }
 
+    /// The query of a plain analysis with these record-run flags.
+    fn recording(record: RecordQuery) -> AnalyzeQuery {
+        AnalyzeQuery {
+            record,
+            ..AnalyzeQuery::default()
+        }
+    }
+
     /// Issue 53: `grundy analyze 0.1777 --max 2^29` runs windowed (its
     /// table, 4.4·10^8 heaps, would take 450 MiB), a small run keeps its
     /// table, and a checkpoint, `--table` or the dense engine keep a large
@@ -462,13 +470,10 @@ mod tests {
             ..AnalyzeQuery::default()
         };
         assert_eq!(plan("0.1777", checkpoint, &solver, 1 << 29), TABLE);
-        let asked = AnalyzeQuery {
-            record: RecordQuery {
-                table: true,
-                ..RecordQuery::default()
-            },
-            ..AnalyzeQuery::default()
-        };
+        let asked = recording(RecordQuery {
+            table: true,
+            ..RecordQuery::default()
+        });
         assert_eq!(plan("0.1777", asked, &solver, 1 << 29), TABLE);
         let dense = solver.clone().with_engine(Engine::Dense);
         assert_eq!(
@@ -483,13 +488,10 @@ mod tests {
         };
         assert_eq!(plan("0.1777", kept, &small, 1 << 20), PROOF_THEN_WINDOWED);
         // Windowed when asked, however small.
-        let asked = AnalyzeQuery {
-            record: RecordQuery {
-                window: true,
-                ..RecordQuery::default()
-            },
-            ..AnalyzeQuery::default()
-        };
+        let asked = recording(RecordQuery {
+            window: true,
+            ..RecordQuery::default()
+        });
         assert_eq!(plan("0.1777", asked, &solver, 1 << 10), WINDOWED);
     }
 
