@@ -15,6 +15,14 @@ pub fn encode(table: &ValueTable, len: usize) -> (&'static str, Vec<u8>) {
             "H",
             values[..len].iter().flat_map(|v| v.to_ne_bytes()).collect(),
         ),
+        // Values below 512 kept at a byte each: two bytes each here.
+        ValueSlice::Folded(values) => (
+            "H",
+            values.to_u16()[..len]
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        ),
         ValueSlice::U32(values) => (
             "I",
             values[..len]

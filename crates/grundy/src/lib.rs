@@ -47,6 +47,7 @@ pub mod analysis;
 mod bitset;
 mod cancel;
 mod error;
+mod fold;
 mod game;
 mod mex;
 pub mod nim_field;
@@ -80,7 +81,7 @@ pub use sum::{
     position_move_table, winning_move_counts, winning_targets,
 };
 pub(crate) use values::with_slice;
-pub use values::{Iter as ValueIter, ValueSlice, ValueTable};
+pub use values::{FoldedValues, Iter as ValueIter, ValueSlice, ValueTable};
 
 /// The Rust example of `docs/architecture.md`, compiled and run as a
 /// doctest so that the guide cannot drift from the library.

@@ -14,6 +14,7 @@
 //! (k - 1)s`, a contradiction. So we report the minimal period and its
 //! smallest pre-period, never a multiple.
 
+use crate::values::FoldedValues;
 use crate::values::value_counts;
 use crate::{Result, ValueTable, with_slice};
 
@@ -92,7 +93,7 @@ pub(crate) fn find_period_given(
 ) -> Option<Periodicity> {
     candidate
         .filter(|found| reportable(values.len() - found.preperiod, found.period, values.len()))
-        .or_else(|| with_slice!(values.as_slice(), s => find_arithmetic_period(s)))
+        .or_else(|| find_arithmetic_period(values.len(), |n| values.at(n).get()))
 }
 
 /// Whether a periodic part of `length` with period `period` is convincing in
@@ -125,11 +126,15 @@ const CONVINCING_REPEATS: usize = 16;
 /// more than the table itself, so they are searched through the positions of
 /// one *marker* value instead (see `candidate_by_markers`).
 pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
+    // A slice, and a folded table, read without error.
     with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
         candidate_by_failure_function(s)
     } else {
-        // A slice reads without error.
         candidate_by_markers(s).ok().flatten()
+    }, folded f => if f.len() <= FAILURE_FUNCTION_LIMIT {
+        candidate_by_failure_function(&f.to_u16())
+    } else {
+        candidate_by_markers(&f).ok().flatten()
     })
 }
 
@@ -332,6 +337,41 @@ pub(super) trait Sequence {
     fn agree_back(&self, start: usize, p: usize) -> Result<usize>;
 }
 
+impl Sequence for FoldedValues<'_> {
+    fn len(&self) -> usize {
+        FoldedValues::len(self)
+    }
+
+    fn stretches_from(&self, from: usize, mut visit: impl FnMut(usize, &[u32])) -> Result<()> {
+        let mut stretch = Vec::with_capacity(STRETCH);
+        let cells = self.cells();
+        cells.stretches(from.min(cells.len()), cells.len(), |first, values| {
+            stretch.clear();
+            stretch.extend(values.iter().map(|&v| u32::from(v)));
+            visit(first, &stretch);
+        });
+        Ok(())
+    }
+
+    /// Compared a block at a time going back, as a slice is.
+    fn agree_back(&self, mut start: usize, p: usize) -> Result<usize> {
+        let cells = self.cells();
+        let mut block = 8;
+        while start > 0 {
+            let low = start.saturating_sub(block);
+            if !cells.ranges_equal(low, low + p, start - low) {
+                while cells.value(start - 1) == cells.value(start - 1 + p) {
+                    start -= 1;
+                }
+                break;
+            }
+            start = low;
+            block = (2 * block).min(1 << 12);
+        }
+        Ok(start)
+    }
+}
+
 /// Values a table in memory passes to [`Sequence::stretches`] at a time.
 const STRETCH: usize = 1 << 12;
 
@@ -399,10 +439,11 @@ fn minimal_period<S: Sequence + ?Sized>(values: &S, mut p: usize, length: usize)
     Ok(p)
 }
 
-fn find_arithmetic_period<C: Copy + Into<u32>>(values: &[C]) -> Option<Periodicity> {
-    let total = values.len();
+/// The arithmetic period of the `total` values `value(0..total)` whose
+/// periodic tail is [`convincing`], the shortest such period, if any.
+fn find_arithmetic_period(total: usize, value: impl Fn(usize) -> u32) -> Option<Periodicity> {
     let last = total.checked_sub(1)?;
-    let value = |n: usize| u64::from(values[n].into());
+    let value = |n: usize| u64::from(value(n));
     (1..=total / 4).find_map(|period| {
         let top = value(last);
         let saltus = top.checked_sub(value(last - period))?;
@@ -450,6 +491,30 @@ mod tests {
             .filter(|&(p, length)| length >= 2 * p)
             .max_by_key(|&(p, length)| (length, std::cmp::Reverse(p)))?;
         reportable(length, p, total).then_some((p, total - length))
+    }
+
+    /// A folded table's periods are those of the same values two bytes
+    /// each: by the failure function, and by markers past its limit.
+    #[test]
+    fn a_folded_tables_period_is_that_of_its_values() {
+        for (len, preperiod, period) in
+            [(5000, 31, 17), (FAILURE_FUNCTION_LIMIT + 5000, 1000, 4093)]
+        {
+            let value = |n: usize| match n {
+                0 => 4,
+                _ if n < preperiod => 256 + (n % 250) as u32,
+                _ => 256 + ((n % period) * 37 % 256) as u32,
+            };
+            let folded: ValueTable = (0..len).map(|n| Nimber::new(value(n))).collect();
+            assert!(matches!(folded.as_slice(), crate::ValueSlice::Folded(_)));
+            let mut wide = folded.clone();
+            wide.widen();
+            assert_eq!(wide.width(), 2);
+            let found = find_period(&folded).expect("a period");
+            assert_eq!(found.period, period);
+            assert_eq!(Some(found), find_period(&wide));
+            assert_eq!(period_candidate(&folded), period_candidate(&wide));
+        }
     }
 
     #[test]

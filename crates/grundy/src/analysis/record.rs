@@ -991,6 +991,12 @@ fn pass(
                     at,
                     &mut summary.exceptions,
                     breaks_after,
+                ), folded f => mismatches(
+                    (values, first),
+                    &f.to_u16(),
+                    at,
+                    &mut summary.exceptions,
+                    breaks_after,
                 ));
             }
             false => {

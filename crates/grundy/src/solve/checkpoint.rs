@@ -137,9 +137,13 @@ fn failure(path: &Path, reason: impl std::fmt::Display) -> Error {
 
 impl Checkpoint {
     /// Writes `values` of `game` to `path`, atomically, at the table's
-    /// width (the narrowest that holds its values), with checksums.
+    /// width (the narrowest that holds its values; two bytes for a folded
+    /// table's), with checksums.
     pub fn save(path: &Path, game: &str, values: &ValueTable) -> Result<()> {
-        let width = values.width();
+        let width = match values.as_slice() {
+            ValueSlice::Folded(_) => 2,
+            _ => values.width(),
+        };
         let header = Header {
             format: CHECKPOINT_FORMAT.to_owned(),
             game: game.to_owned(),
@@ -173,6 +177,13 @@ impl Checkpoint {
                         all[first..end]
                             .iter()
                             .for_each(|v| encoded.extend(v.to_le_bytes()));
+                        &encoded
+                    }
+                    ValueSlice::Folded(all) => {
+                        encoded.clear();
+                        all.cells().stretches(first, end, |_, values| {
+                            values.iter().for_each(|v| encoded.extend(v.to_le_bytes()))
+                        });
                         &encoded
                     }
                     ValueSlice::U32(all) => {
@@ -392,6 +403,21 @@ mod tests {
                 assert_eq!(back.game, "0.354");
                 assert_eq!(back.values, values, "{heaps} heaps up to {top}");
             }
+        }
+        // Values below 512 folded to a byte a heap (heap 0 rare) are saved
+        // two bytes each, and load folded again.
+        for heaps in sizes {
+            let values: ValueTable = table(heaps, 255)
+                .iter()
+                .enumerate()
+                .map(|(n, v)| Nimber::new(if n == 0 { 5 } else { 256 + v.get() }))
+                .collect();
+            let folded = |t: &ValueTable| matches!(t.as_slice(), ValueSlice::Folded(_));
+            assert_eq!(folded(&values), heaps > 1);
+            Checkpoint::save(&path, "0.354", &values).unwrap();
+            let back = Checkpoint::load(&path).unwrap();
+            assert_eq!(back.values, values, "{heaps} heaps folded");
+            assert_eq!(folded(&back.values), heaps > 1);
         }
         assert!(!scratch.file("table.ckpt.partial").exists());
     }

@@ -67,8 +67,8 @@ use std::sync::{Mutex, PoisonError};
 
 use super::SparseSolver;
 use super::premark::{HEAPS, Partners};
-use super::sparse::{Cell, FarPartners, Folded, Rares, Resume, Scratch, Split, View, count_value};
-use super::wanted::Fold;
+use super::sparse::{Cell, FarPartners, Folded, Rares, Resume, Scratch, View, count_value};
+use crate::fold::{Fold, Split};
 use crate::{Error, Result};
 
 /// Spins a worker that cannot go on waits before it takes over the heap

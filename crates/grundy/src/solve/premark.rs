@@ -79,8 +79,9 @@
 use std::ops::Range;
 
 use super::SparseSolver;
-use super::sparse::{Cell, Rares, Split};
-use super::wanted::{Fold, has_avx512_vbmi};
+use super::sparse::{Cell, Rares};
+use super::wanted::has_avx512_vbmi;
+use crate::fold::{Fold, Split};
 
 /// Heaps a chunk premarks.
 pub(super) const HEAPS: usize = 16;
@@ -1262,8 +1263,9 @@ pub(super) fn uncovered(
 #[cfg(test)]
 mod tests {
     use super::{Fold, HEAPS, Kernel, Partners, Premarks, uncovered};
+    use crate::fold::Split;
     use crate::solve::SparseSolver;
-    use crate::solve::sparse::{Rares, Split};
+    use crate::solve::sparse::Rares;
     use proptest::prelude::*;
 
     /// The kernels this CPU runs: the one detected and the narrower ones.

@@ -42,10 +42,10 @@ use super::crew::{Advisor, Behind, Block, Guesses, Heaps};
 use super::load::idle_core;
 use super::premark::{Partners, Premarks, uncovered};
 use super::probe::{PROBE_PAIRS, Probe};
-use super::wanted::{Fold, Wanted};
-use crate::transform::walsh_hadamard;
+use super::wanted::Wanted;
+use crate::fold::{Fold, Split, fewest_rare};
 use crate::values::Cells;
-use crate::{Error, Nimber, Result, TakeBreak, ValueTable, with_slice};
+use crate::{Error, Nimber, Result, TakeBreak, ValueTable};
 
 /// Heaps computed by plain scans before the first mask is chosen.
 const WARM_UP: usize = 1 << 10;
@@ -400,47 +400,6 @@ impl Cell for u16 {
         rare_pairs: Option<impl Fn(usize) -> u64>,
     ) {
         wanted.cross_off_folded(folded, low, high, rare_pairs);
-    }
-}
-
-/// How heaps are divided into rare and common.
-///
-/// With `chi(v) = parity(popcount(v & mask))`, a heap `k` of value `v` is
-/// rare when `chi(v) = 0` (plain split), or when `chi(v) ^ (k mod 2)` equals
-/// `rho` (position-parity split). A split `(a, b)` of `rest` has
-/// `chi(g(a) ^ g(b)) = chi(g(a)) ^ chi(g(b))`, so a pair of common heaps
-/// gives `chi = 0` in the plain split and `chi = rest mod 2` in the
-/// position-parity one; every other value of a split comes from a pair
-/// with a rare heap, which the gathering step sees.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Split {
-    pub(super) mask: u32,
-    /// `Some(rho)` for the position-parity split.
-    pub(super) parity: Option<usize>,
-}
-
-impl Split {
-    #[inline(always)]
-    fn chi(self, v: u32) -> usize {
-        ((v & self.mask).count_ones() & 1) as usize
-    }
-
-    /// Whether heap `k` of value `v` is rare.
-    #[inline(always)]
-    pub(super) fn is_rare(self, k: usize, v: u32) -> bool {
-        match self.parity {
-            None => self.chi(v) == 0,
-            Some(rho) => self.chi(v) ^ (k & 1) == rho,
-        }
-    }
-
-    /// Whether two common heaps summing to `rest` can be worth `v`.
-    #[inline(always)]
-    fn common_pairs_may_give(self, v: u32, rest: usize) -> bool {
-        match self.parity {
-            None => self.chi(v) == 0,
-            Some(_) => self.chi(v) == rest & 1,
-        }
     }
 }
 
@@ -918,6 +877,10 @@ impl SparseSolver {
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
         let started = thread_time();
+        if let Cells::Folded(_) = values.cells_mut() {
+            // The engine computes into cells of one width.
+            values.widen();
+        }
         let mut run = self.start(values);
         let setup = thread_time() - started;
         let mut scratch = Scratch::default();
@@ -925,7 +888,7 @@ impl SparseSolver {
             let outcome = match values.cells_mut() {
                 Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
                 Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
-                Cells::U32(_) => {
+                Cells::Folded(_) | Cells::U32(_) => {
                     return Err(Error::NimberOverflow {
                         value: u64::from(u16::LIMIT),
                     });
@@ -968,11 +931,11 @@ impl SparseSolver {
             folded: Vec::new(),
             probe: Probe::default(),
         };
-        with_slice!(values.as_slice(), g => if g.len() >= WARM_UP {
-            run.choose_mask(g)
-        } else {
-            run.rebuild_rare(g.iter().map(|&c| u32::from(c)), g.len())
-        });
+        let heaps = values.iter().map(Nimber::get);
+        match values.len() {
+            ..WARM_UP => run.rebuild_rare(heaps, values.len()),
+            _ => run.choose_mask(heaps, values.len()),
+        }
         run
     }
 
@@ -1063,7 +1026,7 @@ impl SparseSolver {
     ) -> bool {
         for n in table.len()..stop {
             if n == run.next_choice {
-                run.choose_mask(table);
+                run.choose_mask(table.iter().map(|c| c.get()), table.len());
                 run.next_choice *= 2;
             }
             run.keep_folded(table);
@@ -1166,7 +1129,7 @@ impl SparseSolver {
                 let mut at = n;
                 while fits && at < stop {
                     if at == run.next_choice {
-                        run.choose_mask(table);
+                        run.choose_mask(table.iter().map(|c| c.get()), table.len());
                         run.next_choice *= 2;
                     }
                     let part = stop.min(run.next_choice.max(at + 1));
@@ -1643,73 +1606,22 @@ impl Run {
     /// Picks the split with the fewest rare heaps for the values so far,
     /// plain or (when the splitting digits share a parity) position-parity,
     /// and rebuilds the rare list.
-    ///
-    /// For a mask `M`, `W(M) = sum_v cnt[v] (-1)^{chi_M(v)}` is the number of
-    /// heaps with `chi = 0` minus those with `chi = 1`; one fast
-    /// Walsh-Hadamard transform per heap parity gives it for every mask at
-    /// once, and every rare count follows from it.
-    fn choose_mask<C: Cell>(&mut self, g: &[C]) {
+    /// `values` are those of heaps `0..heaps`, read up to the last rare
+    /// heap (see [`Self::rebuild_rare`]).
+    fn choose_mask(&mut self, values: impl Iterator<Item = u32>, heaps: usize) {
         self.probe.age();
         if self.choose_split() {
-            self.rebuild_rare(g.iter().map(|c| c.get()), g.len());
+            self.rebuild_rare(values, heaps);
         }
     }
 
-    /// The choice of [`Self::choose_mask`], made from the counts alone:
-    /// `true` when the split changed (or no rare list was built yet) and
-    /// the rare heaps must be listed again.
+    /// The choice of [`Self::choose_mask`], made from the counts alone
+    /// ([`fewest_rare`]; position-parity splits when the splitting digits
+    /// share a parity): `true` when the split changed (or no rare list was
+    /// built yet) and the rare heaps must be listed again.
     pub(super) fn choose_split(&mut self) -> bool {
-        let size = self
-            .histogram
-            .iter()
-            .map(Vec::len)
-            .max()
-            .unwrap_or(1)
-            .next_power_of_two();
-        let [even, odd] = [0, 1].map(|p| {
-            let mut w: Vec<i64> = self.histogram[p].iter().map(|&c| c as i64).collect();
-            w.resize(size, 0);
-            walsh_hadamard(&mut w, |&x, &y| (x + y, x - y));
-            w
-        });
-        let (heaps_even, heaps_odd) = (even[0], odd[0]);
-        // Plain: rare = chi 0 = (E + O + W_e + W_o) / 2.
-        let plain = (1..size).map(|m| {
-            let rare = (heaps_even + heaps_odd + even[m] + odd[m]) / 2;
-            (
-                rare,
-                Split {
-                    mask: m as u32,
-                    parity: None,
-                },
-            )
-        });
-        // Position-parity with rho: rare = even heaps with chi = rho plus odd
-        // heaps with chi = 1 - rho.
-        let parity = self.split_parity.into_iter().flat_map(|rho| {
-            let (even, odd) = (&even, &odd);
-            (1..size).map(move |m| {
-                let (chi0_even, chi1_even) =
-                    ((heaps_even + even[m]) / 2, (heaps_even - even[m]) / 2);
-                let (chi0_odd, chi1_odd) = ((heaps_odd + odd[m]) / 2, (heaps_odd - odd[m]) / 2);
-                let rare = if rho == 0 {
-                    chi0_even + chi1_odd
-                } else {
-                    chi1_even + chi0_odd
-                };
-                (
-                    rare,
-                    Split {
-                        mask: m as u32,
-                        parity: Some(rho),
-                    },
-                )
-            })
-        });
-        let best = plain
-            .chain(parity)
-            .min_by_key(|&(rare, split)| (rare, split.parity.is_some(), split.mask))
-            .map(|(_, split)| split);
+        let parities: Vec<usize> = self.split_parity.into_iter().collect();
+        let best = fewest_rare(&self.histogram, &parities).map(|(_, split)| split);
         self.stats.mask_choices += 1;
         match best {
             Some(best) if best != self.split || self.rare.is_empty() => {

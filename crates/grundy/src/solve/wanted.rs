@@ -40,6 +40,7 @@
 //! ([`Wanted::cross_off_ranked`]).
 
 use crate::bitset::xor_bits;
+use crate::fold::Fold;
 
 /// Pages (of 256 values) the vector test handles; sets of larger values are
 /// tested pair by pair.
@@ -159,115 +160,6 @@ const fn spread(lanes: usize) -> [[u8; 64]; 8] {
         k += 1;
     }
     spread
-}
-
-/// A linear map from values below 512 to bytes whose kernel is `{0, z}`,
-/// `z = 256 | low`: `v` goes to its low byte, XORed with `low` when bit 8
-/// of `v` is set.
-///
-/// For the sparse method's character `chi(v) = parity(|v & mask|)`, pick
-/// `z` with `chi(z) = 1`: then two values with the same `chi` never fold to
-/// the same byte (their XOR would be `z`, of `chi` 1, while it has `chi`
-/// 0). A scan's wanted values and the values of the pairs of two common
-/// heaps all have the same `chi` (they lie in one coset of the hyperplane
-/// `chi = 0`), so a pair is worth a wanted value exactly when it folds to
-/// the wanted value's byte and has that `chi`; a pair with a rare heap may
-/// fold onto a wanted byte too, which the check of its two-byte value
-/// rejects. Linear: the fold of `a ^ b` is the XOR of the folds, so the
-/// table is folded once, heap by heap, and pairs are folded by XOR.
-///
-/// The same map one bit down, from values below 256 to values below 128
-/// (kernel `{0, 128 | low}`), folds the rare-split marks of one-byte
-/// tables (see the `premark` module): [`Fold::below`] names the bit folded
-/// away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Fold {
-    /// The bit folded away: 8 for the scan's fold to bytes, 7 for the
-    /// premarks' fold of bytes to seven bits.
-    bit: u8,
-    low: u8,
-}
-
-impl Fold {
-    /// The fold of values below 512 for the split of `mask` (`chi(z) =
-    /// 1`): `z = 256` when the mask has bit 8, else `256` plus the mask's
-    /// lowest bit; `None` for a mask without a bit below 512 (every value
-    /// has `chi` 0 there).
-    pub(super) fn for_mask(mask: u32) -> Option<Fold> {
-        Fold::below(mask, 8)
-    }
-
-    /// The fold of values below `2^(bit + 1)` to values below `2^bit`
-    /// (`bit` 7 or 8) for the split of `mask`: `z = 2^bit`, plus the
-    /// mask's lowest bit when the mask lacks bit `bit`; `None` for a mask
-    /// without a bit below `2^(bit + 1)`.
-    pub(super) fn below(mask: u32, bit: u8) -> Option<Fold> {
-        debug_assert!(matches!(bit, 7 | 8), "folds to seven bits or a byte");
-        let mask = mask & ((2 << bit) - 1);
-        match mask {
-            0 => None,
-            _ if mask >> bit & 1 != 0 => Some(Fold { bit, low: 0 }),
-            _ => Some(Fold {
-                bit,
-                low: (mask & mask.wrapping_neg()) as u8,
-            }),
-        }
-    }
-
-    /// The number of values the fold maps: `2^(bit + 1)`.
-    #[inline(always)]
-    pub(super) fn domain(self) -> u32 {
-        2 << self.bit
-    }
-
-    /// `z`, the value that folds to 0.
-    #[inline(always)]
-    pub(super) fn kernel(self) -> u32 {
-        1 << self.bit | u32::from(self.low)
-    }
-
-    /// The other value below `2^(bit + 1)` that folds to `v`'s: `v ^ z`.
-    #[inline(always)]
-    pub(super) fn twin(self, v: u32) -> u32 {
-        v ^ self.kernel()
-    }
-
-    /// The keys of the run of 64 values from `start`, a multiple of 64
-    /// from `2^bit` to `2^(bit + 1) - 64`: the run of keys from the start
-    /// returned (below `2^bit`), with `run`'s bits permuted (the low bits
-    /// XOR `low`, one bit or none). The map is its own inverse: the values
-    /// from `2^bit` on whose keys are the run from `k` (below `2^bit`) are
-    /// the run from `2^bit + start`, `start` that of `twin_run(k, run)`.
-    #[inline(always)]
-    pub(super) fn twin_run(self, start: u32, run: u64) -> (u32, u64) {
-        debug_assert!(start.is_multiple_of(64) && start < self.domain());
-        let low = u32::from(self.low);
-        (
-            (start & ((1 << self.bit) - 1)) ^ (low & !63),
-            xor_bits(run, low & 63),
-        )
-    }
-
-    /// The values `start..start + 64` (`start` a multiple of 64 below
-    /// `2^(bit + 1)`) whose keys lie in the bit set `keys` (key `k` is bit
-    /// `k % 64` of word `k / 64`, for every key below `2^bit`): below
-    /// `2^bit` a value is its own key; above, the run's keys are the run
-    /// [`Self::twin_run`] names, bits permuted.
-    #[inline(always)]
-    pub(super) fn values_with_keys(self, start: u32, keys: &[u64]) -> u64 {
-        if start < 1 << self.bit {
-            return keys[start as usize / 64];
-        }
-        let (from, _) = self.twin_run(start, 0);
-        self.twin_run(start, keys[from as usize / 64]).1
-    }
-
-    /// What `v` (below `2^(bit + 1)`) folds to.
-    #[inline(always)]
-    pub(super) fn of(self, v: u32) -> u8 {
-        debug_assert!(v < self.domain(), "a folded value is below 2^(bit + 1)");
-        (v & ((1 << self.bit) - 1)) as u8 ^ (self.low & 0u8.wrapping_sub((v >> self.bit & 1) as u8))
-    }
 }
 
 /// Bit `i` set when `(i & mask)` has an odd number of bits, `i < 64`: the
@@ -480,7 +372,10 @@ impl Wanted {
         }
         self.count = 0;
         self.size = size;
-        debug_assert!(fold.is_none_or(|f| f.bit == 8), "the scan folds to bytes");
+        debug_assert!(
+            fold.is_none_or(|f| f.domain() == 512),
+            "the scan folds to bytes"
+        );
         self.fold = fold.filter(|_| size <= 513);
         // A set the listed test does not run on is not listed.
         self.listed = self.listing.then_some(0);
@@ -783,7 +678,7 @@ impl Wanted {
                 // of 32, in another order when `low < 32`.
                 let (key_base, keys) = match self.fold {
                     Some(fold) if base >= 256 => {
-                        let low = u32::from(fold.low);
+                        let low = fold.kernel() & 255;
                         let swapped = xor_bits(u64::from(members), low & 31) as u32;
                         ((base as u32 & 255) ^ (low & !31), swapped)
                     }
@@ -1894,32 +1789,6 @@ mod tests {
         for mask in 0..512 {
             let expected = (0..64).fold(0u64, |word, i| word | u64::from(chi(mask, i)) << i);
             assert_eq!(super::low_parities(mask), expected, "mask {mask}");
-        }
-    }
-
-    /// For every mask with a bit below 512: the fold is linear, and one to
-    /// one on each of the two cosets of `chi = 0`.
-    #[test]
-    fn folds_are_linear_and_one_to_one_on_each_coset() {
-        assert_eq!(Fold::for_mask(0), None);
-        assert_eq!(Fold::for_mask(1 << 9), None);
-        assert_eq!(Fold::below(1 << 8, 7), None);
-        for bit in [7u8, 8] {
-            let size = 2u32 << bit;
-            for mask in 1..size {
-                let fold = Fold::below(mask | 1 << 10, bit).unwrap();
-                assert_eq!(Some(fold), Fold::below(mask, bit));
-                let mut owner = [[None; 256]; 2];
-                for v in 0..size {
-                    let w = 0x1a5 & (size - 1);
-                    assert_eq!(fold.of(v) ^ fold.of(v ^ w), fold.of(w));
-                    assert!(u32::from(fold.of(v)) < size / 2);
-                    assert_eq!(fold.of(fold.twin(v)), fold.of(v));
-                    let slot = &mut owner[chi(mask, v) as usize][fold.of(v) as usize];
-                    assert_eq!(*slot, None, "mask {mask}: {v} and {slot:?} fold together");
-                    *slot = Some(v);
-                }
-            }
         }
     }
 

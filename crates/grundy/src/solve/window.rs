@@ -48,12 +48,12 @@ use serde::{Deserialize, Serialize};
 use super::checkpoint::{CHECKSUM, FNV_OFFSET, fnv1a};
 use super::crew::{Behind, Heaps};
 use super::sparse::{
-    BLOCK, Cell, FarPartners, Features, Folded, Pace, Rares, Resume, Run, Scratch, Split, View,
+    BLOCK, Cell, FarPartners, Features, Folded, Pace, Rares, Resume, Run, Scratch, View,
 };
 use super::stream::{StreamState, StreamWriter};
-use super::wanted::Fold;
 use super::{SparseSolver, SparseStats};
 use crate::error::human_bytes_near;
+use crate::fold::{Fold, Split};
 use crate::{Error, Result};
 
 /// How much a windowed run keeps in memory. The defaults (2^20 each, a few
