@@ -665,7 +665,7 @@ mod tests {
     /// are kept at two bytes.
     #[test]
     fn values_without_a_sparse_split_take_two_bytes() {
-        let values: Vec<u32> = (0..20_000u32)
+        let values: Vec<u32> = (0..300_000u32)
             .map(|n| (n.wrapping_mul(2_654_435_761) >> 7) % 512)
             .collect();
         let table: ValueTable = values.iter().map(|&v| Nimber::new(v)).collect();

@@ -155,6 +155,30 @@ fn two_threads_agree_where_both_options_are_deferred_and_the_table_widens() {
     }
 }
 
+/// Officers' values pass 255 at heap 10,344 (256) and stay below 512 (319
+/// at heap 1,274,955 is the largest to 2^22), its rare heaps (1,583 to
+/// 2^22) all below heap 20,628: a table filled value by value keeps them
+/// folded to a byte a heap, reads them back, and the sparse engine goes on
+/// from it as from the two-byte table.
+#[test]
+fn officers_values_past_255_stay_at_a_byte_a_heap() {
+    let code: TakeBreak = "0.6".parse().unwrap();
+    let wide = sparse(&code, 1_400_000);
+    assert_eq!(wide.width(), 2);
+    assert!(wide.iter().take(10_344).all(|v| v.get() < 256));
+    assert_eq!(wide.at(10_344).get(), 256);
+    assert_eq!(wide.at(1_274_955).get(), 319);
+    let mut folded: ValueTable = wide.iter().take(1_300_000).collect();
+    assert!(matches!(folded.as_slice(), grundy::ValueSlice::Folded(_)));
+    assert_eq!(folded.width(), 1);
+    assert!(folded.iter().eq(wide.iter().take(1_300_000)));
+    SparseSolver::new(&code)
+        .unwrap()
+        .extend(&mut folded, 1_400_000, &mut |_| true)
+        .unwrap();
+    assert_same(&folded, &wide, "0.6 resumed from a folded table");
+}
+
 #[test]
 fn two_threads_stop_when_asked_and_resume_exactly() {
     let code: TakeBreak = "4!.0".parse().unwrap();

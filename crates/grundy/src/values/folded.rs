@@ -5,10 +5,10 @@
 //! Of the two values below 512 that fold to a byte, one is of each class,
 //! so a heap's byte and its class give its value back. Octal games whose
 //! values pass 255 are the sparse ones, whose heaps are nearly all of one
-//! class (Officers, 0.6, has 1,000-odd rare heaps among its first 2^24, all
-//! below heap 200; Grundy's game, 4!.0, a few hundred): the list of the
-//! others costs next to nothing, and the table stays at one byte a heap
-//! instead of two.
+//! class (Officers, 0.6, has 1,583 rare heaps among its first 2^22, the
+//! last at heap 20,627; Grundy's game, 4!.0, 1,273 among its first 2^23,
+//! the last at 82,860): the list of the others costs next to nothing, and
+//! the table stays at one byte a heap instead of two.
 
 use crate::fold::{Fold, Split, fewest_rare};
 
@@ -18,8 +18,11 @@ use crate::fold::{Fold, Split, fewest_rare};
 /// widens to two bytes.
 const RARE_SHARE: usize = 64;
 
-/// Rare heaps a folded table may list whatever its length.
-const RARE_FREE: usize = 1 << 10;
+/// Rare heaps a folded table may list whatever its length (half a MiB):
+/// the rare heaps of a sparse game come early (Officers' pass 255 at heap
+/// 10,344 with 1,466 rare heaps, more than a tenth), and the table grows
+/// past them.
+const RARE_FREE: usize = 1 << 16;
 
 /// Heaps a bulk decode passes at a time.
 const STRETCH: usize = 1 << 12;
