@@ -249,8 +249,8 @@ impl Fold {
 mod tests {
     use super::{Fold, Split};
 
-    fn chi(mask: u32, v: u32) -> u32 {
-        (v & mask).count_ones() & 1
+    fn chi(mask: u32, v: u32) -> usize {
+        Split { mask, parity: None }.chi(v)
     }
 
     /// For every mask with a bit below 512: the fold is linear, and one to
@@ -271,7 +271,7 @@ mod tests {
                     assert_eq!(fold.of(v) ^ fold.of(v ^ w), fold.of(w));
                     assert!(u32::from(fold.of(v)) < size / 2);
                     assert_eq!(fold.of(fold.twin(v)), fold.of(v));
-                    let slot = &mut owner[chi(mask, v) as usize][fold.of(v) as usize];
+                    let slot = &mut owner[chi(mask, v)][fold.of(v) as usize];
                     assert_eq!(*slot, None, "mask {mask}: {v} and {slot:?} fold together");
                     *slot = Some(v);
                 }

@@ -877,10 +877,6 @@ impl SparseSolver {
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
         let started = thread_time();
-        if let Cells::Folded(_) = values.cells_mut() {
-            // The engine computes into cells of one width.
-            values.widen();
-        }
         let mut run = self.start(values);
         let setup = thread_time() - started;
         let mut scratch = Scratch::default();
@@ -888,7 +884,9 @@ impl SparseSolver {
             let outcome = match values.cells_mut() {
                 Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
                 Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
-                Cells::Folded(_) | Cells::U32(_) => {
+                // The engine computes into two-byte cells past 255.
+                Cells::Folded(_) => Outcome::Widen,
+                Cells::U32(_) => {
                     return Err(Error::NimberOverflow {
                         value: u64::from(u16::LIMIT),
                     });
