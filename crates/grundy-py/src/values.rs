@@ -1,6 +1,7 @@
 //! Value tables as Python `array.array`s: compact (one, two or four bytes a
-//! heap, as the engine stores them), indexable, and readable by NumPy
-//! without a copy (`numpy.asarray(values)`), with no NumPy needed.
+//! heap, as the engine stores them; two for a table folded to a byte a
+//! heap), indexable, and readable by NumPy without a copy
+//! (`numpy.asarray(values)`), with no NumPy needed.
 
 use grundy::{ValueSlice, ValueTable};
 use pyo3::prelude::*;
@@ -18,7 +19,8 @@ pub fn encode(table: &ValueTable, len: usize) -> (&'static str, Vec<u8>) {
         // Values below 512 kept at a byte each: two bytes each here.
         ValueSlice::Folded(values) => (
             "H",
-            values.to_u16()[..len]
+            values
+                .to_u16(len)
                 .iter()
                 .flat_map(|v| v.to_ne_bytes())
                 .collect(),

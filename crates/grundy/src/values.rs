@@ -24,8 +24,8 @@ pub(crate) use folded::FoldedCells;
 /// let mut table = ValueTable::new();
 /// table.push(Nimber::new(3));
 /// assert_eq!(table.width(), 1);
-/// // Past 255, values below 512 stay at a byte a heap, folded, where few
-/// // heaps are rare (here the split of bit 8 leaves heap 0 alone rare).
+/// // Past 255, values below 512 stay at a byte a heap, folded, where a
+/// // split of the values into rare and common ones leaves few heaps rare.
 /// table.push(Nimber::new(300));
 /// assert!(matches!(table.as_slice(), ValueSlice::Folded(_)));
 /// assert_eq!((table.width(), table.at(0).get(), table.at(1).get()), (1, 3, 300));
@@ -80,13 +80,17 @@ impl<'a> FoldedValues<'a> {
     }
 
     /// The value of heap `k`, if the table holds it.
-    pub fn get(&self, k: usize) -> Option<u32> {
-        (k < self.len()).then(|| self.cells.value(k))
+    pub fn get(&self, k: usize) -> Option<Nimber> {
+        (k < self.len()).then(|| Nimber::new(self.cells.value(k)))
     }
 
-    /// Every value, two bytes each.
-    pub fn to_u16(&self) -> Vec<u16> {
-        self.cells.widened()
+    /// The values of heaps `0..len` (all of them for a longer `len`), two
+    /// bytes each.
+    pub fn to_u16(&self, len: usize) -> Vec<u16> {
+        let mut wide = Vec::with_capacity(len.min(self.len()));
+        let cells = self.cells;
+        cells.stretches(0, len.min(cells.len()), |_, v| wide.extend_from_slice(v));
+        wide
     }
 
     /// The storage.
@@ -621,7 +625,7 @@ mod tests {
                     prop_assert_eq!(table.largest_first(len), plain.largest_first(len));
                 }
                 if let ValueSlice::Folded(f) = table.as_slice() {
-                    let wide: Vec<u32> = f.to_u16().into_iter().map(u32::from).collect();
+                    let wide: Vec<u32> = f.to_u16(usize::MAX).into_iter().map(u32::from).collect();
                     prop_assert_eq!(wide, values.to_vec());
                 }
                 prop_assert!(table == &plain);
@@ -661,11 +665,36 @@ mod tests {
         }
     }
 
+    /// A folded table whose rare heaps outgrow its split folds again under
+    /// a split that fits its values: even values from 256 on (common only
+    /// under mask 256 and masks like it), then odd ones below 256 (rare
+    /// under those, common with the even ones under mask 257).
+    #[test]
+    fn a_folded_table_folds_again_when_its_rare_heaps_outgrow_its_split() {
+        let values: Vec<u32> = (0..12_000u32)
+            .map(|n| match n < 300 {
+                true => 256 + 2 * ((n * 37) % 128),
+                false => 1 + 2 * ((n * 91) % 128),
+            })
+            .collect();
+        let table: ValueTable = values[..300].iter().map(|&v| Nimber::new(v)).collect();
+        let ValueSlice::Folded(first) = table.as_slice() else {
+            panic!("not folded")
+        };
+        assert_eq!(first.cells().rare_heaps(), 0);
+        let table: ValueTable = values.iter().map(|&v| Nimber::new(v)).collect();
+        let ValueSlice::Folded(folded) = table.as_slice() else {
+            panic!("not folded again")
+        };
+        assert_eq!(folded.cells().rare_heaps(), 0);
+        assert_eq!(table.iter().map(Nimber::get).collect::<Vec<_>>(), values);
+    }
+
     /// Values with no split of few rare heaps (each below 512 as often)
     /// are kept at two bytes.
     #[test]
     fn values_without_a_sparse_split_take_two_bytes() {
-        let values: Vec<u32> = (0..300_000u32)
+        let values: Vec<u32> = (0..20_000u32)
             .map(|n| (n.wrapping_mul(2_654_435_761) >> 7) % 512)
             .collect();
         let table: ValueTable = values.iter().map(|&v| Nimber::new(v)).collect();

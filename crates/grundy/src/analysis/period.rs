@@ -93,7 +93,10 @@ pub(crate) fn find_period_given(
 ) -> Option<Periodicity> {
     candidate
         .filter(|found| reportable(values.len() - found.preperiod, found.period, values.len()))
-        .or_else(|| find_arithmetic_period(values.len(), |n| values.at(n).get()))
+        .or_else(|| {
+            with_slice!(values.as_slice(), s => find_arithmetic_period(s.len(), |n| s[n].into()),
+                folded f => find_arithmetic_period(f.len(), |n| f.cells().value(n)))
+        })
 }
 
 /// Whether a periodic part of `length` with period `period` is convincing in
@@ -132,7 +135,7 @@ pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
     } else {
         candidate_by_markers(s).ok().flatten()
     }, folded f => if f.len() <= FAILURE_FUNCTION_LIMIT {
-        candidate_by_failure_function(&f.to_u16())
+        candidate_by_failure_function(&f.to_u16(usize::MAX))
     } else {
         candidate_by_markers(&f).ok().flatten()
     })

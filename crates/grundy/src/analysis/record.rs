@@ -74,6 +74,7 @@ use super::period::{
     FAILURE_FUNCTION_LIMIT, Sequence, candidate_by_markers, find_period_given, reportable,
 };
 use super::{Claim, Limits, Periodicity, Support, Theorem, next_target, period_candidate, prove};
+use crate::ValueSlice;
 use crate::report::{Listed, VALUES_LISTED};
 use crate::scratch::ScratchFile;
 use crate::solve::{
@@ -702,7 +703,11 @@ fn examine(
     progress: &mut dyn FnMut(&WindowProgress) -> bool,
 ) -> Result<Examined> {
     let heaps = stream.heaps as usize;
-    let (block, saltus) = candidate.map_or((ValueTable::new(), 0), |c| (c.block, c.saltus));
+    let (mut block, saltus) = candidate.map_or((ValueTable::new(), 0), |c| (c.block, c.saltus));
+    if let ValueSlice::Folded(_) = block.as_slice() {
+        // Compared with every chunk: at its width, not unfolded each time.
+        block.widen();
+    }
     let period = (!block.is_empty()).then_some(block.len());
     let predicted = Predicted {
         block: &block,
@@ -993,7 +998,7 @@ fn pass(
                     breaks_after,
                 ), folded f => mismatches(
                     (values, first),
-                    &f.to_u16(),
+                    &f.to_u16(usize::MAX),
                     at,
                     &mut summary.exceptions,
                     breaks_after,

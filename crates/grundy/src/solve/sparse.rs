@@ -876,6 +876,12 @@ impl SparseSolver {
             .ok()
             .and_then(|t| t.checked_add(1))
             .ok_or(Error::NimberOverflow { value: to })?;
+        if let Cells::Folded(_) = values.cells_mut() {
+            // The engine computes into two-byte cells past 255; widened
+            // before the clock starts, as the automatic engine's samples
+            // time the heaps and the setup of a run, not the table's form.
+            values.widen();
+        }
         let started = thread_time();
         let mut run = self.start(values);
         let setup = thread_time() - started;
@@ -884,7 +890,7 @@ impl SparseSolver {
             let outcome = match values.cells_mut() {
                 Cells::U8(table) => self.run(table, end, &mut run, &mut scratch, progress),
                 Cells::U16(table) => self.run(table, end, &mut run, &mut scratch, progress),
-                // The engine computes into two-byte cells past 255.
+                // Widened above; a folded table is widened all the same.
                 Cells::Folded(_) => Outcome::Widen,
                 Cells::U32(_) => {
                     return Err(Error::NimberOverflow {

@@ -18,11 +18,11 @@ use crate::fold::{Fold, Split, fewest_rare};
 /// widens to two bytes.
 const RARE_SHARE: usize = 64;
 
-/// Rare heaps a folded table may list whatever its length (half a MiB):
-/// the rare heaps of a sparse game come early (Officers' pass 255 at heap
+/// Rare heaps a folded table may list whatever its length (32 KiB): the
+/// rare heaps of a sparse game come early (Officers' pass 255 at heap
 /// 10,344 with 1,466 rare heaps, more than a tenth), and the table grows
 /// past them.
-const RARE_FREE: usize = 1 << 16;
+const RARE_FREE: usize = 1 << 12;
 
 /// Heaps a bulk decode passes at a time.
 const STRETCH: usize = 1 << 12;
@@ -65,7 +65,7 @@ impl FoldedCells {
     pub(crate) fn refolded(&self, counts: &[Vec<u64>; 2]) -> Option<FoldedCells> {
         let (split, fold) = split_for(counts)?;
         let mut bytes = Vec::new();
-        bytes.try_reserve_exact(self.len()).ok()?;
+        bytes.try_reserve_exact(self.bytes.capacity()).ok()?;
         let mut rare = Vec::new();
         self.stretches(0, self.len(), |first, values| {
             for (k, &v) in (first..).zip(values) {
