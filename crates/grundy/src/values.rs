@@ -627,6 +627,9 @@ mod tests {
                 if let ValueSlice::Folded(f) = table.as_slice() {
                     let wide: Vec<u32> = f.to_u16(usize::MAX).into_iter().map(u32::from).collect();
                     prop_assert_eq!(wide, values.to_vec());
+                    let reader = f.cells().reader();
+                    let read: Vec<u32> = (0..values.len()).map(|k| reader.value(k)).collect();
+                    prop_assert_eq!(read, values.to_vec());
                 }
                 prop_assert!(table == &plain);
                 Ok(())

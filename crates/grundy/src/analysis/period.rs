@@ -95,7 +95,10 @@ pub(crate) fn find_period_given(
         .filter(|found| reportable(values.len() - found.preperiod, found.period, values.len()))
         .or_else(|| {
             with_slice!(values.as_slice(), s => find_arithmetic_period(s.len(), |n| s[n].into()),
-                folded f => find_arithmetic_period(f.len(), |n| f.cells().value(n)))
+            folded f => {
+                let reader = f.cells().reader();
+                find_arithmetic_period(f.len(), |n| reader.value(n))
+            })
         })
 }
 
@@ -131,24 +134,27 @@ const CONVINCING_REPEATS: usize = 16;
 pub fn period_candidate(values: &ValueTable) -> Option<Periodicity> {
     // A slice, and a folded table, read without error.
     with_slice!(values.as_slice(), s => if s.len() <= FAILURE_FUNCTION_LIMIT {
-        candidate_by_failure_function(s)
+        candidate_by_failure_function(s.len(), |k| s[k])
     } else {
         candidate_by_markers(s).ok().flatten()
     }, folded f => if f.len() <= FAILURE_FUNCTION_LIMIT {
-        candidate_by_failure_function(&f.to_u16(usize::MAX))
+        let reader = f.cells().reader();
+        candidate_by_failure_function(f.len(), |k| reader.value(k))
     } else {
         candidate_by_markers(&f).ok().flatten()
     })
 }
 
 /// [`period_candidate`] by the failure function of the reversed sequence.
-fn candidate_by_failure_function<C: Copy + Eq>(values: &[C]) -> Option<Periodicity> {
-    let (period, length) = *periodic_prefixes(values.len(), |i, j| {
-        values[values.len() - 1 - i] == values[values.len() - 1 - j]
-    })
-    .last()?;
+/// (Of the `len` values `value(0..len)`, read in no order.)
+fn candidate_by_failure_function<T: Eq>(
+    len: usize,
+    value: impl Fn(usize) -> T,
+) -> Option<Periodicity> {
+    let (period, length) =
+        *periodic_prefixes(len, |i, j| value(len - 1 - i) == value(len - 1 - j)).last()?;
     Some(Periodicity {
-        preperiod: values.len() - length,
+        preperiod: len - length,
         period,
         saltus: 0,
     })
@@ -581,7 +587,10 @@ mod tests {
         seq.extend(&block[..123]);
         let found = candidate_by_markers(&seq[..]).unwrap().unwrap();
         assert_eq!(found.period, 500);
-        assert_eq!(Some(found), candidate_by_failure_function(&seq));
+        assert_eq!(
+            Some(found),
+            candidate_by_failure_function(seq.len(), |k| seq[k])
+        );
         // Pseudo-random values: a pre-period, then a tail of barely more
         // than two periods, as when an adaptive run first sees its period.
         let mut state = 12345u64;
@@ -634,7 +643,7 @@ mod tests {
                 seq.extend(&cycle);
             }
             seq.extend(cycle.iter().take(tail));
-            let exact = candidate_by_failure_function(&seq);
+            let exact = candidate_by_failure_function(seq.len(), |k| seq[k]);
             let by_markers = candidate_by_markers(&seq[..]).unwrap();
             // Markers need a little more than two periods of evidence.
             let clear = |f: &Periodicity| {

@@ -119,6 +119,19 @@ impl FoldedCells {
         u32::from(self.unfold[k & 1][usize::from(rare)][usize::from(byte)])
     }
 
+    /// A reader of single values in constant time, for searches that read
+    /// heaps out of order: the rare heaps as a bit set up to the last one
+    /// (every heap past it is common), where [`Self::value`] searches the
+    /// rare list.
+    pub(crate) fn reader(&self) -> Reader<'_> {
+        let end = self.rare.last().map_or(0, |&k| k + 1);
+        let mut rare = vec![0u64; end.div_ceil(64)];
+        for &k in &self.rare {
+            rare[k / 64] |= 1 << (k % 64);
+        }
+        Reader { cells: self, rare }
+    }
+
     /// Appends `g(len) = v`; `false`, with nothing appended, when `v` is
     /// not below 512 or one more rare heap is more than the table keeps.
     #[inline]
@@ -229,6 +242,25 @@ impl FoldedCells {
     /// The index in the rare list of the first rare heap from `k` on.
     fn first_rare(&self, k: usize) -> usize {
         self.rare.partition_point(|&r| r < k)
+    }
+}
+
+/// See [`FoldedCells::reader`].
+pub(crate) struct Reader<'a> {
+    cells: &'a FoldedCells,
+    /// Bit `k % 64` of word `k / 64` for rare heap `k`.
+    rare: Vec<u64>,
+}
+
+impl Reader<'_> {
+    /// The value of heap `k < len`.
+    #[inline]
+    pub(crate) fn value(&self, k: usize) -> u32 {
+        let rare = self
+            .rare
+            .get(k / 64)
+            .is_some_and(|w| w >> (k % 64) & 1 != 0);
+        self.cells.unfolded(k, rare, self.cells.bytes[k])
     }
 }
 
