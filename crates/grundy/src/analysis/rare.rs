@@ -8,7 +8,7 @@
 //! structure; the sparse engine uses the same split to compute faster.
 
 use crate::Nimber;
-use crate::transform::walsh_hadamard;
+use crate::fold::fewest_rare;
 
 /// A split of the values into rare and common ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,18 +55,16 @@ pub fn rare_split(histogram: &[(Nimber, u64)]) -> Option<RareSplit> {
     if top >= 1 << 20 {
         return None;
     }
-    let size = (top as usize + 1).next_power_of_two().max(2);
-    let mut w = vec![0i64; size];
+    // One histogram for every heap: the plain splits, counted by
+    // `fold::fewest_rare` (its position-parity splits left out).
+    let mut counts = vec![0u64; (top as usize + 1).max(2)];
     for &(value, count) in histogram {
-        w[value.get() as usize] += count as i64;
+        counts[value.get() as usize] += count;
     }
-    let total = w.iter().sum::<i64>();
-    walsh_hadamard(&mut w, |&x, &y| (x + y, x - y));
-    let (mask, rare) = (1..size)
-        .map(|m| (m, (total + w[m]) / 2))
-        .min_by_key(|&(m, rare)| (rare, m))?;
+    let total: u64 = counts.iter().sum();
+    let (rare, split) = fewest_rare(&[counts, Vec::new()], &[])?;
     (rare * 8 <= total).then_some(RareSplit {
-        mask: mask as u32,
-        rare_heaps: rare as u64,
+        mask: split.mask,
+        rare_heaps: rare,
     })
 }
